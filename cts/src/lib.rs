@@ -1,0 +1,1 @@
+//! cts harness

@@ -1,0 +1,1 @@
+//! SPIR-V front end and JIT (see the SPIR-V front-end issue).

@@ -1,0 +1,4 @@
+//! Clift's OpenCL objects and their behaviour. The icd crate turns C calls into calls here.
+
+pub mod info;
+pub mod object;
