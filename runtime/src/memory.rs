@@ -1,0 +1,192 @@
+//! Memory objects (API section 5.2): buffers and sub-buffers over host memory, mappings and
+//! destructor callbacks. On a CPU device the device memory is host memory, so a map hands out
+//! the storage itself (for `CL_MEM_USE_HOST_PTR`, the application's own pointer).
+
+use crate::callback::{run_destructors, ObjectCallback};
+use crate::context::Context;
+use crate::object::{ClObject, Header, Kind};
+use opencl_sys::{cl_map_flags, cl_mem_flags, cl_mem_object_type, cl_mem_properties, CL_MEM_OBJECT_BUFFER};
+use std::alloc::Layout;
+use std::ffi::c_void;
+use std::sync::{Arc, Mutex};
+
+/// Bytes of memory a memory object lives in: allocated by Clift, or the application's
+/// (`CL_MEM_USE_HOST_PTR`).
+pub struct Storage {
+    ptr: *mut u8,
+    len: usize,
+    owned: Option<Layout>,
+}
+
+// SAFETY: the bytes are shared memory by the OpenCL model; the API's rules (and the
+// application's synchronisation) govern concurrent access, as for device memory.
+unsafe impl Send for Storage {}
+unsafe impl Sync for Storage {}
+
+impl Storage {
+    /// Zeroed memory of `len` bytes aligned to `align` (CL_DEVICE_MEM_BASE_ADDR_ALIGN).
+    pub fn allocate(len: usize, align: usize) -> Option<Storage> {
+        let layout = Layout::from_size_align(len.max(1), align).ok()?;
+        // SAFETY: the layout has a non-zero size.
+        let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
+        (!ptr.is_null()).then_some(Storage { ptr, len, owned: Some(layout) })
+    }
+
+    /// The application's memory (`CL_MEM_USE_HOST_PTR`); it must outlive the object.
+    pub fn borrowed(ptr: *mut u8, len: usize) -> Storage {
+        Storage { ptr, len, owned: None }
+    }
+
+    pub fn ptr(&self) -> *mut u8 {
+        self.ptr
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl Drop for Storage {
+    fn drop(&mut self) {
+        if let Some(layout) = self.owned {
+            // SAFETY: allocated in `allocate` with this layout.
+            unsafe { std::alloc::dealloc(self.ptr, layout) };
+        }
+    }
+}
+
+/// One outstanding clEnqueueMap* of a memory object.
+#[derive(Clone, Copy, Debug)]
+pub struct Mapping {
+    pub ptr: usize,
+    pub offset: usize,
+    pub size: usize,
+    pub flags: cl_map_flags,
+}
+
+#[repr(C)]
+pub struct Mem {
+    header: Header,
+    pub context: Arc<Context>,
+    pub mem_type: cl_mem_object_type,
+    pub flags: cl_mem_flags,
+    pub size: usize,
+    /// The `host_ptr` given at creation (`CL_MEM_HOST_PTR`), or the parent's plus offset.
+    pub host_ptr: *mut c_void,
+    /// A sub-buffer's parent and its offset in it.
+    pub parent: Option<Arc<Mem>>,
+    pub offset: usize,
+    pub properties: Vec<cl_mem_properties>,
+    storage: Arc<Storage>,
+    maps: Mutex<Vec<Mapping>>,
+    destructors: Mutex<Vec<ObjectCallback>>,
+}
+
+// SAFETY: host_ptr is only reported back to the application, never dereferenced by Clift
+// outside commands the application ordered.
+unsafe impl Send for Mem {}
+unsafe impl Sync for Mem {}
+
+impl ClObject for Mem {
+    const KIND: Kind = Kind::Mem;
+    fn header(&self) -> &Header {
+        &self.header
+    }
+}
+
+impl Mem {
+    pub fn new_buffer(
+        context: Arc<Context>,
+        flags: cl_mem_flags,
+        size: usize,
+        host_ptr: *mut c_void,
+        storage: Storage,
+        properties: Vec<cl_mem_properties>,
+    ) -> Mem {
+        Mem {
+            header: Header::new(Kind::Mem),
+            context,
+            mem_type: CL_MEM_OBJECT_BUFFER,
+            flags,
+            size,
+            host_ptr,
+            parent: None,
+            offset: 0,
+            properties,
+            storage: Arc::new(storage),
+            maps: Mutex::new(Vec::new()),
+            destructors: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// clCreateSubBuffer: a window of `parent` that shares its bytes.
+    pub fn new_sub_buffer(parent: &Arc<Mem>, flags: cl_mem_flags, offset: usize, size: usize) -> Mem {
+        let host_ptr = if parent.host_ptr.is_null() {
+            std::ptr::null_mut()
+        } else {
+            parent.host_ptr.wrapping_byte_add(offset)
+        };
+        Mem {
+            header: Header::new(Kind::Mem),
+            context: parent.context.clone(),
+            mem_type: CL_MEM_OBJECT_BUFFER,
+            flags,
+            size,
+            host_ptr,
+            parent: Some(parent.clone()),
+            offset: parent.offset + offset,
+            properties: Vec::new(),
+            storage: parent.storage.clone(),
+            maps: Mutex::new(Vec::new()),
+            destructors: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The first byte of this object's contents.
+    pub fn base(&self) -> *mut u8 {
+        self.storage.ptr().wrapping_add(self.offset)
+    }
+
+    /// True when both objects live in the same bytes (a buffer and its sub-buffers).
+    pub fn shares_storage(&self, other: &Mem) -> bool {
+        Arc::ptr_eq(&self.storage, &other.storage)
+    }
+
+    pub fn add_destructor(&self, cb: ObjectCallback) {
+        self.destructors.lock().unwrap_or_else(|e| e.into_inner()).push(cb);
+    }
+
+    pub fn map_count(&self) -> u32 {
+        self.maps.lock().unwrap_or_else(|e| e.into_inner()).len() as u32
+    }
+
+    pub fn add_mapping(&self, mapping: Mapping) {
+        self.maps.lock().unwrap_or_else(|e| e.into_inner()).push(mapping);
+    }
+
+    /// Withdraws the most recent mapping at `ptr`; `None` when `ptr` was not mapped.
+    pub fn remove_mapping(&self, ptr: usize) -> Option<Mapping> {
+        let mut maps = self.maps.lock().unwrap_or_else(|e| e.into_inner());
+        let at = maps.iter().rposition(|m| m.ptr == ptr)?;
+        Some(maps.remove(at))
+    }
+}
+
+impl Drop for Mem {
+    fn drop(&mut self) {
+        let callbacks = std::mem::take(self.destructors.get_mut().unwrap_or_else(|e| e.into_inner()));
+        run_destructors(callbacks, self as *mut Mem as *mut c_void);
+    }
+}
+
+/// A raw address that a command closure may carry to a command thread.
+#[derive(Clone, Copy)]
+pub struct HostPtr(pub *mut u8);
+
+// SAFETY: the application guarantees (by the API's rules) that the memory stays valid until
+// the command completes.
+unsafe impl Send for HostPtr {}
