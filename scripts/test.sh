@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The whole test suite: unit tests of the crates, then cts/ driving libclift.so through the
+# system ICD loader (ocl-icd), with Clift as the only vendor the loader sees.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ -f "$HOME/.cargo/env" ] && . "$HOME/.cargo/env"
+cargo build --release -p clift-icd
+vendors="$PWD/target/vendors"
+mkdir -p "$vendors"
+echo "$PWD/target/release/libclift.so" > "$vendors/clift.icd"
+export OCL_ICD_VENDORS="$vendors"
+export CLIFT_CTS_PLATFORM="${CLIFT_CTS_PLATFORM:-Clift}"
+echo "== clinfo sees =="
+clinfo -l
+cargo test --release --workspace --exclude clift-cts
+cargo test --release -p clift-cts -- --test-threads="${CTS_THREADS:-4}"
