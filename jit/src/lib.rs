@@ -1,1 +1,3 @@
 //! SPIR-V front end and JIT (see the SPIR-V front-end issue).
+
+pub mod spirv;

@@ -21,15 +21,19 @@ pub struct ObjectCallback {
 }
 
 impl ObjectCallback {
-    pub fn call(&self, object: *mut c_void) {
-        // SAFETY: the application registered this function for exactly this call.
-        unsafe { (self.func)(object, self.user_data.0) }
+    /// # Safety
+    /// `object` must be the handle of the object the callback was registered for.
+    pub unsafe fn call(&self, object: *mut c_void) {
+        (self.func)(object, self.user_data.0)
     }
 }
 
 /// Runs destructor callbacks in the reverse order of their registration, as the spec requires
 /// for contexts and memory objects.
-pub fn run_destructors(callbacks: Vec<ObjectCallback>, object: *mut c_void) {
+///
+/// # Safety
+/// `object` must be the handle of the object the callbacks were registered for.
+pub unsafe fn run_destructors(callbacks: Vec<ObjectCallback>, object: *mut c_void) {
     for cb in callbacks.into_iter().rev() {
         cb.call(object);
     }

@@ -64,6 +64,7 @@ impl Context {
 impl Drop for Context {
     fn drop(&mut self) {
         let callbacks = std::mem::take(self.destructors.get_mut().unwrap_or_else(|e| e.into_inner()));
-        run_destructors(callbacks, self as *mut Context as *mut c_void);
+        // SAFETY: the callbacks were registered for this object.
+        unsafe { run_destructors(callbacks, self as *mut Context as *mut c_void) };
     }
 }

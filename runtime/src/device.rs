@@ -118,18 +118,9 @@ impl Features {
 
     fn atomic_extras(&self) -> cl_device_atomic_capabilities {
         let bits = [
-            (
-                "__opencl_c_atomic_order_acq_rel",
-                CL_DEVICE_ATOMIC_ORDER_ACQ_REL,
-            ),
-            (
-                "__opencl_c_atomic_order_seq_cst",
-                CL_DEVICE_ATOMIC_ORDER_SEQ_CST,
-            ),
-            (
-                "__opencl_c_atomic_scope_device",
-                CL_DEVICE_ATOMIC_SCOPE_DEVICE,
-            ),
+            ("__opencl_c_atomic_order_acq_rel", CL_DEVICE_ATOMIC_ORDER_ACQ_REL),
+            ("__opencl_c_atomic_order_seq_cst", CL_DEVICE_ATOMIC_ORDER_SEQ_CST),
+            ("__opencl_c_atomic_scope_device", CL_DEVICE_ATOMIC_SCOPE_DEVICE),
             (
                 "__opencl_c_atomic_scope_all_devices",
                 CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES,
@@ -372,9 +363,7 @@ impl Device {
             CL_DEVICE_PARTITION_PROPERTIES => info::array::<cl_device_partition_property>(&[0]),
             CL_DEVICE_PARTITION_AFFINITY_DOMAIN => info::ulong(0),
             CL_DEVICE_PARTITION_TYPE => info::array::<cl_device_partition_property>(&[0]),
-            CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED => {
-                info::string(LATEST_CONFORMANCE_VERSION_PASSED)
-            }
+            CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED => info::string(LATEST_CONFORMANCE_VERSION_PASSED),
             _ => return None,
         })
     }
@@ -383,13 +372,9 @@ impl Device {
         Some(match param {
             CL_DEVICE_MAX_COMPUTE_UNITS => info::uint(self.compute_units),
             CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS => info::uint(MAX_WORK_ITEM_DIMENSIONS),
-            CL_DEVICE_MAX_WORK_ITEM_SIZES => {
-                info::array(&[MAX_WORK_GROUP_SIZE; MAX_WORK_ITEM_DIMENSIONS as usize])
-            }
+            CL_DEVICE_MAX_WORK_ITEM_SIZES => info::array(&[MAX_WORK_GROUP_SIZE; MAX_WORK_ITEM_DIMENSIONS as usize]),
             CL_DEVICE_MAX_WORK_GROUP_SIZE => info::size(MAX_WORK_GROUP_SIZE),
-            CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => {
-                info::size(PREFERRED_WORK_GROUP_SIZE_MULTIPLE)
-            }
+            CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => info::size(PREFERRED_WORK_GROUP_SIZE_MULTIPLE),
             CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR | CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR => {
                 info::uint(self.vector_width(0))
             }
@@ -449,9 +434,7 @@ impl Device {
             CL_DEVICE_HOST_UNIFIED_MEMORY => info::boolean(true),
             // Program-scope globals: 64 KB minimum with the feature, else must be 0.
             CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE => info::size(self.global_variable_size()),
-            CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE => {
-                info::size(self.global_variable_size())
-            }
+            CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE => info::size(self.global_variable_size()),
             // No SVM; 0 means "natural alignment" for the atomic alignments.
             CL_DEVICE_SVM_CAPABILITIES => info::ulong(0),
             CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT
@@ -480,16 +463,14 @@ impl Device {
             CL_DEVICE_MAX_WRITE_IMAGE_ARGS => info::uint(limit(64) as u32),
             CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS => info::uint(if rw_images { 64 } else { 0 }),
             CL_DEVICE_IMAGE2D_MAX_WIDTH | CL_DEVICE_IMAGE2D_MAX_HEIGHT => info::size(limit(16384)),
-            CL_DEVICE_IMAGE3D_MAX_WIDTH
-            | CL_DEVICE_IMAGE3D_MAX_HEIGHT
-            | CL_DEVICE_IMAGE3D_MAX_DEPTH => info::size(limit(2048)),
+            CL_DEVICE_IMAGE3D_MAX_WIDTH | CL_DEVICE_IMAGE3D_MAX_HEIGHT | CL_DEVICE_IMAGE3D_MAX_DEPTH => {
+                info::size(limit(2048))
+            }
             CL_DEVICE_IMAGE_MAX_BUFFER_SIZE => info::size(limit(65536)),
             CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => info::size(limit(2048)),
             CL_DEVICE_MAX_SAMPLERS => info::uint(limit(16) as u32),
             // 2D images from buffers (cl_khr_image2d_from_buffer) are not supported: 0.
-            CL_DEVICE_IMAGE_PITCH_ALIGNMENT | CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT => {
-                info::uint(0)
-            }
+            CL_DEVICE_IMAGE_PITCH_ALIGNMENT | CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT => info::uint(0),
             _ => return None,
         })
     }
@@ -509,15 +490,9 @@ impl Device {
             CL_DEVICE_MAX_PIPE_ARGS => info::uint(if pipes { 16 } else { 0 }),
             CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS => info::uint(if pipes { 1 } else { 0 }),
             CL_DEVICE_PIPE_MAX_PACKET_SIZE => info::uint(if pipes { 1024 } else { 0 }),
-            CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES => {
-                info::ulong(FEATURES.atomic_memory_capabilities())
-            }
-            CL_DEVICE_ATOMIC_FENCE_CAPABILITIES => {
-                info::ulong(FEATURES.atomic_fence_capabilities())
-            }
-            CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT => {
-                info::boolean(FEATURES.non_uniform_work_groups)
-            }
+            CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES => info::ulong(FEATURES.atomic_memory_capabilities()),
+            CL_DEVICE_ATOMIC_FENCE_CAPABILITIES => info::ulong(FEATURES.atomic_fence_capabilities()),
+            CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT => info::boolean(FEATURES.non_uniform_work_groups),
             CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT => {
                 info::boolean(FEATURES.has_feature("__opencl_c_work_group_collective_functions"))
             }
@@ -534,16 +509,11 @@ impl Device {
 
     fn language_info(&self, param: cl_device_info) -> Option<Answer> {
         Some(match param {
-            CL_DEVICE_COMPILER_AVAILABLE | CL_DEVICE_LINKER_AVAILABLE => {
-                info::boolean(FEATURES.compiler)
-            }
+            CL_DEVICE_COMPILER_AVAILABLE | CL_DEVICE_LINKER_AVAILABLE => info::boolean(FEATURES.compiler),
             CL_DEVICE_OPENCL_C_VERSION => info::string(FEATURES.opencl_c_version),
             CL_DEVICE_OPENCL_C_ALL_VERSIONS => {
-                let all: Vec<(&str, cl_version)> = FEATURES
-                    .opencl_c_versions
-                    .iter()
-                    .map(|v| ("OpenCL C", *v))
-                    .collect();
+                let all: Vec<(&str, cl_version)> =
+                    FEATURES.opencl_c_versions.iter().map(|v| ("OpenCL C", *v)).collect();
                 info::name_versions(&all)
             }
             CL_DEVICE_OPENCL_C_FEATURES => info::name_versions(FEATURES.opencl_c_features),
@@ -569,9 +539,7 @@ fn read(path: &str) -> String {
 fn cpuinfo_field<'a>(cpuinfo: &'a str, key: &str) -> Option<&'a str> {
     cpuinfo.lines().find_map(|line| {
         let (k, v) = line.split_once(':')?;
-        (k.trim() == key)
-            .then(|| v.trim())
-            .filter(|v| !v.is_empty())
+        (k.trim() == key).then(|| v.trim()).filter(|v| !v.is_empty())
     })
 }
 
@@ -620,10 +588,7 @@ fn global_mem_bytes() -> u64 {
         read("/sys/fs/cgroup/memory.max"),
         read("/sys/fs/cgroup/memory/memory.limit_in_bytes"),
     ];
-    limits
-        .iter()
-        .filter_map(|l| cgroup_limit(l))
-        .fold(total, u64::min)
+    limits.iter().filter_map(|l| cgroup_limit(l)).fold(total, u64::min)
 }
 
 /// "MemTotal:       16318204 kB" in bytes.
@@ -642,15 +607,8 @@ fn meminfo_total_bytes(meminfo: &str) -> Option<u64> {
 
 fn sysconf_memory() -> Option<u64> {
     // SAFETY: sysconf only reads system values.
-    let (pages, page) = unsafe {
-        (
-            libc::sysconf(libc::_SC_PHYS_PAGES),
-            libc::sysconf(libc::_SC_PAGESIZE),
-        )
-    };
-    let bytes = u64::try_from(pages)
-        .ok()?
-        .checked_mul(u64::try_from(page).ok()?)?;
+    let (pages, page) = unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE)) };
+    let bytes = u64::try_from(pages).ok()?.checked_mul(u64::try_from(page).ok()?)?;
     (bytes > 0).then_some(bytes)
 }
 
@@ -713,9 +671,7 @@ fn last_level_cache(caches: &[Cache]) -> Option<Cache> {
 /// "32768K", "32M", "512 KB", "1024" in bytes.
 fn parse_cache_size(text: &str) -> Option<u64> {
     let text = text.trim();
-    let digits = text
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(text.len());
+    let digits = text.find(|c: char| !c.is_ascii_digit()).unwrap_or(text.len());
     let n: u64 = text[..digits].parse().ok()?;
     let unit = match text[digits..].trim().to_ascii_uppercase().as_str() {
         "" | "B" => 1,
@@ -730,9 +686,7 @@ fn parse_cache_size(text: &str) -> Option<u64> {
 /// The maximum frequency of cpufreq (kHz), else "cpu MHz" of /proc/cpuinfo, else 0.
 fn clock_mhz(cpuinfo: &str) -> u32 {
     let cpufreq = read("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq");
-    cpufreq_mhz(&cpufreq)
-        .or_else(|| cpuinfo_mhz(cpuinfo))
-        .unwrap_or(0)
+    cpufreq_mhz(&cpufreq).or_else(|| cpuinfo_mhz(cpuinfo)).unwrap_or(0)
 }
 
 fn cpufreq_mhz(khz: &str) -> Option<u32> {
@@ -772,10 +726,7 @@ cache size\t: 12288 KB\n\nprocessor\t: 1\nvendor_id\t: GenuineIntel\n";
     #[test]
     fn cpuinfo_fields() {
         assert_eq!(cpuinfo_field(CPUINFO, "vendor_id"), Some("GenuineIntel"));
-        assert_eq!(
-            device_name(CPUINFO),
-            "Intel(R) Core(TM) i7-8700 CPU @ 3.20GHz"
-        );
+        assert_eq!(device_name(CPUINFO), "Intel(R) Core(TM) i7-8700 CPU @ 3.20GHz");
         assert_eq!(cpuinfo_mhz(CPUINFO), Some(3192));
         assert_eq!(cpuinfo_field(CPUINFO, "missing"), None);
         assert_eq!(cpuinfo_field("model name\t:\n", "model name"), None);
@@ -865,9 +816,10 @@ cache size\t: 12288 KB\n\nprocessor\t: 1\nvendor_id\t: GenuineIntel\n";
     fn feature_table_is_consistent() {
         let f = &FEATURES;
         let c_version = f.opencl_c_version.strip_prefix("OpenCL C ").unwrap_or("");
-        let listed = f.opencl_c_versions.iter().any(|v| {
-            c_version.starts_with(&format!("{}.{} ", version_major(*v), version_minor(*v)))
-        });
+        let listed = f
+            .opencl_c_versions
+            .iter()
+            .any(|v| c_version.starts_with(&format!("{}.{} ", version_major(*v), version_minor(*v))));
         assert!(
             listed,
             "CL_DEVICE_OPENCL_C_VERSION must be in CL_DEVICE_OPENCL_C_ALL_VERSIONS"
@@ -878,10 +830,7 @@ cache size\t: 12288 KB\n\nprocessor\t: 1\nvendor_id\t: GenuineIntel\n";
             .all(|e| !e.is_empty() || f.extensions.is_empty()));
         let mandatory = CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP;
         assert_eq!(f.atomic_memory_capabilities() & mandatory, mandatory);
-        assert_ne!(
-            f.atomic_fence_capabilities() & CL_DEVICE_ATOMIC_ORDER_ACQ_REL,
-            0
-        );
+        assert_ne!(f.atomic_fence_capabilities() & CL_DEVICE_ATOMIC_ORDER_ACQ_REL, 0);
         assert_eq!(f.il_version_string().is_empty(), f.ils.is_empty());
         // Full profile minimum for single precision.
         let minimum = CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN;
@@ -899,14 +848,8 @@ cache size\t: 12288 KB\n\nprocessor\t: 1\nvendor_id\t: GenuineIntel\n";
         assert_eq!(d.info(0xFFFF), Err(CL_INVALID_VALUE));
         assert_eq!(d.info(CL_DEVICE_HALF_FP_CONFIG), Err(CL_INVALID_VALUE));
         assert_eq!(d.info(CL_DEVICE_IMAGE_SUPPORT), info::boolean(false));
-        assert_eq!(
-            d.info(CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE),
-            info::uint(0)
-        );
-        assert_eq!(
-            d.info(CL_DEVICE_MAX_WORK_ITEM_SIZES).map(|v| v.len()),
-            Ok(3 * 8)
-        );
+        assert_eq!(d.info(CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE), info::uint(0));
+        assert_eq!(d.info(CL_DEVICE_MAX_WORK_ITEM_SIZES).map(|v| v.len()), Ok(3 * 8));
         assert_eq!(d.info(CL_DEVICE_IL_VERSION), info::string(""));
         assert!(object::lookup_static::<Device>(d.handle() as *const _).is_some());
     }

@@ -114,7 +114,11 @@ impl Event {
             st.status = status;
             let (due, keep): (Vec<_>, Vec<_>) = st.callbacks.drain(..).partition(|cb| status <= cb.status);
             st.callbacks = keep;
-            let dependents = if status <= CL_COMPLETE { std::mem::take(&mut st.dependents) } else { Vec::new() };
+            let dependents = if status <= CL_COMPLETE {
+                std::mem::take(&mut st.dependents)
+            } else {
+                Vec::new()
+            };
             (due, dependents)
         };
         if status <= CL_COMPLETE {
@@ -142,7 +146,11 @@ impl Event {
             if st.status <= status {
                 Some(st.status)
             } else {
-                st.callbacks.push(Callback { status, func, user_data });
+                st.callbacks.push(Callback {
+                    status,
+                    func,
+                    user_data,
+                });
                 None
             }
         };

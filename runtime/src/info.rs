@@ -49,8 +49,15 @@ pub fn array<T: Copy>(items: &[T]) -> Answer {
 pub fn name_versions(items: &[(&str, cl_uint)]) -> Answer {
     let mut out: Vec<cl_name_version> = Vec::with_capacity(items.len());
     for (name, version) in items {
-        let mut nv = cl_name_version { version: *version, name: [0; CL_NAME_VERSION_MAX_NAME_SIZE as usize] };
-        for (dst, src) in nv.name.iter_mut().zip(name.bytes().take(CL_NAME_VERSION_MAX_NAME_SIZE as usize - 1)) {
+        let mut nv = cl_name_version {
+            version: *version,
+            name: [0; CL_NAME_VERSION_MAX_NAME_SIZE],
+        };
+        for (dst, src) in nv
+            .name
+            .iter_mut()
+            .zip(name.bytes().take(CL_NAME_VERSION_MAX_NAME_SIZE - 1))
+        {
             *dst = src as _;
         }
         out.push(nv);

@@ -29,7 +29,11 @@ impl Storage {
         let layout = Layout::from_size_align(len.max(1), align).ok()?;
         // SAFETY: the layout has a non-zero size.
         let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
-        (!ptr.is_null()).then_some(Storage { ptr, len, owned: Some(layout) })
+        (!ptr.is_null()).then_some(Storage {
+            ptr,
+            len,
+            owned: Some(layout),
+        })
     }
 
     /// The application's memory (`CL_MEM_USE_HOST_PTR`); it must outlive the object.
@@ -179,7 +183,8 @@ impl Mem {
 impl Drop for Mem {
     fn drop(&mut self) {
         let callbacks = std::mem::take(self.destructors.get_mut().unwrap_or_else(|e| e.into_inner()));
-        run_destructors(callbacks, self as *mut Mem as *mut c_void);
+        // SAFETY: the callbacks were registered for this object.
+        unsafe { run_destructors(callbacks, self as *mut Mem as *mut c_void) };
     }
 }
 
@@ -190,3 +195,10 @@ pub struct HostPtr(pub *mut u8);
 // SAFETY: the application guarantees (by the API's rules) that the memory stays valid until
 // the command completes.
 unsafe impl Send for HostPtr {}
+
+impl HostPtr {
+    /// The address (a method, so closures capture the whole `HostPtr`, which is `Send`).
+    pub fn get(self) -> *mut u8 {
+        self.0
+    }
+}

@@ -7,9 +7,8 @@ use crate::info::{self, Answer};
 use crate::object::{self, ClObject, Header, Kind};
 use opencl_sys::{
     cl_platform_id, cl_platform_info, cl_version, CL_INVALID_VALUE, CL_PLATFORM_EXTENSIONS,
-    CL_PLATFORM_EXTENSIONS_WITH_VERSION, CL_PLATFORM_HOST_TIMER_RESOLUTION,
-    CL_PLATFORM_ICD_SUFFIX_KHR, CL_PLATFORM_NAME, CL_PLATFORM_NUMERIC_VERSION, CL_PLATFORM_PROFILE,
-    CL_PLATFORM_VENDOR, CL_PLATFORM_VERSION,
+    CL_PLATFORM_EXTENSIONS_WITH_VERSION, CL_PLATFORM_HOST_TIMER_RESOLUTION, CL_PLATFORM_ICD_SUFFIX_KHR,
+    CL_PLATFORM_NAME, CL_PLATFORM_NUMERIC_VERSION, CL_PLATFORM_PROFILE, CL_PLATFORM_VENDOR, CL_PLATFORM_VERSION,
 };
 use std::sync::{Once, OnceLock};
 
@@ -107,10 +106,7 @@ mod tests {
 
     #[test]
     fn extensions_are_listed_once() {
-        let merged = merged_extensions(
-            &[("cl_khr_icd", 1)],
-            &[("cl_khr_icd", 1), ("cl_khr_fp64", 2)],
-        );
+        let merged = merged_extensions(&[("cl_khr_icd", 1)], &[("cl_khr_icd", 1), ("cl_khr_fp64", 2)]);
         assert_eq!(merged, vec![("cl_khr_icd", 1), ("cl_khr_fp64", 2)]);
     }
 

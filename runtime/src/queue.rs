@@ -66,7 +66,12 @@ impl Queue {
     }
 
     /// Enqueues a command that runs `work` after `wait_list` and the queue's own ordering.
-    pub fn enqueue(self: &Arc<Queue>, command_type: cl_command_type, wait_list: Vec<Arc<Event>>, work: Work) -> Arc<Event> {
+    pub fn enqueue(
+        self: &Arc<Queue>,
+        command_type: cl_command_type,
+        wait_list: Vec<Arc<Event>>,
+        work: Work,
+    ) -> Arc<Event> {
         self.submit(command_type, wait_list, false, work)
     }
 
@@ -76,13 +81,29 @@ impl Queue {
         self.submit(command_type, wait_list, true, Box::new(|| Ok(())))
     }
 
-    fn submit(self: &Arc<Queue>, command_type: cl_command_type, wait_list: Vec<Arc<Event>>, sync: bool, work: Work) -> Arc<Event> {
+    fn submit(
+        self: &Arc<Queue>,
+        command_type: cl_command_type,
+        wait_list: Vec<Arc<Event>>,
+        sync: bool,
+        work: Work,
+    ) -> Arc<Event> {
         let mut order = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        order.outstanding.retain(|w| w.upgrade().is_some_and(|e| e.status() > 0));
+        order
+            .outstanding
+            .retain(|w| w.upgrade().is_some_and(|e| e.status() > 0));
         let waits_for_all = sync && wait_list.is_empty();
-        let mut deps: Vec<Dependency> =
-            wait_list.into_iter().map(|event| Dependency { event, propagate_error: true }).collect();
-        let implicit = |event: Arc<Event>| Dependency { event, propagate_error: false };
+        let mut deps: Vec<Dependency> = wait_list
+            .into_iter()
+            .map(|event| Dependency {
+                event,
+                propagate_error: true,
+            })
+            .collect();
+        let implicit = |event: Arc<Event>| Dependency {
+            event,
+            propagate_error: false,
+        };
         if self.out_of_order() {
             if waits_for_all {
                 deps.extend(order.outstanding.iter().filter_map(Weak::upgrade).map(implicit));

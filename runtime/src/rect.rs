@@ -21,7 +21,9 @@ impl Rect {
         if region.contains(&0) {
             return Some(0);
         }
-        let z = self.origin[2].checked_add(region[2] - 1)?.checked_mul(self.slice_pitch)?;
+        let z = self.origin[2]
+            .checked_add(region[2] - 1)?
+            .checked_mul(self.slice_pitch)?;
         let y = self.origin[1].checked_add(region[1] - 1)?.checked_mul(self.row_pitch)?;
         z.checked_add(y)?.checked_add(self.origin[0])?.checked_add(region[0])
     }
@@ -78,18 +80,34 @@ mod tests {
 
     #[test]
     fn overlap_detects_shared_rows_only() {
-        let a = Rect { origin: [0, 0, 0], row_pitch: 10, slice_pitch: 100 };
-        let b = Rect { origin: [5, 0, 0], row_pitch: 10, slice_pitch: 100 };
+        let a = Rect {
+            origin: [0, 0, 0],
+            row_pitch: 10,
+            slice_pitch: 100,
+        };
+        let b = Rect {
+            origin: [5, 0, 0],
+            row_pitch: 10,
+            slice_pitch: 100,
+        };
         assert!(!overlap(a, 0, b, 0, [5, 3, 1]));
         assert!(overlap(a, 0, b, 0, [6, 3, 1]));
-        let c = Rect { origin: [0, 3, 0], row_pitch: 10, slice_pitch: 100 };
+        let c = Rect {
+            origin: [0, 3, 0],
+            row_pitch: 10,
+            slice_pitch: 100,
+        };
         assert!(!overlap(a, 0, c, 0, [10, 3, 1]));
         assert!(overlap(a, 0, c, 0, [10, 4, 1]));
     }
 
     #[test]
     fn end_is_one_past_last_byte() {
-        let r = Rect { origin: [1, 2, 3], row_pitch: 10, slice_pitch: 100 };
+        let r = Rect {
+            origin: [1, 2, 3],
+            row_pitch: 10,
+            slice_pitch: 100,
+        };
         assert_eq!(r.end([4, 2, 2]), Some(4 * 100 + 3 * 10 + 1 + 4));
     }
 }

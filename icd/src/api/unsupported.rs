@@ -1,0 +1,1621 @@
+//! The entry points of the areas Clift does not implement yet: images, samplers, programs,
+//! kernels, shared virtual memory, pipes, and the sharing extensions (OpenGL, EGL, Direct3D
+//! 10/11, DX9 media surfaces, device fission). Each one is in the dispatch table, checks the
+//! handles it can check cheaply, and then answers with the error the specification gives for
+//! a device without the feature, which is what the device reports (`runtime::device::FEATURES`:
+//! no `__opencl_c_images`, no compiler, no IL, no SVM capabilities, no pipes, no sub-groups,
+//! no native kernels, none of the sharing extensions).
+//!
+//! Clauses are quoted from the OpenCL 3.0 API specification (section numbers in brackets).
+//! Program, kernel and sampler objects cannot exist yet, so every handle of those types is
+//! invalid. No function here dereferences a pointer the specification does not require to be
+//! valid, and none can panic across the C boundary (`guard` / `guard_object`).
+
+#![allow(unused_variables, clippy::too_many_arguments)]
+
+use crate::guard::{guard, guard_object, slice, ClResult};
+use crate::handles;
+use opencl_sys::cl_d3d10::{
+    cl_d3d10_device_set_khr, cl_d3d10_device_source_khr, ID3D10Buffer_ptr, ID3D10Texture2D_ptr, ID3D10Texture3D_ptr,
+    CL_ALL_DEVICES_FOR_D3D10_KHR, CL_D3D10_DEVICE_KHR, CL_D3D10_DXGI_ADAPTER_KHR, CL_INVALID_D3D10_RESOURCE_KHR,
+    CL_PREFERRED_DEVICES_FOR_D3D10_KHR,
+};
+use opencl_sys::cl_d3d11::{
+    cl_d3d11_device_set_khr, cl_d3d11_device_source_khr, ID3D11Buffer_ptr, ID3D11Texture2D_ptr, ID3D11Texture3D_ptr,
+    CL_ALL_DEVICES_FOR_D3D11_KHR, CL_D3D11_DEVICE_KHR, CL_D3D11_DXGI_ADAPTER_KHR, CL_INVALID_D3D11_RESOURCE_KHR,
+    CL_PREFERRED_DEVICES_FOR_D3D11_KHR,
+};
+use opencl_sys::cl_dx9_media_sharing::{
+    cl_dx9_media_adapter_set_khr, cl_dx9_media_adapter_type_khr, CL_ADAPTER_D3D9EX_KHR, CL_ADAPTER_D3D9_KHR,
+    CL_ADAPTER_DXVA_KHR, CL_ALL_DEVICES_FOR_DX9_MEDIA_ADAPTER_KHR, CL_PREFERRED_DEVICES_FOR_DX9_MEDIA_ADAPTER_KHR,
+};
+use opencl_sys::cl_egl::{cl_egl_image_properties_khr, CLeglDisplayKHR, CLeglImageKHR, CLeglSyncKHR};
+use opencl_sys::*;
+use std::ffi::{c_char, c_uchar, c_void};
+use std::sync::Arc;
+
+// ---------------------------------------------------------------------------------------------
+// Shared checks
+// ---------------------------------------------------------------------------------------------
+
+const ACCESS: cl_mem_flags = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
+const HOST_PTR: cl_mem_flags = CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
+const HOST_ACCESS: cl_mem_flags = CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+
+/// "CL_INVALID_VALUE if values specified in flags are not valid" (the memory flags table of
+/// [5.2.1]): unknown bits, more than one of a mutually exclusive group, or USE_HOST_PTR with
+/// ALLOC_HOST_PTR or COPY_HOST_PTR.
+fn check_mem_flags(flags: cl_mem_flags) -> ClResult {
+    let known = ACCESS | HOST_PTR | HOST_ACCESS | CL_MEM_KERNEL_READ_AND_WRITE;
+    let many = |group: cl_mem_flags| (flags & group).count_ones() > 1;
+    let use_with_other =
+        flags & CL_MEM_USE_HOST_PTR != 0 && flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR) != 0;
+    if flags & !known != 0 || many(ACCESS) || many(HOST_ACCESS) || use_with_other {
+        return Err(CL_INVALID_VALUE);
+    }
+    Ok(())
+}
+
+/// "CL_INVALID_VALUE if num_objects is zero and mem_objects is not a NULL value or if
+/// num_objects > 0 and mem_objects is NULL" (the acquire/release commands of the sharing
+/// extensions).
+fn check_object_list(num_objects: cl_uint, mem_objects: *const cl_mem) -> ClResult {
+    if (num_objects == 0) != mem_objects.is_null() {
+        return Err(CL_INVALID_VALUE);
+    }
+    Ok(())
+}
+
+/// The image commands [5.3.4 - 5.3.6]: the queue ("CL_INVALID_COMMAND_QUEUE if command_queue
+/// is not a valid host command-queue"), then each memory object ("CL_INVALID_MEM_OBJECT if
+/// image is not a valid image object", "CL_INVALID_CONTEXT if the context associated with
+/// command_queue and image are not the same"), then "CL_INVALID_OPERATION if the device
+/// associated with command_queue does not support images".
+fn image_command(command_queue: cl_command_queue, mem_objects: &[cl_mem]) -> ClResult {
+    let queue = handles::queue(command_queue)?;
+    for &memobj in mem_objects {
+        let mem = handles::mem(memobj)?;
+        if !Arc::ptr_eq(&mem.context, &queue.context) {
+            return Err(CL_INVALID_CONTEXT);
+        }
+    }
+    Err(CL_INVALID_OPERATION)
+}
+
+/// Image creation [5.3.1]: "CL_INVALID_CONTEXT if context is not a valid context", then
+/// "CL_INVALID_OPERATION if there are no devices in context that support images (i.e.
+/// CL_DEVICE_IMAGE_SUPPORT ... is CL_FALSE)".
+fn image_creation(context: cl_context) -> ClResult<cl_mem> {
+    handles::context(context)?;
+    Err(CL_INVALID_OPERATION)
+}
+
+/// The SVM commands [5.6.2]: "CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host
+/// command-queue", then "CL_INVALID_OPERATION if the device associated with command_queue does
+/// not support SVM" (`CL_DEVICE_SVM_CAPABILITIES` is 0). Nothing else is looked at: the
+/// pointers cannot be SVM allocations, and the CTS passes bogus ones on purpose.
+fn svm_command(command_queue: cl_command_queue) -> ClResult {
+    handles::queue(command_queue)?;
+    Err(CL_INVALID_OPERATION)
+}
+
+/// A device list that must name devices of `context`: "CL_INVALID_VALUE if device_list is NULL
+/// or num_devices is zero", "CL_INVALID_DEVICE if any device in device_list is not in the list
+/// of devices associated with context".
+unsafe fn check_devices_in_context(
+    context: &runtime::context::Context,
+    num_devices: cl_uint,
+    device_list: *const cl_device_id,
+) -> ClResult {
+    if num_devices == 0 || device_list.is_null() {
+        return Err(CL_INVALID_VALUE);
+    }
+    let devices = slice(device_list, num_devices as usize).ok_or(CL_INVALID_VALUE)?;
+    for &d in devices {
+        let device = handles::device(d)?;
+        if !context.has_device(device) {
+            return Err(CL_INVALID_DEVICE);
+        }
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Images [5.3]
+// ---------------------------------------------------------------------------------------------
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateImage(
+    context: cl_context,
+    flags: cl_mem_flags,
+    image_format: *const cl_image_format,
+    image_desc: *const cl_image_desc,
+    host_ptr: *mut c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    guard_object(errcode_ret, || image_creation(context))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateImageWithProperties(
+    context: cl_context,
+    properties: *const cl_mem_properties,
+    flags: cl_mem_flags,
+    image_format: *const cl_image_format,
+    image_desc: *const cl_image_desc,
+    host_ptr: *mut c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    guard_object(errcode_ret, || image_creation(context))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateImage2D(
+    context: cl_context,
+    flags: cl_mem_flags,
+    image_format: *const cl_image_format,
+    image_width: usize,
+    image_height: usize,
+    image_row_pitch: usize,
+    host_ptr: *mut c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    // [5.3.1.1 clCreateImage2D]: "CL_INVALID_OPERATION if there are no devices in context that
+    // support images".
+    guard_object(errcode_ret, || image_creation(context))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateImage3D(
+    context: cl_context,
+    flags: cl_mem_flags,
+    image_format: *const cl_image_format,
+    image_width: usize,
+    image_height: usize,
+    image_depth: usize,
+    image_row_pitch: usize,
+    image_slice_pitch: usize,
+    host_ptr: *mut c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    // [5.3.1.1 clCreateImage3D]: as clCreateImage2D.
+    guard_object(errcode_ret, || image_creation(context))
+}
+
+/// Without image support the answer is the empty set: [4.2, CL_DEVICE_IMAGE_SUPPORT] and the
+/// 3.0 "optional images" rules require `num_image_formats` = 0 and CL_SUCCESS, after the
+/// checks of [5.3.2]: "CL_INVALID_CONTEXT if context is not a valid context",
+/// "CL_INVALID_VALUE if flags is not valid, if image_type is not valid, if num_entries is zero
+/// and image_formats is not NULL".
+#[no_mangle]
+pub unsafe extern "C" fn clGetSupportedImageFormats(
+    context: cl_context,
+    flags: cl_mem_flags,
+    image_type: cl_mem_object_type,
+    num_entries: cl_uint,
+    image_formats: *mut cl_image_format,
+    num_image_formats: *mut cl_uint,
+) -> cl_int {
+    guard(|| {
+        handles::context(context)?;
+        check_mem_flags(flags)?;
+        let image_types = [
+            CL_MEM_OBJECT_IMAGE1D,
+            CL_MEM_OBJECT_IMAGE1D_BUFFER,
+            CL_MEM_OBJECT_IMAGE1D_ARRAY,
+            CL_MEM_OBJECT_IMAGE2D,
+            CL_MEM_OBJECT_IMAGE2D_ARRAY,
+            CL_MEM_OBJECT_IMAGE3D,
+        ];
+        if !image_types.contains(&image_type) {
+            return Err(CL_INVALID_VALUE);
+        }
+        if num_entries == 0 && !image_formats.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        crate::guard::set(num_image_formats, 0);
+        Ok(())
+    })
+}
+
+/// [5.3.7]: "CL_INVALID_MEM_OBJECT if image is a not a valid image object"; no memory object
+/// can be an image.
+#[no_mangle]
+pub unsafe extern "C" fn clGetImageInfo(
+    image: cl_mem,
+    param_name: cl_image_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
+    guard(|| Err(CL_INVALID_MEM_OBJECT))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueReadImage(
+    command_queue: cl_command_queue,
+    image: cl_mem,
+    blocking_read: cl_bool,
+    origin: *const usize,
+    region: *const usize,
+    row_pitch: usize,
+    slice_pitch: usize,
+    ptr: *mut c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    guard(|| image_command(command_queue, &[image]))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueWriteImage(
+    command_queue: cl_command_queue,
+    image: cl_mem,
+    blocking_write: cl_bool,
+    origin: *const usize,
+    region: *const usize,
+    input_row_pitch: usize,
+    input_slice_pitch: usize,
+    ptr: *const c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    guard(|| image_command(command_queue, &[image]))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueCopyImage(
+    command_queue: cl_command_queue,
+    src_image: cl_mem,
+    dst_image: cl_mem,
+    src_origin: *const usize,
+    dst_origin: *const usize,
+    region: *const usize,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    guard(|| image_command(command_queue, &[src_image, dst_image]))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueFillImage(
+    command_queue: cl_command_queue,
+    image: cl_mem,
+    fill_color: *const c_void,
+    origin: *const usize,
+    region: *const usize,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    guard(|| image_command(command_queue, &[image]))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueCopyImageToBuffer(
+    command_queue: cl_command_queue,
+    src_image: cl_mem,
+    dst_buffer: cl_mem,
+    src_origin: *const usize,
+    region: *const usize,
+    dst_offset: usize,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    // [5.3.5]: "CL_INVALID_MEM_OBJECT if src_image is not a valid image object or dst_buffer is
+    // not a valid buffer object".
+    guard(|| {
+        handles::queue(command_queue)?;
+        handles::buffer(dst_buffer)?;
+        image_command(command_queue, &[src_image, dst_buffer])
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueCopyBufferToImage(
+    command_queue: cl_command_queue,
+    src_buffer: cl_mem,
+    dst_image: cl_mem,
+    src_offset: usize,
+    dst_origin: *const usize,
+    region: *const usize,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    // [5.3.5]: "CL_INVALID_MEM_OBJECT if src_buffer is not a valid buffer object or dst_image is
+    // not a valid image object".
+    guard(|| {
+        handles::queue(command_queue)?;
+        handles::buffer(src_buffer)?;
+        image_command(command_queue, &[src_buffer, dst_image])
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueMapImage(
+    command_queue: cl_command_queue,
+    image: cl_mem,
+    blocking_map: cl_bool,
+    map_flags: cl_map_flags,
+    origin: *const usize,
+    region: *const usize,
+    image_row_pitch: *mut usize,
+    image_slice_pitch: *mut usize,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+    errcode_ret: *mut cl_int,
+) -> *mut c_void {
+    guard_object(errcode_ret, || {
+        image_command(command_queue, &[image]).map(|()| std::ptr::null_mut())
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Samplers [5.7]
+// ---------------------------------------------------------------------------------------------
+
+/// [5.7.1]: "CL_INVALID_CONTEXT if context is not a valid context", then "CL_INVALID_OPERATION
+/// if images are not supported by any device associated with context".
+fn sampler_creation(context: cl_context) -> ClResult<cl_sampler> {
+    handles::context(context)?;
+    Err(CL_INVALID_OPERATION)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateSampler(
+    context: cl_context,
+    normalized_coords: cl_bool,
+    addressing_mode: cl_addressing_mode,
+    filter_mode: cl_filter_mode,
+    errcode_ret: *mut cl_int,
+) -> cl_sampler {
+    guard_object(errcode_ret, || sampler_creation(context))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateSamplerWithProperties(
+    context: cl_context,
+    sampler_properties: *const cl_sampler_properties,
+    errcode_ret: *mut cl_int,
+) -> cl_sampler {
+    guard_object(errcode_ret, || sampler_creation(context))
+}
+
+/// [5.7.1]: "CL_INVALID_SAMPLER if sampler is not a valid sampler object"; none can exist.
+#[no_mangle]
+pub unsafe extern "C" fn clRetainSampler(sampler: cl_sampler) -> cl_int {
+    guard(|| Err(CL_INVALID_SAMPLER))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clReleaseSampler(sampler: cl_sampler) -> cl_int {
+    guard(|| Err(CL_INVALID_SAMPLER))
+}
+
+/// [5.7.2]: "CL_INVALID_SAMPLER if sampler is a not a valid sampler object".
+#[no_mangle]
+pub unsafe extern "C" fn clGetSamplerInfo(
+    sampler: cl_sampler,
+    param_name: cl_sampler_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
+    guard(|| Err(CL_INVALID_SAMPLER))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Programs [5.8]
+// ---------------------------------------------------------------------------------------------
+
+/// [5.8.1]: "CL_INVALID_CONTEXT if context is not a valid context", "CL_INVALID_VALUE if count
+/// is zero or if strings or any entry in strings is NULL". Creating a program from source is
+/// meant to succeed even without a compiler (clBuildProgram would then fail with
+/// CL_COMPILER_NOT_AVAILABLE), but Clift has no program object yet; until the OpenCL C issue
+/// lands the call answers CL_INVALID_OPERATION, the spec's general answer for an operation the
+/// implementation cannot perform on this context.
+#[no_mangle]
+pub unsafe extern "C" fn clCreateProgramWithSource(
+    context: cl_context,
+    count: cl_uint,
+    strings: *mut *const c_char,
+    lengths: *const usize,
+    errcode_ret: *mut cl_int,
+) -> cl_program {
+    guard_object(errcode_ret, || {
+        handles::context(context)?;
+        if count == 0 {
+            return Err(CL_INVALID_VALUE);
+        }
+        let strings = slice(strings as *const *const c_char, count as usize).ok_or(CL_INVALID_VALUE)?;
+        if strings.iter().any(|s| s.is_null()) {
+            return Err(CL_INVALID_VALUE);
+        }
+        Err(CL_INVALID_OPERATION)
+    })
+}
+
+/// [5.8.1]: "CL_INVALID_CONTEXT if context is not a valid context", "CL_INVALID_VALUE if il is
+/// NULL or if length is zero", "CL_INVALID_OPERATION if no devices in context support
+/// intermediate language programs" (`CL_DEVICE_IL_VERSION` is empty).
+#[no_mangle]
+pub unsafe extern "C" fn clCreateProgramWithIL(
+    context: cl_context,
+    il: *const c_void,
+    length: usize,
+    errcode_ret: *mut cl_int,
+) -> cl_program {
+    guard_object(errcode_ret, || {
+        handles::context(context)?;
+        if il.is_null() || length == 0 {
+            return Err(CL_INVALID_VALUE);
+        }
+        Err(CL_INVALID_OPERATION)
+    })
+}
+
+/// [5.8.1]: "CL_INVALID_CONTEXT", "CL_INVALID_VALUE if device_list is NULL or num_devices is
+/// zero", "CL_INVALID_DEVICE if any device in device_list is not in the list of devices
+/// associated with context", "CL_INVALID_VALUE if lengths or binaries is NULL or if any entry
+/// in lengths[i] is zero or binaries[i] is NULL", "CL_INVALID_BINARY if an invalid program
+/// binary was encountered for any device": Clift has no binary format yet, so every binary is
+/// invalid. `binary_status` gets the per-device answer the spec describes.
+#[no_mangle]
+pub unsafe extern "C" fn clCreateProgramWithBinary(
+    context: cl_context,
+    num_devices: cl_uint,
+    device_list: *const cl_device_id,
+    lengths: *const usize,
+    binaries: *mut *const c_uchar,
+    binary_status: *mut cl_int,
+    errcode_ret: *mut cl_int,
+) -> cl_program {
+    guard_object(errcode_ret, || {
+        let ctx = handles::context(context)?;
+        check_devices_in_context(&ctx, num_devices, device_list)?;
+        let n = num_devices as usize;
+        let lengths = slice(lengths, n).ok_or(CL_INVALID_VALUE)?;
+        let binaries = slice(binaries as *const *const c_uchar, n).ok_or(CL_INVALID_VALUE)?;
+        let mut result = Err(CL_INVALID_BINARY);
+        for i in 0..n {
+            let status = if lengths[i] == 0 || binaries[i].is_null() {
+                result = Err(CL_INVALID_VALUE);
+                CL_INVALID_VALUE
+            } else {
+                CL_INVALID_BINARY
+            };
+            if !binary_status.is_null() {
+                *binary_status.add(i) = status;
+            }
+        }
+        result
+    })
+}
+
+/// [5.8.1]: "CL_INVALID_CONTEXT", "CL_INVALID_VALUE if device_list is NULL or num_devices is
+/// zero", "CL_INVALID_DEVICE if any device in device_list is not in the list of devices
+/// associated with context", "CL_INVALID_VALUE if kernel_names is NULL or kernel_names
+/// contains a kernel name that is not supported by any of the devices in device_list": the
+/// device has no built-in kernels (`CL_DEVICE_BUILT_IN_KERNELS` is empty).
+#[no_mangle]
+pub unsafe extern "C" fn clCreateProgramWithBuiltInKernels(
+    context: cl_context,
+    num_devices: cl_uint,
+    device_list: *const cl_device_id,
+    kernel_names: *const c_char,
+    errcode_ret: *mut cl_int,
+) -> cl_program {
+    guard_object(errcode_ret, || {
+        let ctx = handles::context(context)?;
+        check_devices_in_context(&ctx, num_devices, device_list)?;
+        Err(CL_INVALID_VALUE)
+    })
+}
+
+/// [5.8.2]: "CL_INVALID_PROGRAM if program is not a valid program object"; none can exist.
+#[no_mangle]
+pub unsafe extern "C" fn clRetainProgram(program: cl_program) -> cl_int {
+    guard(|| Err(CL_INVALID_PROGRAM))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clReleaseProgram(program: cl_program) -> cl_int {
+    guard(|| Err(CL_INVALID_PROGRAM))
+}
+
+/// [5.8.3]: "CL_INVALID_PROGRAM if program is not a valid program object".
+#[no_mangle]
+pub unsafe extern "C" fn clSetProgramReleaseCallback(
+    program: cl_program,
+    pfn_notify: Option<unsafe extern "C" fn(program: cl_program, user_data: *mut c_void)>,
+    user_data: *mut c_void,
+) -> cl_int {
+    guard(|| Err(CL_INVALID_PROGRAM))
+}
+
+/// [5.8.4]: "CL_INVALID_PROGRAM if program is not a valid program object created from an
+/// intermediate language".
+#[no_mangle]
+pub unsafe extern "C" fn clSetProgramSpecializationConstant(
+    program: cl_program,
+    spec_id: cl_uint,
+    spec_size: usize,
+    spec_value: *const c_void,
+) -> cl_int {
+    guard(|| Err(CL_INVALID_PROGRAM))
+}
+
+/// [5.8.5]: "CL_INVALID_PROGRAM if program is not a valid program object".
+#[no_mangle]
+pub unsafe extern "C" fn clBuildProgram(
+    program: cl_program,
+    num_devices: cl_uint,
+    device_list: *const cl_device_id,
+    options: *const c_char,
+    pfn_notify: Option<unsafe extern "C" fn(program: cl_program, user_data: *mut c_void)>,
+    user_data: *mut c_void,
+) -> cl_int {
+    guard(|| Err(CL_INVALID_PROGRAM))
+}
+
+/// [5.8.6]: "CL_INVALID_PROGRAM if program is not a valid program object".
+#[no_mangle]
+pub unsafe extern "C" fn clCompileProgram(
+    program: cl_program,
+    num_devices: cl_uint,
+    device_list: *const cl_device_id,
+    options: *const c_char,
+    num_input_headers: cl_uint,
+    input_headers: *const cl_program,
+    header_include_names: *mut *const c_char,
+    pfn_notify: Option<unsafe extern "C" fn(program: cl_program, user_data: *mut c_void)>,
+    user_data: *mut c_void,
+) -> cl_int {
+    guard(|| Err(CL_INVALID_PROGRAM))
+}
+
+/// [5.8.7]: "CL_INVALID_CONTEXT if context is not a valid context", "CL_INVALID_VALUE if
+/// device_list is NULL and num_devices is greater than zero, or if device_list is not NULL and
+/// num_devices is zero", "CL_INVALID_DEVICE if any device in device_list is not in the list of
+/// devices associated with context", "CL_INVALID_VALUE if num_input_programs is zero ... or if
+/// num_input_programs is not zero and input_programs is NULL", "CL_INVALID_VALUE if pfn_notify
+/// is NULL but user_data is not NULL", then "CL_INVALID_PROGRAM if programs specified in
+/// input_programs are not valid program objects": none can be.
+#[no_mangle]
+pub unsafe extern "C" fn clLinkProgram(
+    context: cl_context,
+    num_devices: cl_uint,
+    device_list: *const cl_device_id,
+    options: *const c_char,
+    num_input_programs: cl_uint,
+    input_programs: *const cl_program,
+    pfn_notify: Option<unsafe extern "C" fn(program: cl_program, user_data: *mut c_void)>,
+    user_data: *mut c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_program {
+    guard_object(errcode_ret, || {
+        let ctx = handles::context(context)?;
+        if (num_devices == 0) != device_list.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        if num_devices > 0 {
+            check_devices_in_context(&ctx, num_devices, device_list)?;
+        }
+        if num_input_programs == 0 || input_programs.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        if pfn_notify.is_none() && !user_data.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        Err(CL_INVALID_PROGRAM)
+    })
+}
+
+/// [5.8.9]: "CL_INVALID_PROGRAM if program is not a valid program object".
+#[no_mangle]
+pub unsafe extern "C" fn clGetProgramInfo(
+    program: cl_program,
+    param_name: cl_program_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
+    guard(|| Err(CL_INVALID_PROGRAM))
+}
+
+/// [5.8.9]: "CL_INVALID_PROGRAM if program is not a valid program object" (listed before the
+/// device check; the device cannot make the answer valid).
+#[no_mangle]
+pub unsafe extern "C" fn clGetProgramBuildInfo(
+    program: cl_program,
+    device: cl_device_id,
+    param_name: cl_program_build_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
+    guard(|| Err(CL_INVALID_PROGRAM))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Kernels [5.9, 5.10]
+// ---------------------------------------------------------------------------------------------
+
+/// [5.9.1]: "CL_INVALID_PROGRAM if program is not a valid program object".
+#[no_mangle]
+pub unsafe extern "C" fn clCreateKernel(
+    program: cl_program,
+    kernel_name: *const c_char,
+    errcode_ret: *mut cl_int,
+) -> cl_kernel {
+    guard_object(errcode_ret, || Err(CL_INVALID_PROGRAM))
+}
+
+/// [5.9.1]: "CL_INVALID_PROGRAM if program is not a valid program object".
+#[no_mangle]
+pub unsafe extern "C" fn clCreateKernelsInProgram(
+    program: cl_program,
+    num_kernels: cl_uint,
+    kernels: *mut cl_kernel,
+    num_kernels_ret: *mut cl_uint,
+) -> cl_int {
+    guard(|| Err(CL_INVALID_PROGRAM))
+}
+
+/// [5.9.1]: "CL_INVALID_KERNEL if kernel is not a valid kernel object"; none can exist.
+#[no_mangle]
+pub unsafe extern "C" fn clRetainKernel(kernel: cl_kernel) -> cl_int {
+    guard(|| Err(CL_INVALID_KERNEL))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clReleaseKernel(kernel: cl_kernel) -> cl_int {
+    guard(|| Err(CL_INVALID_KERNEL))
+}
+
+/// [5.9.2]: "CL_INVALID_KERNEL if kernel is not a valid kernel object".
+#[no_mangle]
+pub unsafe extern "C" fn clSetKernelArg(
+    kernel: cl_kernel,
+    arg_index: cl_uint,
+    arg_size: usize,
+    arg_value: *const c_void,
+) -> cl_int {
+    guard(|| Err(CL_INVALID_KERNEL))
+}
+
+/// [5.9.2]: "CL_INVALID_KERNEL if kernel is not a valid kernel object" (before the SVM
+/// capability check: a kernel handle is needed to find its context).
+#[no_mangle]
+pub unsafe extern "C" fn clSetKernelArgSVMPointer(
+    kernel: cl_kernel,
+    arg_index: cl_uint,
+    arg_value: *const c_void,
+) -> cl_int {
+    guard(|| Err(CL_INVALID_KERNEL))
+}
+
+/// [5.9.2]: "CL_INVALID_KERNEL if kernel is a not a valid kernel object".
+#[no_mangle]
+pub unsafe extern "C" fn clSetKernelExecInfo(
+    kernel: cl_kernel,
+    param_name: cl_kernel_exec_info,
+    param_value_size: usize,
+    param_value: *const c_void,
+) -> cl_int {
+    guard(|| Err(CL_INVALID_KERNEL))
+}
+
+/// [5.9.3]: "CL_INVALID_KERNEL if kernel is not a valid kernel object".
+#[no_mangle]
+pub unsafe extern "C" fn clCloneKernel(source_kernel: cl_kernel, errcode_ret: *mut cl_int) -> cl_kernel {
+    guard_object(errcode_ret, || Err(CL_INVALID_KERNEL))
+}
+
+/// [5.9.4]: "CL_INVALID_KERNEL if kernel is a not a valid kernel object".
+#[no_mangle]
+pub unsafe extern "C" fn clGetKernelInfo(
+    kernel: cl_kernel,
+    param_name: cl_kernel_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
+    guard(|| Err(CL_INVALID_KERNEL))
+}
+
+/// [5.9.4]: "CL_INVALID_KERNEL if kernel is a not a valid kernel object".
+#[no_mangle]
+pub unsafe extern "C" fn clGetKernelWorkGroupInfo(
+    kernel: cl_kernel,
+    device: cl_device_id,
+    param_name: cl_kernel_work_group_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
+    guard(|| Err(CL_INVALID_KERNEL))
+}
+
+/// [5.9.4]: "CL_INVALID_KERNEL if kernel is a not a valid kernel object" (then "CL_INVALID_OPERATION
+/// if device does not support sub-groups", which needs a kernel to get to).
+#[no_mangle]
+pub unsafe extern "C" fn clGetKernelSubGroupInfo(
+    kernel: cl_kernel,
+    device: cl_device_id,
+    param_name: cl_kernel_sub_group_info,
+    input_value_size: usize,
+    input_value: *const c_void,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
+    guard(|| Err(CL_INVALID_KERNEL))
+}
+
+/// cl_khr_subgroups' form of clGetKernelSubGroupInfo (the extension is not reported).
+#[no_mangle]
+pub unsafe extern "C" fn clGetKernelSubGroupInfoKHR(
+    in_kernel: cl_kernel,
+    in_device: cl_device_id,
+    param_name: cl_kernel_sub_group_info,
+    input_value_size: usize,
+    input_value: *const c_void,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
+    guard(|| Err(CL_INVALID_KERNEL))
+}
+
+/// [5.9.5]: "CL_INVALID_KERNEL if kernel is a not a valid kernel object".
+#[no_mangle]
+pub unsafe extern "C" fn clGetKernelArgInfo(
+    kernel: cl_kernel,
+    arg_indx: cl_uint,
+    param_name: cl_kernel_arg_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
+    guard(|| Err(CL_INVALID_KERNEL))
+}
+
+/// cl_khr_suggested_local_work_size (not reported; the dispatch slot is typed only with
+/// opencl-sys's `CL_VERSION_3_1` feature): "CL_INVALID_COMMAND_QUEUE if command_queue is not a
+/// valid host command-queue", then "CL_INVALID_KERNEL if kernel is not a valid kernel object".
+#[no_mangle]
+pub unsafe extern "C" fn clGetKernelSuggestedLocalWorkSizeKHR(
+    command_queue: cl_command_queue,
+    kernel: cl_kernel,
+    work_dim: cl_uint,
+    global_work_offset: *const usize,
+    global_work_size: *const usize,
+    suggested_local_work_size: *mut usize,
+) -> cl_int {
+    guard(|| {
+        handles::queue(command_queue)?;
+        Err(CL_INVALID_KERNEL)
+    })
+}
+
+/// [5.10]: "CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host command-queue", then
+/// "CL_INVALID_KERNEL if kernel is not a valid kernel object".
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueNDRangeKernel(
+    command_queue: cl_command_queue,
+    kernel: cl_kernel,
+    work_dim: cl_uint,
+    global_work_offset: *const usize,
+    global_work_size: *const usize,
+    local_work_size: *const usize,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    guard(|| {
+        handles::queue(command_queue)?;
+        Err(CL_INVALID_KERNEL)
+    })
+}
+
+/// [5.10]: as clEnqueueNDRangeKernel.
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueTask(
+    command_queue: cl_command_queue,
+    kernel: cl_kernel,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    guard(|| {
+        handles::queue(command_queue)?;
+        Err(CL_INVALID_KERNEL)
+    })
+}
+
+/// [5.10]: "CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host command-queue",
+/// "CL_INVALID_VALUE if user_func is NULL", then "CL_INVALID_OPERATION if the device associated
+/// with command_queue cannot execute the native kernel" (`CL_DEVICE_EXECUTION_CAPABILITIES`
+/// has no `CL_EXEC_NATIVE_KERNEL`).
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueNativeKernel(
+    command_queue: cl_command_queue,
+    user_func: Option<unsafe extern "C" fn(arg1: *mut c_void)>,
+    args: *mut c_void,
+    cb_args: usize,
+    num_mem_objects: cl_uint,
+    mem_list: *const cl_mem,
+    args_mem_loc: *mut *const c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    guard(|| {
+        handles::queue(command_queue)?;
+        if user_func.is_none() {
+            return Err(CL_INVALID_VALUE);
+        }
+        Err(CL_INVALID_OPERATION)
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shared virtual memory [5.6]
+// ---------------------------------------------------------------------------------------------
+
+/// [5.6.1]: "clSVMAlloc will fail if ... no devices in context support SVM" and "returns a NULL
+/// pointer value" when it fails; there is no error code to report.
+#[no_mangle]
+pub unsafe extern "C" fn clSVMAlloc(
+    context: cl_context,
+    flags: cl_svm_mem_flags,
+    size: usize,
+    alignment: cl_uint,
+) -> *mut c_void {
+    std::ptr::null_mut()
+}
+
+/// [5.6.1]: clSVMFree only accepts pointers from clSVMAlloc, which never returns one; "if a
+/// NULL pointer is passed in svm_pointer, no action occurs". Anything else is ignored too.
+#[no_mangle]
+pub unsafe extern "C" fn clSVMFree(context: cl_context, svm_pointer: *mut c_void) {}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueSVMFree(
+    command_queue: cl_command_queue,
+    num_svm_pointers: cl_uint,
+    svm_pointers: *mut *mut c_void,
+    pfn_free_func: Option<
+        unsafe extern "C" fn(
+            queue: cl_command_queue,
+            num_svm_pointers: cl_uint,
+            svm_pointers: *mut *mut c_void,
+            user_data: *mut c_void,
+        ),
+    >,
+    user_data: *mut c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    guard(|| svm_command(command_queue))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueSVMMemcpy(
+    command_queue: cl_command_queue,
+    blocking_copy: cl_bool,
+    dst_ptr: *mut c_void,
+    src_ptr: *const c_void,
+    size: usize,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    guard(|| svm_command(command_queue))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueSVMMemFill(
+    command_queue: cl_command_queue,
+    svm_ptr: *mut c_void,
+    pattern: *const c_void,
+    pattern_size: usize,
+    size: usize,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    guard(|| svm_command(command_queue))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueSVMMap(
+    command_queue: cl_command_queue,
+    blocking_map: cl_bool,
+    flags: cl_map_flags,
+    svm_ptr: *mut c_void,
+    size: usize,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    guard(|| svm_command(command_queue))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueSVMUnmap(
+    command_queue: cl_command_queue,
+    svm_ptr: *mut c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    guard(|| svm_command(command_queue))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueSVMMigrateMem(
+    command_queue: cl_command_queue,
+    num_svm_pointers: cl_uint,
+    svm_pointers: *mut *const c_void,
+    sizes: *const usize,
+    flags: cl_mem_migration_flags,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    guard(|| svm_command(command_queue))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pipes [5.4]
+// ---------------------------------------------------------------------------------------------
+
+/// [5.4.1]: "CL_INVALID_CONTEXT if context is not a valid context", then "CL_INVALID_OPERATION
+/// if no devices in context support pipes" (`CL_DEVICE_PIPE_SUPPORT` is CL_FALSE).
+#[no_mangle]
+pub unsafe extern "C" fn clCreatePipe(
+    context: cl_context,
+    flags: cl_mem_flags,
+    pipe_packet_size: cl_uint,
+    pipe_max_packets: cl_uint,
+    properties: *const cl_pipe_properties,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    guard_object(errcode_ret, || {
+        handles::context(context)?;
+        Err(CL_INVALID_OPERATION)
+    })
+}
+
+/// [5.4.2]: "CL_INVALID_MEM_OBJECT if pipe is a not a valid pipe object"; no memory object can
+/// be a pipe.
+#[no_mangle]
+pub unsafe extern "C" fn clGetPipeInfo(
+    pipe: cl_mem,
+    param_name: cl_pipe_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
+    guard(|| Err(CL_INVALID_MEM_OBJECT))
+}
+
+// ---------------------------------------------------------------------------------------------
+// cl_ext_device_fission (superseded by clCreateSubDevices; not reported)
+// ---------------------------------------------------------------------------------------------
+
+/// "CL_INVALID_DEVICE if in_device is not a valid device", then "CL_INVALID_VALUE if values
+/// specified in properties are not valid or if values specified in properties are valid but
+/// not supported by the device": Clift supports no `CL_DEVICE_PARTITION_*_EXT` scheme.
+#[no_mangle]
+pub unsafe extern "C" fn clCreateSubDevicesEXT(
+    in_device: cl_device_id,
+    properties: *const cl_device_partition_property_ext,
+    num_entries: cl_uint,
+    out_devices: *mut cl_device_id,
+    num_devices: *mut cl_uint,
+) -> cl_int {
+    guard(|| {
+        handles::device(in_device)?;
+        Err(CL_INVALID_VALUE)
+    })
+}
+
+/// The extension's retain/release behave as the 1.2 core functions (a root device is not
+/// counted): delegated so both always agree.
+#[no_mangle]
+pub unsafe extern "C" fn clRetainDeviceEXT(device: cl_device_id) -> cl_int {
+    super::clRetainDevice(device)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clReleaseDeviceEXT(device: cl_device_id) -> cl_int {
+    super::clReleaseDevice(device)
+}
+
+// ---------------------------------------------------------------------------------------------
+// cl_khr_gl_sharing, cl_khr_gl_event [5.2.4, 5.3.x, 5.5.x, 5.11.x; not reported]
+// No context can be created from an OpenGL context (clCreateContext accepts no GL property).
+// ---------------------------------------------------------------------------------------------
+
+/// "CL_INVALID_CONTEXT if context is not a valid context or was not created from an OpenGL
+/// context".
+fn gl_creation(context: cl_context) -> ClResult<cl_mem> {
+    handles::context(context)?;
+    Err(CL_INVALID_CONTEXT)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateFromGLBuffer(
+    context: cl_context,
+    flags: cl_mem_flags,
+    bufobj: cl_GLuint,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    guard_object(errcode_ret, || gl_creation(context))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateFromGLTexture(
+    context: cl_context,
+    flags: cl_mem_flags,
+    target: cl_GLenum,
+    miplevel: cl_GLint,
+    texture: cl_GLuint,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    guard_object(errcode_ret, || gl_creation(context))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateFromGLTexture2D(
+    context: cl_context,
+    flags: cl_mem_flags,
+    target: cl_GLenum,
+    miplevel: cl_GLint,
+    texture: cl_GLuint,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    guard_object(errcode_ret, || gl_creation(context))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateFromGLTexture3D(
+    context: cl_context,
+    flags: cl_mem_flags,
+    target: cl_GLenum,
+    miplevel: cl_GLint,
+    texture: cl_GLuint,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    guard_object(errcode_ret, || gl_creation(context))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateFromGLRenderbuffer(
+    context: cl_context,
+    flags: cl_mem_flags,
+    renderbuffer: cl_GLuint,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    guard_object(errcode_ret, || gl_creation(context))
+}
+
+/// "CL_INVALID_MEM_OBJECT if memobj is not a valid OpenCL memory object", then
+/// "CL_INVALID_GL_OBJECT if there is no OpenGL object associated with memobj".
+#[no_mangle]
+pub unsafe extern "C" fn clGetGLObjectInfo(
+    memobj: cl_mem,
+    gl_object_type: *mut cl_gl_object_type,
+    gl_object_name: *mut cl_GLuint,
+) -> cl_int {
+    guard(|| {
+        handles::mem(memobj)?;
+        Err(CL_INVALID_GL_OBJECT)
+    })
+}
+
+/// "CL_INVALID_MEM_OBJECT if memobj is not a valid OpenCL memory object", then
+/// "CL_INVALID_GL_OBJECT if there is no OpenGL texture object associated with memobj".
+#[no_mangle]
+pub unsafe extern "C" fn clGetGLTextureInfo(
+    memobj: cl_mem,
+    param_name: cl_gl_texture_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
+    guard(|| {
+        handles::mem(memobj)?;
+        Err(CL_INVALID_GL_OBJECT)
+    })
+}
+
+/// "CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command-queue", "CL_INVALID_VALUE
+/// if num_objects is zero and mem_objects is not a NULL value or if num_objects > 0 and
+/// mem_objects is NULL", then "CL_INVALID_CONTEXT if context associated with command_queue was
+/// not created from an OpenGL context".
+unsafe fn gl_command(command_queue: cl_command_queue, num_objects: cl_uint, mem_objects: *const cl_mem) -> ClResult {
+    handles::queue(command_queue)?;
+    check_object_list(num_objects, mem_objects)?;
+    Err(CL_INVALID_CONTEXT)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueAcquireGLObjects(
+    command_queue: cl_command_queue,
+    num_objects: cl_uint,
+    mem_objects: *const cl_mem,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    guard(|| gl_command(command_queue, num_objects, mem_objects))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueReleaseGLObjects(
+    command_queue: cl_command_queue,
+    num_objects: cl_uint,
+    mem_objects: *const cl_mem,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    guard(|| gl_command(command_queue, num_objects, mem_objects))
+}
+
+/// [5.11, clGetGLContextInfoKHR]: "CL_INVALID_VALUE if a property name specified in properties
+/// is invalid", "CL_INVALID_VALUE if param_name is not one of the supported values",
+/// "CL_INVALID_OPERATION if ... more than one of the properties CL_CGL_SHAREGROUP_KHR,
+/// CL_EGL_DISPLAY_KHR, CL_GLX_DISPLAY_KHR, and CL_WGL_HDC_KHR is set to a non-default value" or
+/// "both of the properties CL_CGL_SHAREGROUP_KHR and CL_GL_CONTEXT_KHR are set to non-default
+/// values", then "CL_INVALID_GL_SHAREGROUP_REFERENCE_KHR if ... the specified context is not
+/// compatible with the OpenCL context being created (... it does not support sharing data with
+/// OpenCL due to implementation restrictions)": Clift shares with no OpenGL context.
+#[no_mangle]
+pub unsafe extern "C" fn clGetGLContextInfoKHR(
+    properties: *const cl_context_properties,
+    param_name: cl_gl_context_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
+    guard(|| {
+        let mut displays = 0;
+        let mut gl_context = false;
+        let mut cgl = false;
+        if !properties.is_null() {
+            let mut i = 0;
+            loop {
+                let key = *properties.add(i);
+                if key == 0 {
+                    break;
+                }
+                let value = *properties.add(i + 1);
+                match key {
+                    CL_CONTEXT_PLATFORM | CL_CONTEXT_INTEROP_USER_SYNC => {}
+                    CL_GL_CONTEXT_KHR => gl_context |= value != 0,
+                    CL_CGL_SHAREGROUP_KHR => {
+                        cgl |= value != 0;
+                        displays += (value != 0) as u32;
+                    }
+                    CL_EGL_DISPLAY_KHR | CL_GLX_DISPLAY_KHR | CL_WGL_HDC_KHR => displays += (value != 0) as u32,
+                    _ => return Err(CL_INVALID_VALUE),
+                }
+                i += 2;
+            }
+        }
+        if param_name != CL_CURRENT_DEVICE_FOR_GL_CONTEXT_KHR && param_name != CL_DEVICES_FOR_GL_CONTEXT_KHR {
+            return Err(CL_INVALID_VALUE);
+        }
+        if displays > 1 || (cgl && gl_context) {
+            return Err(CL_INVALID_OPERATION);
+        }
+        Err(CL_INVALID_GL_SHAREGROUP_REFERENCE_KHR)
+    })
+}
+
+/// [5.11.x, clCreateEventFromGLsyncKHR]: "CL_INVALID_CONTEXT if context is not a valid context,
+/// or was not created from a GL context".
+#[no_mangle]
+pub unsafe extern "C" fn clCreateEventFromGLsyncKHR(
+    context: cl_context,
+    sync: cl_GLsync,
+    errcode_ret: *mut cl_int,
+) -> cl_event {
+    guard_object(errcode_ret, || {
+        handles::context(context)?;
+        Err(CL_INVALID_CONTEXT)
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// cl_khr_egl_image, cl_khr_egl_event [not reported]
+// ---------------------------------------------------------------------------------------------
+
+/// [5.3.x, clCreateFromEGLImageKHR]: "CL_INVALID_CONTEXT if context is not a valid OpenCL
+/// context", "CL_INVALID_VALUE if ... flags are not in the set defined above", then
+/// "CL_INVALID_OPERATION if there are no devices in context that support images".
+#[no_mangle]
+pub unsafe extern "C" fn clCreateFromEGLImageKHR(
+    context: cl_context,
+    egldisplay: CLeglDisplayKHR,
+    eglimage: CLeglImageKHR,
+    flags: cl_mem_flags,
+    properties: *const cl_egl_image_properties_khr,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    guard_object(errcode_ret, || {
+        handles::context(context)?;
+        // "Accepted for flags are CL_MEM_READ_ONLY, CL_MEM_WRITE_ONLY, and CL_MEM_READ_WRITE. If
+        // OpenCL 1.2 is supported, flags also accepts CL_MEM_HOST_WRITE_ONLY,
+        // CL_MEM_HOST_READ_ONLY, and CL_MEM_HOST_NO_ACCESS."
+        let many = |group: cl_mem_flags| (flags & group).count_ones() > 1;
+        if flags & !(ACCESS | HOST_ACCESS) != 0 || many(ACCESS) || many(HOST_ACCESS) {
+            return Err(CL_INVALID_VALUE);
+        }
+        Err(CL_INVALID_OPERATION)
+    })
+}
+
+/// [5.5.x, clEnqueueAcquireEGLObjectsKHR]: "CL_INVALID_COMMAND_QUEUE if command_queue is not a
+/// valid command-queue", "CL_INVALID_VALUE if num_objects is zero and mem_objects is not a NULL
+/// value or if num_objects > 0 and mem_objects is NULL", "CL_INVALID_MEM_OBJECT if memory
+/// objects in mem_objects are not valid OpenCL memory objects in the context associated with
+/// command_queue", "CL_INVALID_EGL_OBJECT_KHR if memory objects in mem_objects have not been
+/// created from EGL resources": none can be. An empty list gets CL_INVALID_OPERATION: the
+/// extension is not supported, so there is no command to enqueue.
+unsafe fn egl_command(command_queue: cl_command_queue, num_objects: cl_uint, mem_objects: *const cl_mem) -> ClResult {
+    let queue = handles::queue(command_queue)?;
+    check_object_list(num_objects, mem_objects)?;
+    let objects = slice(mem_objects, num_objects as usize).ok_or(CL_INVALID_VALUE)?;
+    if objects.is_empty() {
+        return Err(CL_INVALID_OPERATION);
+    }
+    for &memobj in objects {
+        let mem = handles::mem(memobj)?;
+        if !Arc::ptr_eq(&mem.context, &queue.context) {
+            return Err(CL_INVALID_MEM_OBJECT);
+        }
+    }
+    Err(opencl_sys::cl_egl::CL_INVALID_EGL_OBJECT_KHR)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueAcquireEGLObjectsKHR(
+    command_queue: cl_command_queue,
+    num_objects: cl_uint,
+    mem_objects: *const cl_mem,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    guard(|| egl_command(command_queue, num_objects, mem_objects))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueReleaseEGLObjectsKHR(
+    command_queue: cl_command_queue,
+    num_objects: cl_uint,
+    mem_objects: *const cl_mem,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    guard(|| egl_command(command_queue, num_objects, mem_objects))
+}
+
+/// [5.11.x, clCreateEventFromEGLSyncKHR]: "CL_INVALID_CONTEXT if context is not a valid
+/// context, or was not created from a GL context".
+#[no_mangle]
+pub unsafe extern "C" fn clCreateEventFromEGLSyncKHR(
+    context: cl_context,
+    sync: CLeglSyncKHR,
+    display: CLeglDisplayKHR,
+    errcode_ret: *mut cl_int,
+) -> cl_event {
+    guard_object(errcode_ret, || {
+        handles::context(context)?;
+        Err(CL_INVALID_CONTEXT)
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// cl_khr_d3d10_sharing, cl_khr_d3d11_sharing, cl_khr_dx9_media_sharing [not reported]
+// No context can be created against a Direct3D device or media adapter.
+// ---------------------------------------------------------------------------------------------
+
+/// [4.x, clGetDeviceIDsFromD3D1xKHR / clGetDeviceIDsFromDX9MediaAdapterKHR], the tail shared by
+/// the three: "CL_INVALID_VALUE if num_entries is equal to zero and devices is not NULL", "if
+/// both num_devices and devices are NULL", then "CL_DEVICE_NOT_FOUND if no OpenCL devices that
+/// correspond to ... were found" (`num_devices`, when given, is set to 0).
+unsafe fn no_sharing_devices(num_entries: cl_uint, devices: *mut cl_device_id, num_devices: *mut cl_uint) -> ClResult {
+    if num_entries == 0 && !devices.is_null() {
+        return Err(CL_INVALID_VALUE);
+    }
+    if devices.is_null() && num_devices.is_null() {
+        return Err(CL_INVALID_VALUE);
+    }
+    crate::guard::set(num_devices, 0);
+    Err(CL_DEVICE_NOT_FOUND)
+}
+
+/// "CL_INVALID_PLATFORM if platform is not a valid platform", "CL_INVALID_VALUE if
+/// d3d_device_source is not a valid value", "if d3d_device_set is not a valid value", then the
+/// shared tail.
+#[no_mangle]
+pub unsafe extern "C" fn clGetDeviceIDsFromD3D10KHR(
+    platform: cl_platform_id,
+    d3d_device_source: cl_d3d10_device_source_khr,
+    d3d_object: *mut c_void,
+    d3d_device_set: cl_d3d10_device_set_khr,
+    num_entries: cl_uint,
+    devices: *mut cl_device_id,
+    num_devices: *mut cl_uint,
+) -> cl_int {
+    guard(|| {
+        handles::platform(platform)?;
+        if d3d_device_source != CL_D3D10_DEVICE_KHR && d3d_device_source != CL_D3D10_DXGI_ADAPTER_KHR {
+            return Err(CL_INVALID_VALUE);
+        }
+        if d3d_device_set != CL_PREFERRED_DEVICES_FOR_D3D10_KHR && d3d_device_set != CL_ALL_DEVICES_FOR_D3D10_KHR {
+            return Err(CL_INVALID_VALUE);
+        }
+        no_sharing_devices(num_entries, devices, num_devices)
+    })
+}
+
+/// As clGetDeviceIDsFromD3D10KHR, for Direct3D 11.
+#[no_mangle]
+pub unsafe extern "C" fn clGetDeviceIDsFromD3D11KHR(
+    platform: cl_platform_id,
+    d3d_device_source: cl_d3d11_device_source_khr,
+    d3d_object: *mut c_void,
+    d3d_device_set: cl_d3d11_device_set_khr,
+    num_entries: cl_uint,
+    devices: *mut cl_device_id,
+    num_devices: *mut cl_uint,
+) -> cl_int {
+    guard(|| {
+        handles::platform(platform)?;
+        if d3d_device_source != CL_D3D11_DEVICE_KHR && d3d_device_source != CL_D3D11_DXGI_ADAPTER_KHR {
+            return Err(CL_INVALID_VALUE);
+        }
+        if d3d_device_set != CL_PREFERRED_DEVICES_FOR_D3D11_KHR && d3d_device_set != CL_ALL_DEVICES_FOR_D3D11_KHR {
+            return Err(CL_INVALID_VALUE);
+        }
+        no_sharing_devices(num_entries, devices, num_devices)
+    })
+}
+
+/// "CL_INVALID_PLATFORM if platform is not a valid platform", "CL_INVALID_VALUE if
+/// num_media_adapters is zero, if media_adapters_type is NULL, if media_adapters is NULL, if
+/// any of the entries in media_adapters_type is not a valid value, if media_adapter_set is not
+/// a valid value", then the shared tail.
+#[no_mangle]
+pub unsafe extern "C" fn clGetDeviceIDsFromDX9MediaAdapterKHR(
+    platform: cl_platform_id,
+    num_media_adapters: cl_uint,
+    media_adapter_type: *mut cl_dx9_media_adapter_type_khr,
+    media_adapters: *mut c_void,
+    media_adapter_set: cl_dx9_media_adapter_set_khr,
+    num_entries: cl_uint,
+    devices: *mut cl_device_id,
+    num_devices: *mut cl_uint,
+) -> cl_int {
+    guard(|| {
+        handles::platform(platform)?;
+        if num_media_adapters == 0 || media_adapters.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        let types = slice(
+            media_adapter_type as *const cl_dx9_media_adapter_type_khr,
+            num_media_adapters as usize,
+        )
+        .ok_or(CL_INVALID_VALUE)?;
+        let known = [CL_ADAPTER_D3D9_KHR, CL_ADAPTER_D3D9EX_KHR, CL_ADAPTER_DXVA_KHR];
+        if types.iter().any(|t| !known.contains(t)) {
+            return Err(CL_INVALID_VALUE);
+        }
+        if media_adapter_set != CL_PREFERRED_DEVICES_FOR_DX9_MEDIA_ADAPTER_KHR
+            && media_adapter_set != CL_ALL_DEVICES_FOR_DX9_MEDIA_ADAPTER_KHR
+        {
+            return Err(CL_INVALID_VALUE);
+        }
+        no_sharing_devices(num_entries, devices, num_devices)
+    })
+}
+
+/// [5.2.x / 5.3.x, clCreateFromD3D10*KHR]: "CL_INVALID_CONTEXT if context is not a valid
+/// context", "CL_INVALID_VALUE if values specified in flags are not valid", then
+/// "CL_INVALID_D3D10_RESOURCE_KHR if ... context was not created against the same Direct3D 10
+/// device from which resource was created" (no context is created against one).
+fn d3d10_creation(context: cl_context, flags: cl_mem_flags) -> ClResult<cl_mem> {
+    handles::context(context)?;
+    check_mem_flags(flags)?;
+    Err(CL_INVALID_D3D10_RESOURCE_KHR)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateFromD3D10BufferKHR(
+    context: cl_context,
+    flags: cl_mem_flags,
+    resource: ID3D10Buffer_ptr,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    guard_object(errcode_ret, || d3d10_creation(context, flags))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateFromD3D10Texture2DKHR(
+    context: cl_context,
+    flags: cl_mem_flags,
+    resource: ID3D10Texture2D_ptr,
+    subresource: cl_uint,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    guard_object(errcode_ret, || d3d10_creation(context, flags))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateFromD3D10Texture3DKHR(
+    context: cl_context,
+    flags: cl_mem_flags,
+    resource: ID3D10Texture3D_ptr,
+    subresource: cl_uint,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    guard_object(errcode_ret, || d3d10_creation(context, flags))
+}
+
+/// As d3d10_creation: "CL_INVALID_D3D11_RESOURCE_KHR if ... context was not created against
+/// the same Direct3D 11 device from which resource was created".
+fn d3d11_creation(context: cl_context, flags: cl_mem_flags) -> ClResult<cl_mem> {
+    handles::context(context)?;
+    check_mem_flags(flags)?;
+    Err(CL_INVALID_D3D11_RESOURCE_KHR)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateFromD3D11BufferKHR(
+    context: cl_context,
+    flags: cl_mem_flags,
+    resource: ID3D11Buffer_ptr,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    guard_object(errcode_ret, || d3d11_creation(context, flags))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateFromD3D11Texture2DKHR(
+    context: cl_context,
+    flags: cl_mem_flags,
+    resource: ID3D11Texture2D_ptr,
+    subresource: cl_uint,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    guard_object(errcode_ret, || d3d11_creation(context, flags))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateFromD3D11Texture3DKHR(
+    context: cl_context,
+    flags: cl_mem_flags,
+    resource: ID3D11Texture3D_ptr,
+    subresource: cl_uint,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    guard_object(errcode_ret, || d3d11_creation(context, flags))
+}
+
+/// [5.3.x, clCreateFromDX9MediaSurfaceKHR]: "CL_INVALID_CONTEXT if context is not a valid
+/// context", "CL_INVALID_VALUE if values specified in flags are not valid", then
+/// "CL_INVALID_OPERATION if there are no devices in context that support adapter_type".
+#[no_mangle]
+pub unsafe extern "C" fn clCreateFromDX9MediaSurfaceKHR(
+    context: cl_context,
+    flags: cl_mem_flags,
+    adapter_type: cl_dx9_media_adapter_type_khr,
+    surface_info: *mut c_void,
+    plane: cl_uint,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    guard_object(errcode_ret, || {
+        handles::context(context)?;
+        check_mem_flags(flags)?;
+        Err(CL_INVALID_OPERATION)
+    })
+}
+
+/// The acquire/release commands of the three extensions: "CL_INVALID_COMMAND_QUEUE if
+/// command_queue is not a valid command-queue", "CL_INVALID_VALUE if num_objects is zero and
+/// mem_objects is not a NULL value or if num_objects > 0 and mem_objects is NULL", then
+/// "CL_INVALID_CONTEXT if context associated with command_queue was not created from a
+/// Direct3D 10 / Direct3D 11 context" or "from a device that can share the media surface".
+unsafe fn d3d_command(command_queue: cl_command_queue, num_objects: cl_uint, mem_objects: *const cl_mem) -> ClResult {
+    handles::queue(command_queue)?;
+    check_object_list(num_objects, mem_objects)?;
+    Err(CL_INVALID_CONTEXT)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueAcquireD3D10ObjectsKHR(
+    command_queue: cl_command_queue,
+    num_objects: cl_uint,
+    mem_objects: *const cl_mem,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    guard(|| d3d_command(command_queue, num_objects, mem_objects))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueReleaseD3D10ObjectsKHR(
+    command_queue: cl_command_queue,
+    num_objects: cl_uint,
+    mem_objects: *const cl_mem,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    guard(|| d3d_command(command_queue, num_objects, mem_objects))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueAcquireD3D11ObjectsKHR(
+    command_queue: cl_command_queue,
+    num_objects: cl_uint,
+    mem_objects: *const cl_mem,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    guard(|| d3d_command(command_queue, num_objects, mem_objects))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueReleaseD3D11ObjectsKHR(
+    command_queue: cl_command_queue,
+    num_objects: cl_uint,
+    mem_objects: *const cl_mem,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    guard(|| d3d_command(command_queue, num_objects, mem_objects))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueAcquireDX9MediaSurfacesKHR(
+    command_queue: cl_command_queue,
+    num_objects: cl_uint,
+    mem_objects: *const cl_mem,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    guard(|| d3d_command(command_queue, num_objects, mem_objects))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueReleaseDX9MediaSurfacesKHR(
+    command_queue: cl_command_queue,
+    num_objects: cl_uint,
+    mem_objects: *const cl_mem,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    guard(|| d3d_command(command_queue, num_objects, mem_objects))
+}

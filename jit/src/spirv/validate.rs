@@ -1,0 +1,1428 @@
+//! Validation of a parsed module against the OpenCL SPIR-V environment
+//! (seeds/004: "OpenCL SPIR-V Environment Specification", sections 2-4) and
+//! the structural rules of the SPIR-V specification that the JIT relies on.
+//! Every error names the rule and the offending instruction.
+
+use super::binary::Instruction;
+use super::module::{Id, Module, Type};
+use rspirv::dr::Operand;
+use rspirv::spirv::{self, Capability as Cap, Op};
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+
+const ENV: &str = "OpenCL SPIR-V environment";
+
+/// What the device supports; the runtime fills this in and uses the same
+/// values for its device queries.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeviceFeatures {
+    /// CL_DEVICE_ADDRESS_BITS: 64 requires Physical64, 32 Physical32.
+    pub address_bits: u32,
+    /// Highest SPIR-V 1.x minor version accepted.
+    pub max_spirv_minor: u8,
+    pub float16: bool,
+    pub float64: bool,
+    pub int64_atomics: bool,
+    pub generic_pointer: bool,
+    /// ImageBasic and the image capabilities that come with it.
+    pub images: bool,
+    pub read_write_images: bool,
+    pub subgroups: bool,
+    pub work_group_collectives: bool,
+    pub device_enqueue: bool,
+    pub pipes: bool,
+    /// Memory scopes allowed for atomics and fences (section 4).
+    pub scope_invocation: bool,
+    pub scope_workgroup: bool,
+    pub scope_device: bool,
+    pub scope_cross_device: bool,
+    /// Memory orders allowed (section 4).
+    pub order_relaxed: bool,
+    pub order_acq_rel: bool,
+    pub order_seq_cst: bool,
+    /// SPIR-V extensions (OpExtension) the device accepts.
+    pub extensions: Vec<String>,
+}
+
+impl Default for DeviceFeatures {
+    fn default() -> Self {
+        DeviceFeatures {
+            address_bits: 64,
+            max_spirv_minor: 5,
+            float16: true,
+            float64: true,
+            int64_atomics: true,
+            generic_pointer: true,
+            images: true,
+            read_write_images: true,
+            subgroups: false,
+            work_group_collectives: false,
+            device_enqueue: false,
+            pipes: false,
+            scope_invocation: true,
+            scope_workgroup: true,
+            scope_device: true,
+            scope_cross_device: true,
+            order_relaxed: true,
+            order_acq_rel: true,
+            order_seq_cst: true,
+            extensions: vec![
+                "SPV_KHR_no_integer_wrap_decoration".into(),
+                "SPV_KHR_float_controls".into(),
+                "SPV_KHR_expect_assume".into(),
+            ],
+        }
+    }
+}
+
+impl DeviceFeatures {
+    /// The capabilities a module may declare on this device (section 3).
+    pub fn supported_capabilities(&self) -> Vec<Cap> {
+        let mut v = vec![
+            Cap::Addresses,
+            Cap::Float16Buffer,
+            Cap::Int64,
+            Cap::Int16,
+            Cap::Int8,
+            Cap::Kernel,
+            Cap::Linkage,
+            Cap::Vector16,
+        ];
+        let opt = [
+            (self.float16, Cap::Float16),
+            (self.float64, Cap::Float64),
+            (self.int64_atomics, Cap::Int64Atomics),
+            (self.generic_pointer, Cap::GenericPointer),
+            (self.device_enqueue, Cap::DeviceEnqueue),
+            (self.pipes, Cap::Pipes),
+            (self.subgroups || self.work_group_collectives, Cap::Groups),
+            (self.subgroups, Cap::SubgroupDispatch),
+            (self.images, Cap::ImageBasic),
+            (self.images, Cap::LiteralSampler),
+            (self.images, Cap::Sampled1D),
+            (self.images, Cap::Image1D),
+            (self.images, Cap::SampledBuffer),
+            (self.images, Cap::ImageBuffer),
+            (self.images && self.read_write_images, Cap::ImageReadWrite),
+        ];
+        v.extend(opt.iter().filter(|(on, _)| *on).map(|(_, c)| *c));
+        v
+    }
+}
+
+/// A module that breaks a rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValidationError {
+    /// The rule, e.g. "OpenCL SPIR-V environment section 4".
+    pub rule: String,
+    pub message: String,
+    /// "OpTypeInt %5" or "OpStore at byte offset 812".
+    pub instruction: Option<String>,
+    pub offset: Option<usize>,
+}
+
+impl fmt::Display for ValidationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} [{}]", self.message, self.rule)?;
+        if let Some(i) = &self.instruction {
+            write!(f, " at {}", i)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ValidationError {}
+
+fn err(rule: impl Into<String>, message: impl Into<String>, inst: Option<&Instruction>) -> ValidationError {
+    ValidationError {
+        rule: rule.into(),
+        message: message.into(),
+        instruction: inst.map(|i| i.describe()),
+        offset: inst.map(|i| i.offset),
+    }
+}
+
+type R = Result<(), ValidationError>;
+
+fn ids_of(ops: &[Operand]) -> impl Iterator<Item = Id> + '_ {
+    ops.iter().filter_map(|o| match o {
+        Operand::IdRef(v) | Operand::IdScope(v) | Operand::IdMemorySemantics(v) => Some(*v),
+        _ => None,
+    })
+}
+
+fn op_id(ops: &[Operand], i: usize) -> Option<Id> {
+    match ops.get(i) {
+        Some(Operand::IdRef(v)) | Some(Operand::IdScope(v)) | Some(Operand::IdMemorySemantics(v)) => Some(*v),
+        _ => None,
+    }
+}
+
+struct Ctx<'m> {
+    m: &'m Module,
+    f: &'m DeviceFeatures,
+    /// Defining instruction of each id.
+    defs: HashMap<Id, &'m Instruction>,
+    caps: HashSet<Cap>,
+}
+
+impl<'m> Ctx<'m> {
+    fn ty(&self, id: Id) -> Option<&'m Type> {
+        self.m.type_of(id)
+    }
+
+    /// Type id of a value id.
+    fn value_type(&self, id: Id) -> Option<Id> {
+        if let Some(f) = self.m.function(id) {
+            return Some(f.fn_type);
+        }
+        self.defs.get(&id).and_then(|i| i.result_type)
+    }
+
+    fn int_const(&self, id: Id) -> Option<u64> {
+        let d = self.defs.get(&id)?;
+        match (d.opcode, d.operands.first()) {
+            (Op::Constant, Some(Operand::LiteralBit32(v))) => Some(*v as u64),
+            (Op::Constant, Some(Operand::LiteralBit64(v))) => Some(*v),
+            _ => None,
+        }
+    }
+
+    fn type_text(&self, id: Id) -> String {
+        match self.defs.get(&id) {
+            Some(i) => i.describe(),
+            None => format!("%{}", id),
+        }
+    }
+}
+
+/// Says what environment a non-OpenCL module was written for.
+fn foreign_environment(m: &Module) -> Option<(String, Option<&Instruction>)> {
+    let mut why = vec![];
+    let mut first: Option<&Instruction> = None;
+    fn note<'a>(why: &mut Vec<String>, s: String, i: Option<&'a Instruction>, first: &mut Option<&'a Instruction>) {
+        why.push(s);
+        if first.is_none() {
+            *first = i;
+        }
+    }
+    for i in &m.instructions {
+        match (i.opcode, i.operands.first(), i.operands.get(1)) {
+            (Op::Capability, Some(Operand::Capability(Cap::Shader)), _) => {
+                note(&mut why, "Shader capability".into(), Some(i), &mut first)
+            }
+            (Op::EntryPoint, Some(Operand::ExecutionModel(em)), _) if *em != spirv::ExecutionModel::Kernel => {
+                note(&mut why, format!("{:?} entry point", em), Some(i), &mut first)
+            }
+            (Op::MemoryModel, Some(Operand::AddressingModel(a)), Some(Operand::MemoryModel(mm))) => {
+                if !matches!(
+                    a,
+                    spirv::AddressingModel::Physical32 | spirv::AddressingModel::Physical64
+                ) {
+                    note(&mut why, format!("{:?} addressing model", a), Some(i), &mut first);
+                }
+                if *mm != spirv::MemoryModel::OpenCL {
+                    note(&mut why, format!("{:?} memory model", mm), Some(i), &mut first);
+                }
+            }
+            (Op::ExtInstImport, Some(Operand::LiteralString(s)), _) if s == "GLSL.std.450" => {
+                note(&mut why, "GLSL.std.450 instruction set".into(), Some(i), &mut first)
+            }
+            _ => {}
+        }
+    }
+    if why.is_empty() {
+        return None;
+    }
+    let vulkan_mm = m
+        .memory_model
+        .map(|(_, mm)| mm == spirv::MemoryModel::Vulkan)
+        .unwrap_or(false);
+    let kind = if vulkan_mm {
+        "a Vulkan/WebGPU shader module"
+    } else if why
+        .iter()
+        .any(|w| w.contains("GLSL") || w.contains("Shader") || w.contains("entry point"))
+    {
+        "a Vulkan/GLSL shader module"
+    } else {
+        "not an OpenCL kernel module"
+    };
+    Some((
+        format!(
+            "this is {} ({}) and cannot run on an OpenCL device",
+            kind,
+            why.join(", ")
+        ),
+        first,
+    ))
+}
+
+/// Validates `m` for a device with features `f`.
+pub fn validate(m: &Module, f: &DeviceFeatures) -> R {
+    if let Some((msg, inst)) = foreign_environment(m) {
+        return Err(err(
+            format!(
+                "{} section 4 (execution model Kernel, Physical addressing, OpenCL memory model)",
+                ENV
+            ),
+            msg,
+            inst,
+        ));
+    }
+    if let Some(h) = m.header {
+        if h.version.1 > f.max_spirv_minor {
+            return Err(err(
+                format!("{} section 2.1", ENV),
+                format!(
+                    "SPIR-V {}.{} is newer than the device's IL version 1.{}",
+                    h.version.0, h.version.1, f.max_spirv_minor
+                ),
+                None,
+            ));
+        }
+    }
+    let mut ctx = Ctx {
+        m,
+        f,
+        defs: HashMap::new(),
+        caps: HashSet::new(),
+    };
+    check_ids(&mut ctx)?;
+    check_types(&ctx)?;
+    check_capabilities(&mut ctx)?;
+    check_layout(&ctx)?;
+    check_functions(&ctx)?;
+    check_entry_points(&ctx)?;
+    check_instructions(&ctx)?;
+    check_recursion(&ctx)?;
+    Ok(())
+}
+
+/// SPIR-V 2.2.1/2.4: every result id is defined once and is below the bound;
+/// every id used is defined; types and constants are defined before use in
+/// the global section.
+fn check_ids(ctx: &mut Ctx) -> R {
+    let m = ctx.m;
+    let bound = m.header.map(|h| h.bound).unwrap_or(u32::MAX);
+    for i in &m.instructions {
+        if let Some(r) = i.result_id {
+            if r == 0 || r >= bound {
+                return Err(err(
+                    "SPIR-V 2.3 (ids must be less than the bound)",
+                    format!("result id {} is not below the module's id bound {}", r, bound),
+                    Some(i),
+                ));
+            }
+            if let Some(prev) = ctx.defs.insert(r, i) {
+                return Err(err(
+                    "SPIR-V 2.2.1 (an id is defined once)",
+                    format!("id %{} is defined again (first by {})", r, prev.describe()),
+                    Some(i),
+                ));
+            }
+        }
+    }
+    let mut forward: HashSet<Id> = HashSet::new();
+    for i in &m.instructions {
+        if i.opcode == Op::TypeForwardPointer {
+            if let Some(p) = op_id(&i.operands, 0) {
+                forward.insert(p);
+            }
+        }
+    }
+    let mut in_function = false;
+    for i in &m.instructions {
+        match i.opcode {
+            Op::Function => in_function = true,
+            Op::FunctionEnd => in_function = false,
+            _ => {}
+        }
+        // Trailing operands of OpExtInst are ids only where the extended
+        // grammar says so; non-OpenCL.std sets (debug info) are not checked.
+        let ext_ids: Vec<Id>;
+        let operand_ids: Vec<Id> = if i.opcode == Op::ExtInst {
+            let set = op_id(&i.operands, 0)
+                .and_then(|s| m.ext_inst_imports.iter().find(|(id, _)| *id == s))
+                .map(|(_, n)| n.as_str())
+                .unwrap_or("");
+            let g = match i.operands.get(1) {
+                Some(Operand::LiteralExtInstInteger(n)) if set == "OpenCL.std" => {
+                    super::grammar::ext_inst_by_number(set, *n)
+                }
+                _ => None,
+            };
+            ext_ids = match g {
+                Some(g) => i.operands[2..]
+                    .iter()
+                    .enumerate()
+                    .filter(|(k, _)| {
+                        g.operands
+                            .get(*k)
+                            .or(g.operands.last())
+                            .map(|o| o.kind == rspirv::grammar::OperandKind::IdRef)
+                            .unwrap_or(false)
+                    })
+                    .filter_map(|(_, o)| match o {
+                        Operand::IdRef(v) => Some(*v),
+                        _ => None,
+                    })
+                    .collect(),
+                None => vec![],
+            };
+            op_id(&i.operands, 0).into_iter().chain(ext_ids).collect()
+        } else {
+            ids_of(&i.operands).collect()
+        };
+        let uses = i.result_type.into_iter().chain(operand_ids);
+        for u in uses {
+            let d = match ctx.defs.get(&u) {
+                Some(d) => *d,
+                None => {
+                    return Err(err(
+                        "SPIR-V 2.2.1 (every id used must be defined)",
+                        format!("uses %{}, which no instruction defines", u),
+                        Some(i),
+                    ))
+                }
+            };
+            // Outside functions, declarations must come before their uses
+            // (SPIR-V 2.4, logical layout item 9), except forward pointers
+            // and the debug/annotation instructions that precede them.
+            let annotation = matches!(
+                i.opcode,
+                Op::Name
+                    | Op::MemberName
+                    | Op::Decorate
+                    | Op::MemberDecorate
+                    | Op::DecorateId
+                    | Op::DecorateString
+                    | Op::MemberDecorateString
+                    | Op::GroupDecorate
+                    | Op::GroupMemberDecorate
+                    | Op::EntryPoint
+                    | Op::ExecutionMode
+                    | Op::ExecutionModeId
+                    | Op::TypeForwardPointer
+                    | Op::ExtInst
+                    | Op::Line
+            );
+            if !in_function && !annotation && d.offset > i.offset && !forward.contains(&u) {
+                return Err(err(
+                    "SPIR-V 2.4 (types and constants are declared before use)",
+                    format!("uses %{} before its definition {}", u, d.describe()),
+                    Some(i),
+                ));
+            }
+        }
+        if let Some(t) = i.result_type {
+            let is_type = ctx.defs.get(&t).map(|d| d.opcode.is_type()).unwrap_or(false);
+            if !is_type {
+                return Err(err(
+                    "SPIR-V 2.2.1 (Result Type must be a type)",
+                    format!("result type %{} is not a type ({})", t, ctx.type_text(t)),
+                    Some(i),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Section 3 (capabilities the device supports) and SPIR-V 2.16 (every
+/// instruction and enumerant used has its capability declared).
+fn check_capabilities(ctx: &mut Ctx) -> R {
+    let m = ctx.m;
+    let supported = ctx.f.supported_capabilities();
+    for i in &m.instructions {
+        if let (Op::Capability, Some(Operand::Capability(c))) = (i.opcode, i.operands.first()) {
+            if *c == Cap::Shader {
+                continue; // reported as a foreign module already
+            }
+            if !supported.contains(c) {
+                return Err(err(
+                    format!("{} section 3 (required and optional capabilities)", ENV),
+                    format!("capability {:?} is not supported by this OpenCL device", c),
+                    Some(i),
+                ));
+            }
+            // Declaring a capability implicitly declares the ones it depends on.
+            let mut stack = vec![*c];
+            while let Some(c) = stack.pop() {
+                if ctx.caps.insert(c) {
+                    stack.extend(Operand::Capability(c).required_capabilities());
+                }
+            }
+        }
+    }
+    for i in &m.instructions {
+        if i.opcode == Op::Extension {
+            if let Some(Operand::LiteralString(s)) = i.operands.first() {
+                if !ctx.f.extensions.iter().any(|e| e == s) {
+                    return Err(err(
+                        format!("{} section 5.1 (declaring SPIR-V extensions)", ENV),
+                        format!("SPIR-V extension {} is not supported by this device", s),
+                        Some(i),
+                    ));
+                }
+            }
+        }
+        if i.opcode == Op::ExtInstImport {
+            if let Some(Operand::LiteralString(s)) = i.operands.first() {
+                let ok = s == "OpenCL.std" || s == "OpenCL.DebugInfo.100" || s.starts_with("NonSemantic.");
+                if !ok {
+                    return Err(err(
+                        format!("{} section 2.2 (extended instruction sets)", ENV),
+                        format!("extended instruction set \"{}\" is not supported (only OpenCL.std)", s),
+                        Some(i),
+                    ));
+                }
+            }
+        }
+        let g = match super::grammar::inst_by_opcode(i.opcode as u32) {
+            Some(g) => g,
+            None => continue,
+        };
+        if !g.capabilities.is_empty() && !g.capabilities.iter().any(|c| ctx.caps.contains(c)) {
+            return Err(err(
+                "SPIR-V 2.16.1 (capabilities must be declared)",
+                format!(
+                    "{} requires capability {} which the module does not declare",
+                    i.name(),
+                    g.capabilities
+                        .iter()
+                        .map(|c| format!("{:?}", c))
+                        .collect::<Vec<_>>()
+                        .join(" or ")
+                ),
+                Some(i),
+            ));
+        }
+        for o in &i.operands {
+            if matches!(o, Operand::Capability(_)) {
+                continue;
+            }
+            let need = o.required_capabilities();
+            if !need.is_empty() && !need.iter().any(|c| ctx.caps.contains(c)) {
+                return Err(err(
+                    "SPIR-V 2.16.1 (capabilities must be declared)",
+                    format!(
+                        "operand {} requires capability {} which the module does not declare",
+                        o,
+                        need.iter().map(|c| format!("{:?}", c)).collect::<Vec<_>>().join(" or ")
+                    ),
+                    Some(i),
+                ));
+            }
+        }
+        // Width-dependent capabilities (SPIR-V 2.16.1 / OpTypeInt, OpTypeFloat).
+        let need = match (i.opcode, i.operands.first()) {
+            (Op::TypeInt, Some(Operand::LiteralBit32(8))) => Some(vec![Cap::Int8]),
+            (Op::TypeInt, Some(Operand::LiteralBit32(16))) => Some(vec![Cap::Int16]),
+            (Op::TypeInt, Some(Operand::LiteralBit32(64))) => Some(vec![Cap::Int64]),
+            (Op::TypeFloat, Some(Operand::LiteralBit32(16))) => Some(vec![Cap::Float16, Cap::Float16Buffer]),
+            (Op::TypeFloat, Some(Operand::LiteralBit32(64))) => Some(vec![Cap::Float64]),
+            (Op::TypeVector, _) => match i.operands.get(1) {
+                Some(Operand::LiteralBit32(8)) | Some(Operand::LiteralBit32(16)) => Some(vec![Cap::Vector16]),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(need) = need {
+            if !need.iter().any(|c| ctx.caps.contains(c)) {
+                return Err(err(
+                    "SPIR-V 2.16.1 (capabilities must be declared)",
+                    format!(
+                        "{} requires capability {} which the module does not declare",
+                        i.name(),
+                        need.iter().map(|c| format!("{:?}", c)).collect::<Vec<_>>().join(" or ")
+                    ),
+                    Some(i),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Section 4: memory model and addressing model; SPIR-V 2.4: exactly one
+/// OpMemoryModel.
+fn check_layout(ctx: &Ctx) -> R {
+    let mms: Vec<&Instruction> = ctx
+        .m
+        .instructions
+        .iter()
+        .filter(|i| i.opcode == Op::MemoryModel)
+        .collect();
+    if mms.len() != 1 {
+        return Err(err(
+            "SPIR-V 2.4 (exactly one OpMemoryModel)",
+            format!("module has {} OpMemoryModel instructions", mms.len()),
+            mms.get(1).copied(),
+        ));
+    }
+    let (am, mm) = match ctx.m.memory_model {
+        Some(x) => x,
+        None => return Err(err("SPIR-V 2.4", "malformed OpMemoryModel", mms.first().copied())),
+    };
+    let want = if ctx.f.address_bits == 32 {
+        spirv::AddressingModel::Physical32
+    } else {
+        spirv::AddressingModel::Physical64
+    };
+    if am != want {
+        return Err(err(
+            format!("{} section 4 (addressing model)", ENV),
+            format!(
+                "addressing model {:?} does not match this {}-bit device, which needs {:?}",
+                am, ctx.f.address_bits, want
+            ),
+            mms.first().copied(),
+        ));
+    }
+    if mm != spirv::MemoryModel::OpenCL {
+        return Err(err(
+            format!("{} section 4 (memory model)", ENV),
+            format!("memory model {:?} is not OpenCL", mm),
+            mms.first().copied(),
+        ));
+    }
+    if ctx.m.entry_points.is_empty() && !ctx.caps.contains(&Cap::Linkage) {
+        return Err(err(
+            "SPIR-V 2.4 (a module without Linkage needs an entry point)",
+            "module declares no OpEntryPoint and no Linkage capability",
+            None,
+        ));
+    }
+    Ok(())
+}
+
+/// Sections 2.5 and 4: the types an OpenCL environment supports.
+fn check_types(ctx: &Ctx) -> R {
+    for td in &ctx.m.types {
+        let i = match ctx.defs.get(&td.id) {
+            Some(i) => *i,
+            None => continue,
+        };
+        match &td.ty {
+            Type::Int { width, signedness } => {
+                if *signedness != 0 {
+                    return Err(err(
+                        format!("{} section 4 (OpTypeInt Signedness must be 0)", ENV),
+                        format!("integer type has Signedness {}", signedness),
+                        Some(i),
+                    ));
+                }
+                if ![8, 16, 32, 64].contains(width) {
+                    return Err(err(
+                        format!("{} section 2.5.1 (integer widths 8, 16, 32, 64)", ENV),
+                        format!("integer width {} is not supported", width),
+                        Some(i),
+                    ));
+                }
+            }
+            Type::Float { width } if ![16, 32, 64].contains(width) => {
+                return Err(err(
+                    format!("{} section 2.5.1 (float widths 16, 32, 64)", ENV),
+                    format!("float width {} is not supported", width),
+                    Some(i),
+                ));
+            }
+            Type::Vector { component, count } => {
+                if ![2, 3, 4, 8, 16].contains(count) {
+                    return Err(err(
+                        format!("{} section 2.5.1 (vector component counts 2, 3, 4, 8, 16)", ENV),
+                        format!("vector of {} components is not supported", count),
+                        Some(i),
+                    ));
+                }
+                if !matches!(
+                    ctx.ty(*component),
+                    Some(Type::Int { .. } | Type::Float { .. } | Type::Bool)
+                ) {
+                    return Err(err(
+                        format!("{} section 2.5.1 (vector components are scalars)", ENV),
+                        format!("vector component {} is not a scalar type", ctx.type_text(*component)),
+                        Some(i),
+                    ));
+                }
+            }
+            Type::Matrix { .. } => {
+                return Err(err(
+                    format!("{} section 2.5 (supported types)", ENV),
+                    "matrix types are a shader feature, not supported in OpenCL",
+                    Some(i),
+                ))
+            }
+            Type::Image {
+                sampled_type,
+                dim,
+                depth,
+                arrayed,
+                ms,
+                sampled,
+                format,
+                access,
+            } => {
+                let rule = format!("{} section 4 (OpTypeImage rules)", ENV);
+                if !matches!(ctx.ty(*sampled_type), Some(Type::Void)) {
+                    return Err(err(rule, "image Sampled Type must be OpTypeVoid", Some(i)));
+                }
+                if *sampled != 0 {
+                    return Err(err(rule, format!("image Sampled must be 0, not {}", sampled), Some(i)));
+                }
+                if *ms != 0 {
+                    return Err(err(rule, "image MS must be 0 (single-sampled)", Some(i)));
+                }
+                if *arrayed != 0 && !matches!(dim, spirv::Dim::Dim1D | spirv::Dim::Dim2D) {
+                    return Err(err(
+                        rule,
+                        format!("Arrayed images must be 1D or 2D, not {:?}", dim),
+                        Some(i),
+                    ));
+                }
+                if *format != spirv::ImageFormat::Unknown {
+                    return Err(err(
+                        rule,
+                        format!("Image Format must be Unknown, not {:?}", format),
+                        Some(i),
+                    ));
+                }
+                if access.is_none() {
+                    return Err(err(rule, "the image Access Qualifier must be present", Some(i)));
+                }
+                let ok = matches!(
+                    (dim, depth, arrayed),
+                    (spirv::Dim::Dim1D, 0, _)
+                        | (spirv::Dim::Dim2D, 0 | 1, _)
+                        | (spirv::Dim::Dim3D, 0, 0)
+                        | (spirv::Dim::DimBuffer, 0, 0)
+                );
+                if !ok {
+                    return Err(err(
+                        format!("{} section 2.5.2 (image types)", ENV),
+                        format!(
+                            "image Dim {:?} Depth {} Arrayed {} is not an OpenCL image type",
+                            dim, depth, arrayed
+                        ),
+                        Some(i),
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn is_terminator(op: Op) -> bool {
+    matches!(
+        op,
+        Op::Branch
+            | Op::BranchConditional
+            | Op::Switch
+            | Op::Return
+            | Op::ReturnValue
+            | Op::Kill
+            | Op::Unreachable
+            | Op::TerminateInvocation
+    )
+}
+
+/// SPIR-V 2.4 and 2.2.5: function types match, blocks end in a terminator.
+fn check_functions(ctx: &Ctx) -> R {
+    for f in &ctx.m.functions {
+        let fi = ctx.defs.get(&f.id).copied();
+        let (ret, params) = match ctx.ty(f.fn_type) {
+            Some(Type::Function { ret, params }) => (*ret, params.clone()),
+            _ => {
+                return Err(err(
+                    "SPIR-V OpFunction (Function Type must be OpTypeFunction)",
+                    format!("function type %{} is not an OpTypeFunction", f.fn_type),
+                    fi,
+                ))
+            }
+        };
+        if ret != f.result_type {
+            return Err(err(
+                "SPIR-V OpFunction (Result Type must match the function type's return type)",
+                format!(
+                    "result type %{} differs from the function type's return %{}",
+                    f.result_type, ret
+                ),
+                fi,
+            ));
+        }
+        if params.len() != f.params.len() || params.iter().zip(&f.params).any(|(a, (_, b))| a != b) {
+            return Err(err(
+                "SPIR-V OpFunctionParameter (parameters must match the function type)",
+                "parameter list does not match the function type",
+                fi,
+            ));
+        }
+        for b in &f.blocks {
+            let label = ctx.defs.get(&b.label).copied();
+            match b.instructions.last() {
+                Some(t) if is_terminator(t.opcode) => {}
+                _ => {
+                    return Err(err(
+                        "SPIR-V 2.2.5 (a block ends with a termination instruction)",
+                        format!("block %{} does not end with a branch or return", b.label),
+                        label,
+                    ))
+                }
+            }
+            if let Some(t) = b.instructions[..b.instructions.len() - 1]
+                .iter()
+                .find(|i| is_terminator(i.opcode))
+            {
+                return Err(err(
+                    "SPIR-V 2.2.5 (a termination instruction ends its block)",
+                    format!("terminator in the middle of block %{}", b.label),
+                    Some(t),
+                ));
+            }
+            for i in &b.instructions {
+                if i.opcode == Op::Variable
+                    && !matches!(
+                        i.operands.first(),
+                        Some(Operand::StorageClass(spirv::StorageClass::Function))
+                    )
+                {
+                    return Err(err(
+                        "SPIR-V OpVariable (variables in functions use storage class Function)",
+                        "OpVariable inside a function must have storage class Function",
+                        Some(i),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Sections 4 and 2.8: entry points are Kernel functions returning void
+/// with parameters the host API can set.
+fn check_entry_points(ctx: &Ctx) -> R {
+    for ep in &ctx.m.entry_points {
+        let ei = ctx.m.instructions.iter().find(|i| i.offset == ep.offset);
+        if ep.model != spirv::ExecutionModel::Kernel {
+            return Err(err(
+                format!("{} section 4 (execution model must be Kernel)", ENV),
+                format!("entry point \"{}\" has execution model {:?}", ep.name, ep.model),
+                ei,
+            ));
+        }
+        let f = match ctx.m.function(ep.function) {
+            Some(f) if !f.is_declaration() => f,
+            _ => {
+                return Err(err(
+                    "SPIR-V OpEntryPoint (Entry Point must be an OpFunction with a body)",
+                    format!(
+                        "entry point \"{}\" names %{}, which is not a defined function",
+                        ep.name, ep.function
+                    ),
+                    ei,
+                ))
+            }
+        };
+        if !matches!(ctx.ty(f.result_type), Some(Type::Void)) {
+            return Err(err(
+                format!("{} section 2.8.1 (kernel return type is void)", ENV),
+                format!("kernel \"{}\" does not return OpTypeVoid", ep.name),
+                ei,
+            ));
+        }
+        for (pid, pty) in &f.params {
+            if let Err(why) = kernel_arg_ok(ctx, *pty, 0) {
+                return Err(err(
+                    format!("{} section 2.8.2 (kernel argument types)", ENV),
+                    format!("kernel \"{}\" argument %{}: {}", ep.name, pid, why),
+                    ctx.defs.get(pid).copied(),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn kernel_arg_ok(ctx: &Ctx, ty: Id, depth: u32) -> Result<(), String> {
+    if depth > 64 {
+        return Err("type nesting too deep".into());
+    }
+    match ctx.ty(ty) {
+        Some(Type::Int { width, .. }) if [8, 16, 32, 64].contains(width) => Ok(()),
+        Some(Type::Float { width: 32 }) => Ok(()),
+        Some(Type::Float { width: 64 }) if ctx.f.float64 => Ok(()),
+        Some(Type::Float { width }) if depth > 0 => {
+            if *width == 16 && ctx.caps.contains(&Cap::Float16) {
+                Ok(())
+            } else {
+                Err(format!("{}-bit float members are not supported", width))
+            }
+        }
+        Some(Type::Float { width }) => Err(format!("{}-bit float arguments are not supported", width)),
+        Some(Type::Vector { component, .. }) => kernel_arg_ok(ctx, *component, depth + 1),
+        Some(Type::Struct { members }) => {
+            for mty in members {
+                kernel_arg_ok(ctx, *mty, depth + 1)?;
+            }
+            Ok(())
+        }
+        Some(Type::Array { element, .. }) if depth > 0 => kernel_arg_ok(ctx, *element, depth + 1),
+        Some(Type::Pointer { storage, .. }) => {
+            use spirv::StorageClass as S;
+            if depth == 0 && !matches!(storage, S::CrossWorkgroup | S::Workgroup | S::UniformConstant) {
+                Err(format!(
+                    "pointer to {:?} is not a kernel argument address space",
+                    storage
+                ))
+            } else {
+                Ok(())
+            }
+        }
+        Some(Type::Sampler | Type::Image { .. } | Type::Pipe { .. } | Type::Queue) if depth == 0 => Ok(()),
+        Some(other) => Err(format!("type {} is not allowed", type_kind(other))),
+        None => Err(format!("%{} is not a type", ty)),
+    }
+}
+
+fn type_kind(t: &Type) -> &'static str {
+    match t {
+        Type::Void => "void",
+        Type::Bool => "bool",
+        Type::Int { .. } => "integer",
+        Type::Float { .. } => "float",
+        Type::Vector { .. } => "vector",
+        Type::Matrix { .. } => "matrix",
+        Type::Array { .. } => "array",
+        Type::RuntimeArray { .. } => "runtime array",
+        Type::Struct { .. } => "struct",
+        Type::Pointer { .. } => "pointer",
+        Type::Function { .. } => "function",
+        Type::Image { .. } => "image",
+        Type::Sampler => "sampler",
+        Type::SampledImage { .. } => "sampled image",
+        Type::Opaque { .. } => "opaque",
+        Type::Event => "event",
+        Type::DeviceEvent => "device event",
+        Type::ReserveId => "reserve id",
+        Type::Queue => "queue",
+        Type::Pipe { .. } => "pipe",
+        Type::Other(_) => "other",
+    }
+}
+
+fn is_atomic(op: Op) -> bool {
+    matches!(
+        op,
+        Op::AtomicLoad
+            | Op::AtomicStore
+            | Op::AtomicExchange
+            | Op::AtomicCompareExchange
+            | Op::AtomicCompareExchangeWeak
+            | Op::AtomicIIncrement
+            | Op::AtomicIDecrement
+            | Op::AtomicIAdd
+            | Op::AtomicISub
+            | Op::AtomicSMin
+            | Op::AtomicUMin
+            | Op::AtomicSMax
+            | Op::AtomicUMax
+            | Op::AtomicAnd
+            | Op::AtomicOr
+            | Op::AtomicXor
+            | Op::AtomicFlagTestAndSet
+            | Op::AtomicFlagClear
+            | Op::AtomicFAddEXT
+            | Op::AtomicFMinEXT
+            | Op::AtomicFMaxEXT
+    )
+}
+
+fn check_memory_scope(ctx: &Ctx, i: &Instruction, id: Id, atomic: bool) -> R {
+    let rule = format!(
+        "{} section 4 (Scope for Memory of {})",
+        ENV,
+        if atomic { "atomic instructions" } else { "barriers" }
+    );
+    let v = match ctx.int_const(id) {
+        Some(v) => v as u32,
+        None => {
+            return Err(err(
+                rule,
+                format!("memory scope %{} is not an integer OpConstant", id),
+                Some(i),
+            ))
+        }
+    };
+    let f = ctx.f;
+    let ok = match spirv::Scope::from_u32(v) {
+        Some(spirv::Scope::CrossDevice) => f.scope_cross_device,
+        Some(spirv::Scope::Device) => f.scope_device,
+        Some(spirv::Scope::Workgroup) => f.scope_workgroup,
+        Some(spirv::Scope::Subgroup) => f.subgroups,
+        Some(spirv::Scope::Invocation) => f.scope_invocation,
+        _ => false,
+    };
+    if !ok {
+        return Err(err(
+            rule,
+            format!(
+                "memory scope {} is not allowed on this device",
+                spirv::Scope::from_u32(v)
+                    .map(|s| format!("{:?}", s))
+                    .unwrap_or_else(|| v.to_string())
+            ),
+            Some(i),
+        ));
+    }
+    Ok(())
+}
+
+fn check_semantics(ctx: &Ctx, i: &Instruction, id: Id) -> R {
+    let rule = format!("{} section 4 (memory-order constraint of Memory Semantics)", ENV);
+    let v = match ctx.int_const(id) {
+        Some(v) => v as u32,
+        None => {
+            return Err(err(
+                rule,
+                format!("memory semantics %{} is not an integer OpConstant", id),
+                Some(i),
+            ))
+        }
+    };
+    let order = v & 0x1e;
+    let f = ctx.f;
+    let ok = match order {
+        0 => f.order_relaxed,
+        0x2 | 0x4 | 0x8 => f.order_acq_rel,
+        0x10 => f.order_seq_cst,
+        _ => {
+            return Err(err(
+                "SPIR-V 3.25 (at most one memory-order bit in Memory Semantics)",
+                format!("memory semantics 0x{:x} sets more than one memory order", v),
+                Some(i),
+            ))
+        }
+    };
+    if !ok {
+        return Err(err(
+            rule,
+            format!("memory order 0x{:x} is not supported by this device", order),
+            Some(i),
+        ));
+    }
+    Ok(())
+}
+
+fn check_exec_scope(ctx: &Ctx, i: &Instruction, id: Id, group_op: bool) -> R {
+    let rule = format!("{} section 4 (Scope for Execution)", ENV);
+    let v = match ctx.int_const(id) {
+        Some(v) => v as u32,
+        None => {
+            return Err(err(
+                rule,
+                format!("execution scope %{} is not an integer OpConstant", id),
+                Some(i),
+            ))
+        }
+    };
+    let f = ctx.f;
+    let ok = match spirv::Scope::from_u32(v) {
+        Some(spirv::Scope::Workgroup) => {
+            !group_op || f.work_group_collectives || matches!(i.opcode, Op::GroupAsyncCopy | Op::GroupWaitEvents)
+        }
+        Some(spirv::Scope::Subgroup) => f.subgroups && !matches!(i.opcode, Op::GroupAsyncCopy | Op::GroupWaitEvents),
+        _ => false,
+    };
+    if !ok {
+        return Err(err(
+            rule,
+            format!(
+                "execution scope {} is not allowed for {}",
+                spirv::Scope::from_u32(v)
+                    .map(|s| format!("{:?}", s))
+                    .unwrap_or_else(|| v.to_string()),
+                i.name()
+            ),
+            Some(i),
+        ));
+    }
+    Ok(())
+}
+
+fn same_type_ops(op: Op) -> bool {
+    matches!(
+        op,
+        Op::IAdd
+            | Op::ISub
+            | Op::IMul
+            | Op::UDiv
+            | Op::SDiv
+            | Op::UMod
+            | Op::SRem
+            | Op::SMod
+            | Op::FAdd
+            | Op::FSub
+            | Op::FMul
+            | Op::FDiv
+            | Op::FRem
+            | Op::FMod
+            | Op::BitwiseAnd
+            | Op::BitwiseOr
+            | Op::BitwiseXor
+            | Op::FNegate
+            | Op::SNegate
+            | Op::Not
+            | Op::LogicalAnd
+            | Op::LogicalOr
+            | Op::LogicalNot
+            | Op::LogicalEqual
+            | Op::LogicalNotEqual
+    )
+}
+
+fn compare_ops(op: Op) -> bool {
+    matches!(
+        op,
+        Op::IEqual
+            | Op::INotEqual
+            | Op::UGreaterThan
+            | Op::SGreaterThan
+            | Op::UGreaterThanEqual
+            | Op::SGreaterThanEqual
+            | Op::ULessThan
+            | Op::SLessThan
+            | Op::ULessThanEqual
+            | Op::SLessThanEqual
+            | Op::FOrdEqual
+            | Op::FUnordEqual
+            | Op::FOrdNotEqual
+            | Op::FUnordNotEqual
+            | Op::FOrdLessThan
+            | Op::FUnordLessThan
+            | Op::FOrdGreaterThan
+            | Op::FUnordGreaterThan
+            | Op::FOrdLessThanEqual
+            | Op::FUnordLessThanEqual
+            | Op::FOrdGreaterThanEqual
+            | Op::FUnordGreaterThanEqual
+    )
+}
+
+/// Per-instruction rules: operand types (SPIR-V 3.x instruction rules),
+/// atomics, scopes and memory semantics, images (section 4).
+fn check_instructions(ctx: &Ctx) -> R {
+    for f in &ctx.m.functions {
+        let ret = f.result_type;
+        for b in &f.blocks {
+            for i in &b.instructions {
+                check_instruction(ctx, i, ret)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn check_instruction(ctx: &Ctx, i: &Instruction, fn_ret: Id) -> R {
+    let ops = &i.operands;
+    let vt = |k: usize| op_id(ops, k).and_then(|v| ctx.value_type(v));
+    let mismatch = |what: String| -> R { Err(err(format!("SPIR-V {} (operand types)", i.name()), what, Some(i))) };
+    if same_type_ops(i.opcode) {
+        let rt = i.result_type;
+        for k in 0..ops.len() {
+            if vt(k) != rt {
+                return mismatch(format!(
+                    "operand {} has type {} but the result type is {}",
+                    k + 1,
+                    vt(k).map(|t| ctx.type_text(t)).unwrap_or_else(|| "?".into()),
+                    rt.map(|t| ctx.type_text(t)).unwrap_or_else(|| "?".into())
+                ));
+            }
+        }
+    }
+    if compare_ops(i.opcode) && vt(0) != vt(1) {
+        return mismatch("the two operands have different types".into());
+    }
+    match i.opcode {
+        Op::Select => {
+            if vt(1) != i.result_type || vt(2) != i.result_type {
+                return mismatch("the selected objects must have the result type".into());
+            }
+        }
+        Op::Load => {
+            let pointee = vt(0).and_then(|t| match ctx.ty(t) {
+                Some(Type::Pointer { pointee, .. }) => Some(*pointee),
+                _ => None,
+            });
+            match pointee {
+                None => return mismatch("Pointer operand is not a pointer".into()),
+                Some(p) if Some(p) != i.result_type => {
+                    return mismatch(format!(
+                        "loads {} through a pointer to {}",
+                        i.result_type.map(|t| ctx.type_text(t)).unwrap_or_default(),
+                        ctx.type_text(p)
+                    ))
+                }
+                _ => {}
+            }
+        }
+        Op::Store => {
+            let pointee = vt(0).and_then(|t| match ctx.ty(t) {
+                Some(Type::Pointer { pointee, .. }) => Some(*pointee),
+                _ => None,
+            });
+            match pointee {
+                None => return mismatch("Pointer operand is not a pointer".into()),
+                Some(p) if Some(p) != vt(1) => {
+                    return mismatch(format!(
+                        "stores {} through a pointer to {}",
+                        vt(1).map(|t| ctx.type_text(t)).unwrap_or_default(),
+                        ctx.type_text(p)
+                    ))
+                }
+                _ => {}
+            }
+        }
+        Op::ReturnValue => {
+            if vt(0) != Some(fn_ret) {
+                return mismatch("returned value does not have the function's return type".into());
+            }
+        }
+        Op::Return => {
+            if !matches!(ctx.ty(fn_ret), Some(Type::Void)) {
+                return mismatch("OpReturn in a function that returns a value".into());
+            }
+        }
+        Op::FunctionCall => {
+            let callee = op_id(ops, 0).and_then(|c| ctx.m.function(c));
+            match callee {
+                None => return mismatch("Function operand is not an OpFunction".into()),
+                Some(c) => {
+                    if Some(c.result_type) != i.result_type {
+                        return mismatch("result type differs from the callee's return type".into());
+                    }
+                    if c.params.len() != ops.len() - 1 {
+                        return mismatch(format!(
+                            "passes {} arguments to a function of {}",
+                            ops.len() - 1,
+                            c.params.len()
+                        ));
+                    }
+                    for (k, (_, pty)) in c.params.iter().enumerate() {
+                        if vt(k + 1) != Some(*pty) {
+                            return mismatch(format!("argument {} does not have the parameter's type", k + 1));
+                        }
+                    }
+                }
+            }
+        }
+        Op::ImageWrite => {
+            // SignExtend/ZeroExtend (SPIR-V 1.4) only describe the texel's
+            // signedness; llvm-spirv emits them for write_imagei/ui, so they
+            // are accepted (a documented difference from the letter of
+            // section 4).
+            let extra = ops.get(3).map(|o| match o {
+                Operand::ImageOperands(m) => {
+                    !(spirv::ImageOperands::SIGN_EXTEND | spirv::ImageOperands::ZERO_EXTEND).contains(*m)
+                }
+                _ => true,
+            });
+            if extra.unwrap_or(false) {
+                return Err(err(
+                    format!("{} section 4 (OpImageWrite has no Image Operands)", ENV),
+                    "OpImageWrite must not include optional Image Operands",
+                    Some(i),
+                ));
+            }
+        }
+        Op::ImageRead | Op::ImageSampleExplicitLod => {
+            if ops
+                .iter()
+                .any(|o| matches!(o, Operand::ImageOperands(m) if m.contains(spirv::ImageOperands::CONST_OFFSET)))
+            {
+                return Err(err(
+                    format!("{} section 4 (no ConstOffset image operand)", ENV),
+                    format!("{} must not use the ConstOffset Image Operand", i.name()),
+                    Some(i),
+                ));
+            }
+        }
+        Op::ControlBarrier => {
+            if let Some(s) = op_id(ops, 0) {
+                check_exec_scope(ctx, i, s, false)?;
+            }
+            if let Some(s) = op_id(ops, 1) {
+                check_memory_scope(ctx, i, s, false)?;
+            }
+            if let Some(s) = op_id(ops, 2) {
+                check_semantics(ctx, i, s)?;
+            }
+        }
+        Op::MemoryBarrier => {
+            if let Some(s) = op_id(ops, 0) {
+                check_memory_scope(ctx, i, s, false)?;
+            }
+            if let Some(s) = op_id(ops, 1) {
+                check_semantics(ctx, i, s)?;
+            }
+        }
+        Op::GroupAsyncCopy | Op::GroupWaitEvents => {
+            if let Some(s) = op_id(ops, 0) {
+                check_exec_scope(ctx, i, s, true)?;
+            }
+        }
+        op if is_atomic(op) => check_atomic(ctx, i)?,
+        op => {
+            let name = format!("{:?}", op);
+            if (name.starts_with("Group") && !name.starts_with("GroupDecorate") && !name.starts_with("GroupMember"))
+                || name.starts_with("GroupNonUniform")
+                || name.starts_with("SubgroupAll")
+            {
+                if let Some(s) = op_id(ops, 0) {
+                    if matches!(ops.first(), Some(Operand::IdScope(_))) {
+                        check_exec_scope(ctx, i, s, true)?;
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Section 4, atomic instructions.
+fn check_atomic(ctx: &Ctx, i: &Instruction) -> R {
+    let ops = &i.operands;
+    let rule = format!("{} section 4 (atomic instructions)", ENV);
+    let ptr_ty = op_id(ops, 0).and_then(|p| ctx.value_type(p));
+    let (storage, pointee) = match ptr_ty.and_then(|t| ctx.ty(t)) {
+        Some(Type::Pointer { storage, pointee }) => (*storage, *pointee),
+        _ => return Err(err(rule, "the Pointer operand is not a pointer", Some(i))),
+    };
+    use spirv::StorageClass as S;
+    let storage_ok = matches!(storage, S::Function | S::Workgroup | S::CrossWorkgroup)
+        || (storage == S::Generic && ctx.caps.contains(&Cap::GenericPointer));
+    if !storage_ok {
+        return Err(err(
+            rule,
+            format!(
+                "atomic Pointer points to storage class {:?}; it must be Function, Workgroup or CrossWorkgroup",
+                storage
+            ),
+            Some(i),
+        ));
+    }
+    // The value type: the result type, or the stored value for OpAtomicStore.
+    let value_ty = if i.opcode == Op::AtomicStore {
+        op_id(ops, 3).and_then(|v| ctx.value_type(v))
+    } else if i.opcode == Op::AtomicFlagClear || i.opcode == Op::AtomicFlagTestAndSet {
+        None
+    } else {
+        i.result_type
+    };
+    if let Some(t) = value_ty {
+        let width = match ctx.ty(t) {
+            Some(Type::Int { width, .. }) => *width,
+            Some(Type::Float { width }) => {
+                return Err(err(
+                    rule,
+                    format!(
+                        "atomic on a {}-bit float; only 32-bit integer types are supported",
+                        width
+                    ),
+                    Some(i),
+                ))
+            }
+            _ => return Err(err(rule, "atomic value is not an integer", Some(i))),
+        };
+        let ok = width == 32 || (width == 64 && ctx.caps.contains(&Cap::Int64Atomics));
+        if !ok {
+            return Err(err(
+                rule,
+                format!(
+                    "atomic on a {}-bit integer; only 32-bit integer types are supported{}",
+                    width,
+                    if width == 64 {
+                        " (64-bit needs the Int64Atomics capability)"
+                    } else {
+                        ""
+                    }
+                ),
+                Some(i),
+            ));
+        }
+        if Some(t) != Some(pointee) {
+            return Err(err(
+                format!("SPIR-V {} (operand types)", i.name()),
+                "the atomic's value type differs from the type the Pointer points to",
+                Some(i),
+            ));
+        }
+    }
+    if let Some(s) = op_id(ops, 1) {
+        check_memory_scope(ctx, i, s, true)?;
+    }
+    if let Some(s) = op_id(ops, 2) {
+        check_semantics(ctx, i, s)?;
+    }
+    if matches!(i.opcode, Op::AtomicCompareExchange | Op::AtomicCompareExchangeWeak) {
+        if let Some(s) = op_id(ops, 3) {
+            check_semantics(ctx, i, s)?;
+        }
+    }
+    Ok(())
+}
+
+/// Section 4: recursion is not supported; the static call graph from an
+/// entry point must be acyclic.
+fn check_recursion(ctx: &Ctx) -> R {
+    let mut calls: HashMap<Id, Vec<(Id, &Instruction)>> = HashMap::new();
+    for f in &ctx.m.functions {
+        let v = calls.entry(f.id).or_default();
+        for b in &f.blocks {
+            for i in &b.instructions {
+                if i.opcode == Op::FunctionCall {
+                    if let Some(c) = op_id(&i.operands, 0) {
+                        v.push((c, i));
+                    }
+                }
+            }
+        }
+    }
+    // Iterative DFS with colours: 1 = on stack, 2 = done.
+    let mut colour: HashMap<Id, u8> = HashMap::new();
+    let roots: Vec<Id> = ctx.m.functions.iter().map(|f| f.id).collect();
+    for r in roots {
+        if colour.contains_key(&r) {
+            continue;
+        }
+        let mut stack: Vec<(Id, usize)> = vec![(r, 0)];
+        colour.insert(r, 1);
+        while let Some((node, idx)) = stack.pop() {
+            let edges = calls.get(&node).map(|v| v.as_slice()).unwrap_or(&[]);
+            if idx < edges.len() {
+                stack.push((node, idx + 1));
+                let (callee, inst) = edges[idx];
+                match colour.get(&callee) {
+                    Some(1) => {
+                        let name = ctx.m.name_of(callee).map(|n| format!(" \"{}\"", n)).unwrap_or_default();
+                        return Err(err(
+                            format!("{} section 4 (recursion is not supported)", ENV),
+                            format!("the call graph has a cycle through function %{}{}", callee, name),
+                            Some(inst),
+                        ));
+                    }
+                    Some(_) => {}
+                    None => {
+                        colour.insert(callee, 1);
+                        stack.push((callee, 0));
+                    }
+                }
+            } else {
+                colour.insert(node, 2);
+            }
+        }
+    }
+    Ok(())
+}
