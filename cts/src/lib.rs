@@ -1,1 +1,767 @@
-//! cts harness
+//! Clift's conformance suite harness.
+//!
+//! The tests drive an OpenCL platform through the system ICD loader (`libOpenCL.so.1`), exactly
+//! as an application does. The platform under test is picked by name from the environment
+//! variable `CLIFT_CTS_PLATFORM` (default `Clift`); which ICDs the loader sees is chosen with
+//! `OCL_ICD_VENDORS` (see README.md).
+//!
+//! This file holds the shared pieces: platform/device lookup, the error-name table, the `check!`
+//! and `ok!` macros, RAII wrappers for contexts, queues, buffers and events, and `*Info` readers.
+
+#![allow(clippy::missing_safety_doc)]
+// Handles are opaque: the wrappers pass them to the API, which validates them.
+#![allow(clippy::not_unsafe_ptr_arg_deref)]
+// `check!` wraps the API call it is given in `unsafe` on purpose: every test call is FFI.
+#![allow(clippy::macro_metavars_in_unsafe)]
+
+pub mod ffi;
+
+pub use ffi::*;
+pub use libc::{c_char, c_void, size_t};
+pub use opencl_sys::*;
+
+use std::ffi::CStr;
+use std::ptr;
+use std::sync::OnceLock;
+
+/// Name of every error code the API can return, for messages.
+pub fn err_name(code: cl_int) -> String {
+    let name = match code {
+        CL_SUCCESS => "CL_SUCCESS",
+        CL_DEVICE_NOT_FOUND => "CL_DEVICE_NOT_FOUND",
+        CL_DEVICE_NOT_AVAILABLE => "CL_DEVICE_NOT_AVAILABLE",
+        CL_COMPILER_NOT_AVAILABLE => "CL_COMPILER_NOT_AVAILABLE",
+        CL_MEM_OBJECT_ALLOCATION_FAILURE => "CL_MEM_OBJECT_ALLOCATION_FAILURE",
+        CL_OUT_OF_RESOURCES => "CL_OUT_OF_RESOURCES",
+        CL_OUT_OF_HOST_MEMORY => "CL_OUT_OF_HOST_MEMORY",
+        CL_PROFILING_INFO_NOT_AVAILABLE => "CL_PROFILING_INFO_NOT_AVAILABLE",
+        CL_MEM_COPY_OVERLAP => "CL_MEM_COPY_OVERLAP",
+        CL_IMAGE_FORMAT_MISMATCH => "CL_IMAGE_FORMAT_MISMATCH",
+        CL_IMAGE_FORMAT_NOT_SUPPORTED => "CL_IMAGE_FORMAT_NOT_SUPPORTED",
+        CL_BUILD_PROGRAM_FAILURE => "CL_BUILD_PROGRAM_FAILURE",
+        CL_MAP_FAILURE => "CL_MAP_FAILURE",
+        CL_MISALIGNED_SUB_BUFFER_OFFSET => "CL_MISALIGNED_SUB_BUFFER_OFFSET",
+        CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST => "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST",
+        CL_COMPILE_PROGRAM_FAILURE => "CL_COMPILE_PROGRAM_FAILURE",
+        CL_LINKER_NOT_AVAILABLE => "CL_LINKER_NOT_AVAILABLE",
+        CL_LINK_PROGRAM_FAILURE => "CL_LINK_PROGRAM_FAILURE",
+        CL_DEVICE_PARTITION_FAILED => "CL_DEVICE_PARTITION_FAILED",
+        CL_KERNEL_ARG_INFO_NOT_AVAILABLE => "CL_KERNEL_ARG_INFO_NOT_AVAILABLE",
+        CL_INVALID_VALUE => "CL_INVALID_VALUE",
+        CL_INVALID_DEVICE_TYPE => "CL_INVALID_DEVICE_TYPE",
+        CL_INVALID_PLATFORM => "CL_INVALID_PLATFORM",
+        CL_INVALID_DEVICE => "CL_INVALID_DEVICE",
+        CL_INVALID_CONTEXT => "CL_INVALID_CONTEXT",
+        CL_INVALID_QUEUE_PROPERTIES => "CL_INVALID_QUEUE_PROPERTIES",
+        CL_INVALID_COMMAND_QUEUE => "CL_INVALID_COMMAND_QUEUE",
+        CL_INVALID_HOST_PTR => "CL_INVALID_HOST_PTR",
+        CL_INVALID_MEM_OBJECT => "CL_INVALID_MEM_OBJECT",
+        CL_INVALID_IMAGE_FORMAT_DESCRIPTOR => "CL_INVALID_IMAGE_FORMAT_DESCRIPTOR",
+        CL_INVALID_IMAGE_SIZE => "CL_INVALID_IMAGE_SIZE",
+        CL_INVALID_SAMPLER => "CL_INVALID_SAMPLER",
+        CL_INVALID_BINARY => "CL_INVALID_BINARY",
+        CL_INVALID_BUILD_OPTIONS => "CL_INVALID_BUILD_OPTIONS",
+        CL_INVALID_PROGRAM => "CL_INVALID_PROGRAM",
+        CL_INVALID_PROGRAM_EXECUTABLE => "CL_INVALID_PROGRAM_EXECUTABLE",
+        CL_INVALID_KERNEL_NAME => "CL_INVALID_KERNEL_NAME",
+        CL_INVALID_KERNEL_DEFINITION => "CL_INVALID_KERNEL_DEFINITION",
+        CL_INVALID_KERNEL => "CL_INVALID_KERNEL",
+        CL_INVALID_ARG_INDEX => "CL_INVALID_ARG_INDEX",
+        CL_INVALID_ARG_VALUE => "CL_INVALID_ARG_VALUE",
+        CL_INVALID_ARG_SIZE => "CL_INVALID_ARG_SIZE",
+        CL_INVALID_KERNEL_ARGS => "CL_INVALID_KERNEL_ARGS",
+        CL_INVALID_WORK_DIMENSION => "CL_INVALID_WORK_DIMENSION",
+        CL_INVALID_WORK_GROUP_SIZE => "CL_INVALID_WORK_GROUP_SIZE",
+        CL_INVALID_WORK_ITEM_SIZE => "CL_INVALID_WORK_ITEM_SIZE",
+        CL_INVALID_GLOBAL_OFFSET => "CL_INVALID_GLOBAL_OFFSET",
+        CL_INVALID_EVENT_WAIT_LIST => "CL_INVALID_EVENT_WAIT_LIST",
+        CL_INVALID_EVENT => "CL_INVALID_EVENT",
+        CL_INVALID_OPERATION => "CL_INVALID_OPERATION",
+        CL_INVALID_GL_OBJECT => "CL_INVALID_GL_OBJECT",
+        CL_INVALID_BUFFER_SIZE => "CL_INVALID_BUFFER_SIZE",
+        CL_INVALID_MIP_LEVEL => "CL_INVALID_MIP_LEVEL",
+        CL_INVALID_GLOBAL_WORK_SIZE => "CL_INVALID_GLOBAL_WORK_SIZE",
+        CL_INVALID_PROPERTY => "CL_INVALID_PROPERTY",
+        CL_INVALID_IMAGE_DESCRIPTOR => "CL_INVALID_IMAGE_DESCRIPTOR",
+        CL_INVALID_COMPILER_OPTIONS => "CL_INVALID_COMPILER_OPTIONS",
+        CL_INVALID_LINKER_OPTIONS => "CL_INVALID_LINKER_OPTIONS",
+        CL_INVALID_DEVICE_PARTITION_COUNT => "CL_INVALID_DEVICE_PARTITION_COUNT",
+        CL_INVALID_PIPE_SIZE => "CL_INVALID_PIPE_SIZE",
+        CL_INVALID_DEVICE_QUEUE => "CL_INVALID_DEVICE_QUEUE",
+        CL_INVALID_SPEC_ID => "CL_INVALID_SPEC_ID",
+        CL_MAX_SIZE_RESTRICTION_EXCEEDED => "CL_MAX_SIZE_RESTRICTION_EXCEEDED",
+        CL_PLATFORM_NOT_FOUND_KHR => "CL_PLATFORM_NOT_FOUND_KHR",
+        _ => return format!("<unknown error {code}>"),
+    };
+    format!("{name} ({code})")
+}
+
+/// Asserts that an API call returned `expected`, naming both codes on failure.
+#[macro_export]
+macro_rules! check {
+    ($call:expr, $expected:expr $(,)?) => {{
+        #[allow(unused_unsafe)]
+        let got: $crate::cl_int = unsafe { $call };
+        let want: $crate::cl_int = $expected;
+        assert!(
+            got == want,
+            "{}\n  returned {}\n  expected {}",
+            stringify!($call),
+            $crate::err_name(got),
+            $crate::err_name(want)
+        );
+    }};
+}
+
+/// Asserts that an API call returned `CL_SUCCESS`.
+#[macro_export]
+macro_rules! ok {
+    ($call:expr $(,)?) => {
+        $crate::check!($call, $crate::CL_SUCCESS)
+    };
+}
+
+/// Asserts that an error code (from `errcode_ret`) equals `expected`.
+#[macro_export]
+macro_rules! check_err {
+    ($err:expr, $expected:expr, $what:expr $(,)?) => {{
+        let got: $crate::cl_int = $err;
+        let want: $crate::cl_int = $expected;
+        assert!(
+            got == want,
+            "{}\n  errcode_ret {}\n  expected {}",
+            $what,
+            $crate::err_name(got),
+            $crate::err_name(want)
+        );
+    }};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Platform and device
+// ---------------------------------------------------------------------------------------------
+
+/// The platform name to test (`CLIFT_CTS_PLATFORM`, default `Clift`).
+pub fn wanted_platform_name() -> String {
+    std::env::var("CLIFT_CTS_PLATFORM").unwrap_or_else(|_| "Clift".to_string())
+}
+
+/// All platforms the loader reports.
+pub fn all_platforms() -> Vec<cl_platform_id> {
+    let mut n: cl_uint = 0;
+    let err = unsafe { clGetPlatformIDs(0, ptr::null_mut(), &mut n) };
+    if err == CL_PLATFORM_NOT_FOUND_KHR || n == 0 {
+        return Vec::new();
+    }
+    assert_eq!(err, CL_SUCCESS, "clGetPlatformIDs: {}", err_name(err));
+    let mut v = vec![ptr::null_mut(); n as usize];
+    let err = unsafe { clGetPlatformIDs(n, v.as_mut_ptr(), ptr::null_mut()) };
+    assert_eq!(err, CL_SUCCESS, "clGetPlatformIDs: {}", err_name(err));
+    v
+}
+
+struct Ids {
+    platform: usize,
+    device: usize,
+}
+
+fn ids() -> &'static Ids {
+    static IDS: OnceLock<Ids> = OnceLock::new();
+    IDS.get_or_init(|| {
+        let want = wanted_platform_name();
+        let plats = all_platforms();
+        let names: Vec<String> = plats.iter().map(|&p| platform_string(p, CL_PLATFORM_NAME)).collect();
+        let idx = names.iter().position(|n| *n == want).unwrap_or_else(|| {
+            panic!(
+                "platform {want:?} not found (set CLIFT_CTS_PLATFORM / OCL_ICD_VENDORS); \
+                 the loader reports {} platform(s): {names:?}",
+                plats.len()
+            )
+        });
+        let p = plats[idx];
+        let mut dev: cl_device_id = ptr::null_mut();
+        let mut n: cl_uint = 0;
+        let err = unsafe { clGetDeviceIDs(p, CL_DEVICE_TYPE_CPU, 1, &mut dev, &mut n) };
+        assert_eq!(err, CL_SUCCESS, "clGetDeviceIDs(CPU): {}", err_name(err));
+        assert!(n >= 1 && !dev.is_null(), "platform {want:?} has no CPU device");
+        Ids {
+            platform: p as usize,
+            device: dev as usize,
+        }
+    })
+}
+
+/// The platform under test.
+pub fn platform() -> cl_platform_id {
+    ids().platform as cl_platform_id
+}
+
+/// The platform's CPU device.
+pub fn device() -> cl_device_id {
+    ids().device as cl_device_id
+}
+
+/// Reads a variable-sized `clGet*Info` value: asks for the size, then for the value.
+/// `f(size, value, size_ret)` performs the call.
+pub fn info_bytes(mut f: impl FnMut(size_t, *mut c_void, *mut size_t) -> cl_int) -> Result<Vec<u8>, cl_int> {
+    let mut size: size_t = 0;
+    let err = f(0, ptr::null_mut(), &mut size);
+    if err != CL_SUCCESS {
+        return Err(err);
+    }
+    let mut buf = vec![0u8; size];
+    let mut size2: size_t = 0;
+    let err = f(size, buf.as_mut_ptr() as *mut c_void, &mut size2);
+    if err != CL_SUCCESS {
+        return Err(err);
+    }
+    assert_eq!(size, size2, "param_value_size_ret differs between the two calls");
+    Ok(buf)
+}
+
+/// Reads a fixed-size `clGet*Info` value of type `T`, checking that the reported size is
+/// exactly `size_of::<T>()`.
+pub fn info_scalar<T: Copy + Default>(
+    mut f: impl FnMut(size_t, *mut c_void, *mut size_t) -> cl_int,
+) -> Result<T, cl_int> {
+    let mut v = T::default();
+    let mut ret: size_t = 0;
+    let err = f(std::mem::size_of::<T>(), &mut v as *mut T as *mut c_void, &mut ret);
+    if err != CL_SUCCESS {
+        return Err(err);
+    }
+    assert_eq!(
+        ret,
+        std::mem::size_of::<T>(),
+        "param_value_size_ret is not the size of the value's type"
+    );
+    Ok(v)
+}
+
+/// Turns info bytes into a string, checking NUL termination.
+pub fn bytes_to_string(b: &[u8]) -> String {
+    assert!(!b.is_empty(), "string query returned size 0 (no NUL)");
+    assert_eq!(*b.last().unwrap(), 0, "string query not NUL-terminated");
+    CStr::from_bytes_until_nul(b)
+        .unwrap()
+        .to_str()
+        .expect("string query is not UTF-8")
+        .to_string()
+}
+
+/// Casts info bytes to a vector of `T`, checking the size is a multiple of `size_of::<T>()`.
+pub fn bytes_to_vec<T: Copy>(b: &[u8]) -> Vec<T> {
+    let sz = std::mem::size_of::<T>();
+    assert_eq!(b.len() % sz, 0, "array query size not a multiple of element size");
+    (0..b.len() / sz)
+        .map(|i| unsafe { ptr::read_unaligned(b.as_ptr().add(i * sz) as *const T) })
+        .collect()
+}
+
+pub fn platform_bytes(p: cl_platform_id, param: cl_platform_info) -> Result<Vec<u8>, cl_int> {
+    info_bytes(|s, v, r| unsafe { clGetPlatformInfo(p, param, s, v, r) })
+}
+
+pub fn platform_string(p: cl_platform_id, param: cl_platform_info) -> String {
+    let b = platform_bytes(p, param).unwrap_or_else(|e| panic!("clGetPlatformInfo({param:#x}): {}", err_name(e)));
+    bytes_to_string(&b)
+}
+
+pub fn device_bytes(d: cl_device_id, param: cl_device_info) -> Result<Vec<u8>, cl_int> {
+    info_bytes(|s, v, r| unsafe { clGetDeviceInfo(d, param, s, v, r) })
+}
+
+pub fn device_string(param: cl_device_info) -> String {
+    let b = device_bytes(device(), param).unwrap_or_else(|e| panic!("clGetDeviceInfo({param:#x}): {}", err_name(e)));
+    bytes_to_string(&b)
+}
+
+pub fn device_info<T: Copy + Default>(param: cl_device_info) -> T {
+    info_scalar(|s, v, r| unsafe { clGetDeviceInfo(device(), param, s, v, r) })
+        .unwrap_or_else(|e| panic!("clGetDeviceInfo({param:#x}): {}", err_name(e)))
+}
+
+pub fn context_info<T: Copy + Default>(c: cl_context, param: cl_context_info) -> T {
+    info_scalar(|s, v, r| unsafe { clGetContextInfo(c, param, s, v, r) })
+        .unwrap_or_else(|e| panic!("clGetContextInfo({param:#x}): {}", err_name(e)))
+}
+
+pub fn context_bytes(c: cl_context, param: cl_context_info) -> Result<Vec<u8>, cl_int> {
+    info_bytes(|s, v, r| unsafe { clGetContextInfo(c, param, s, v, r) })
+}
+
+pub fn queue_info<T: Copy + Default>(q: cl_command_queue, param: cl_command_queue_info) -> T {
+    info_scalar(|s, v, r| unsafe { clGetCommandQueueInfo(q, param, s, v, r) })
+        .unwrap_or_else(|e| panic!("clGetCommandQueueInfo({param:#x}): {}", err_name(e)))
+}
+
+pub fn queue_bytes(q: cl_command_queue, param: cl_command_queue_info) -> Result<Vec<u8>, cl_int> {
+    info_bytes(|s, v, r| unsafe { clGetCommandQueueInfo(q, param, s, v, r) })
+}
+
+pub fn mem_info<T: Copy + Default>(m: cl_mem, param: cl_mem_info) -> T {
+    info_scalar(|s, v, r| unsafe { clGetMemObjectInfo(m, param, s, v, r) })
+        .unwrap_or_else(|e| panic!("clGetMemObjectInfo({param:#x}): {}", err_name(e)))
+}
+
+pub fn mem_bytes(m: cl_mem, param: cl_mem_info) -> Result<Vec<u8>, cl_int> {
+    info_bytes(|s, v, r| unsafe { clGetMemObjectInfo(m, param, s, v, r) })
+}
+
+pub fn event_info<T: Copy + Default>(e: cl_event, param: cl_event_info) -> T {
+    info_scalar(|s, v, r| unsafe { clGetEventInfo(e, param, s, v, r) })
+        .unwrap_or_else(|e| panic!("clGetEventInfo({param:#x}): {}", err_name(e)))
+}
+
+/// `CL_EVENT_COMMAND_EXECUTION_STATUS` of an event.
+pub fn event_status(e: cl_event) -> cl_int {
+    event_info::<cl_int>(e, CL_EVENT_COMMAND_EXECUTION_STATUS)
+}
+
+pub fn profiling(e: cl_event, param: cl_profiling_info) -> Result<cl_ulong, cl_int> {
+    info_scalar(|s, v, r| unsafe { clGetEventProfilingInfo(e, param, s, v, r) })
+}
+
+/// Host timer of the device under test (`clGetHostTimer`).
+pub fn host_timer() -> cl_ulong {
+    let mut t: cl_ulong = 0;
+    ok!(clGetHostTimer(device(), &mut t));
+    t
+}
+
+/// Number of online CPUs of the host.
+pub fn online_cpus() -> usize {
+    (unsafe { libc::sysconf(libc::_SC_NPROCESSORS_ONLN) }) as usize
+}
+
+// ---------------------------------------------------------------------------------------------
+// RAII wrappers. Each holds one application reference and releases it on drop; `.0` is the raw
+// handle so tests can pass it to any entry point.
+// ---------------------------------------------------------------------------------------------
+
+pub struct Context(pub cl_context);
+pub struct Queue(pub cl_command_queue);
+pub struct Mem(pub cl_mem);
+pub struct Event(pub cl_event);
+
+// The OpenCL objects are thread-safe by the spec (all API calls except clSetKernelArg and
+// clCloneKernel are thread-safe).
+unsafe impl Send for Context {}
+unsafe impl Sync for Context {}
+unsafe impl Send for Queue {}
+unsafe impl Sync for Queue {}
+unsafe impl Send for Mem {}
+unsafe impl Sync for Mem {}
+unsafe impl Send for Event {}
+unsafe impl Sync for Event {}
+
+impl Drop for Context {
+    fn drop(&mut self) {
+        if !self.0.is_null() {
+            let err = unsafe { clReleaseContext(self.0) };
+            if !std::thread::panicking() {
+                assert_eq!(err, CL_SUCCESS, "clReleaseContext: {}", err_name(err));
+            }
+        }
+    }
+}
+impl Drop for Queue {
+    fn drop(&mut self) {
+        if !self.0.is_null() {
+            let err = unsafe { clReleaseCommandQueue(self.0) };
+            if !std::thread::panicking() {
+                assert_eq!(err, CL_SUCCESS, "clReleaseCommandQueue: {}", err_name(err));
+            }
+        }
+    }
+}
+impl Drop for Mem {
+    fn drop(&mut self) {
+        if !self.0.is_null() {
+            let err = unsafe { clReleaseMemObject(self.0) };
+            if !std::thread::panicking() {
+                assert_eq!(err, CL_SUCCESS, "clReleaseMemObject: {}", err_name(err));
+            }
+        }
+    }
+}
+impl Drop for Event {
+    fn drop(&mut self) {
+        if !self.0.is_null() {
+            let err = unsafe { clReleaseEvent(self.0) };
+            if !std::thread::panicking() {
+                assert_eq!(err, CL_SUCCESS, "clReleaseEvent: {}", err_name(err));
+            }
+        }
+    }
+}
+
+impl Context {
+    /// A context on the device under test, with a `CL_CONTEXT_PLATFORM` property.
+    pub fn new() -> Context {
+        let props = [
+            CL_CONTEXT_PLATFORM as cl_context_properties,
+            platform() as cl_context_properties,
+            0,
+        ];
+        let dev = device();
+        let mut err = 0;
+        let c = unsafe { clCreateContext(props.as_ptr(), 1, &dev, None, ptr::null_mut(), &mut err) };
+        check_err!(err, CL_SUCCESS, "clCreateContext");
+        assert!(!c.is_null());
+        Context(c)
+    }
+
+    /// An in-order queue without properties.
+    pub fn queue(&self) -> Queue {
+        self.queue_with(0)
+    }
+
+    /// A queue with the given `CL_QUEUE_PROPERTIES` (via clCreateCommandQueueWithProperties).
+    pub fn queue_with(&self, props: cl_command_queue_properties) -> Queue {
+        self.try_queue_with(props)
+            .unwrap_or_else(|e| panic!("clCreateCommandQueueWithProperties: {}", err_name(e)))
+    }
+
+    pub fn try_queue_with(&self, props: cl_command_queue_properties) -> Result<Queue, cl_int> {
+        let list = [CL_QUEUE_PROPERTIES as cl_queue_properties, props, 0];
+        let mut err = 0;
+        let q = unsafe { clCreateCommandQueueWithProperties(self.0, device(), list.as_ptr(), &mut err) };
+        if err != CL_SUCCESS {
+            assert!(q.is_null(), "failed create returned a non-NULL queue");
+            return Err(err);
+        }
+        assert!(!q.is_null());
+        Ok(Queue(q))
+    }
+
+    /// Creates a buffer; the error code on failure (and checks the returned handle is NULL).
+    pub fn try_buffer(&self, flags: cl_mem_flags, size: usize, host_ptr: *mut c_void) -> Result<Mem, cl_int> {
+        let mut err = 0;
+        let m = unsafe { clCreateBuffer(self.0, flags, size, host_ptr, &mut err) };
+        if err != CL_SUCCESS {
+            assert!(m.is_null(), "failed clCreateBuffer returned a non-NULL handle");
+            return Err(err);
+        }
+        assert!(!m.is_null());
+        Ok(Mem(m))
+    }
+
+    /// A `CL_MEM_READ_WRITE` buffer of `size` bytes.
+    pub fn buffer(&self, size: usize) -> Mem {
+        self.buffer_with(CL_MEM_READ_WRITE, size, ptr::null_mut())
+    }
+
+    pub fn buffer_with(&self, flags: cl_mem_flags, size: usize, host_ptr: *mut c_void) -> Mem {
+        self.try_buffer(flags, size, host_ptr)
+            .unwrap_or_else(|e| panic!("clCreateBuffer(flags {flags:#x}, {size}): {}", err_name(e)))
+    }
+
+    /// A buffer initialised from `data` (COPY_HOST_PTR).
+    pub fn buffer_from(&self, data: &[u8]) -> Mem {
+        self.buffer_with(
+            CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+            data.len(),
+            data.as_ptr() as *mut c_void,
+        )
+    }
+
+    pub fn user_event(&self) -> Event {
+        let mut err = 0;
+        let e = unsafe { clCreateUserEvent(self.0, &mut err) };
+        check_err!(err, CL_SUCCESS, "clCreateUserEvent");
+        Event(e)
+    }
+
+    pub fn reference_count(&self) -> cl_uint {
+        context_info(self.0, CL_CONTEXT_REFERENCE_COUNT)
+    }
+}
+
+impl Default for Context {
+    fn default() -> Self {
+        Context::new()
+    }
+}
+
+/// Turns an optional wait list into the (count, pointer) pair of the API.
+pub fn wait_list(events: &[cl_event]) -> (cl_uint, *const cl_event) {
+    if events.is_empty() {
+        (0, ptr::null())
+    } else {
+        (events.len() as cl_uint, events.as_ptr())
+    }
+}
+
+impl Queue {
+    pub fn finish(&self) {
+        ok!(clFinish(self.0));
+    }
+
+    pub fn flush(&self) {
+        ok!(clFlush(self.0));
+    }
+
+    /// Blocking write of `data` at `offset`.
+    pub fn write(&self, m: &Mem, offset: usize, data: &[u8]) {
+        ok!(clEnqueueWriteBuffer(
+            self.0,
+            m.0,
+            CL_TRUE,
+            offset,
+            data.len(),
+            data.as_ptr() as *const c_void,
+            0,
+            ptr::null(),
+            ptr::null_mut()
+        ));
+    }
+
+    /// Blocking read of `len` bytes at `offset`.
+    pub fn read(&self, m: &Mem, offset: usize, len: usize) -> Vec<u8> {
+        let mut v = vec![0u8; len];
+        ok!(clEnqueueReadBuffer(
+            self.0,
+            m.0,
+            CL_TRUE,
+            offset,
+            len,
+            v.as_mut_ptr() as *mut c_void,
+            0,
+            ptr::null(),
+            ptr::null_mut()
+        ));
+        v
+    }
+
+    /// Non-blocking write returning its event; `data` must outlive the command.
+    pub fn write_async(&self, m: &Mem, offset: usize, data: &[u8], wait: &[cl_event]) -> Event {
+        let (n, w) = wait_list(wait);
+        let mut e = ptr::null_mut();
+        ok!(clEnqueueWriteBuffer(
+            self.0,
+            m.0,
+            CL_FALSE,
+            offset,
+            data.len(),
+            data.as_ptr() as *const c_void,
+            n,
+            w,
+            &mut e
+        ));
+        Event(e)
+    }
+
+    /// Non-blocking read into `out`; `out` must outlive the command.
+    pub fn read_async(&self, m: &Mem, offset: usize, out: &mut [u8], wait: &[cl_event]) -> Event {
+        let (n, w) = wait_list(wait);
+        let mut e = ptr::null_mut();
+        ok!(clEnqueueReadBuffer(
+            self.0,
+            m.0,
+            CL_FALSE,
+            offset,
+            out.len(),
+            out.as_mut_ptr() as *mut c_void,
+            n,
+            w,
+            &mut e
+        ));
+        Event(e)
+    }
+
+    pub fn copy(&self, src: &Mem, dst: &Mem, so: usize, doff: usize, len: usize, wait: &[cl_event]) -> Event {
+        let (n, w) = wait_list(wait);
+        let mut e = ptr::null_mut();
+        ok!(clEnqueueCopyBuffer(self.0, src.0, dst.0, so, doff, len, n, w, &mut e));
+        Event(e)
+    }
+
+    pub fn fill(&self, m: &Mem, pattern: &[u8], offset: usize, len: usize, wait: &[cl_event]) -> Event {
+        let (n, w) = wait_list(wait);
+        let mut e = ptr::null_mut();
+        ok!(clEnqueueFillBuffer(
+            self.0,
+            m.0,
+            pattern.as_ptr() as *const c_void,
+            pattern.len(),
+            offset,
+            len,
+            n,
+            w,
+            &mut e
+        ));
+        Event(e)
+    }
+
+    pub fn marker(&self, wait: &[cl_event]) -> Event {
+        let (n, w) = wait_list(wait);
+        let mut e = ptr::null_mut();
+        ok!(clEnqueueMarkerWithWaitList(self.0, n, w, &mut e));
+        Event(e)
+    }
+
+    pub fn barrier(&self, wait: &[cl_event]) -> Event {
+        let (n, w) = wait_list(wait);
+        let mut e = ptr::null_mut();
+        ok!(clEnqueueBarrierWithWaitList(self.0, n, w, &mut e));
+        Event(e)
+    }
+
+    pub fn reference_count(&self) -> cl_uint {
+        queue_info(self.0, CL_QUEUE_REFERENCE_COUNT)
+    }
+}
+
+impl Mem {
+    pub fn size(&self) -> usize {
+        mem_info::<size_t>(self.0, CL_MEM_SIZE)
+    }
+
+    /// Creates a sub-buffer region.
+    pub fn try_sub(&self, flags: cl_mem_flags, origin: usize, size: usize) -> Result<Mem, cl_int> {
+        let region = cl_buffer_region { origin, size };
+        let mut err = 0;
+        let m = unsafe {
+            clCreateSubBuffer(
+                self.0,
+                flags,
+                CL_BUFFER_CREATE_TYPE_REGION,
+                &region as *const cl_buffer_region as *const c_void,
+                &mut err,
+            )
+        };
+        if err != CL_SUCCESS {
+            assert!(m.is_null(), "failed clCreateSubBuffer returned a non-NULL handle");
+            return Err(err);
+        }
+        Ok(Mem(m))
+    }
+
+    pub fn sub(&self, flags: cl_mem_flags, origin: usize, size: usize) -> Mem {
+        self.try_sub(flags, origin, size)
+            .unwrap_or_else(|e| panic!("clCreateSubBuffer({origin}, {size}): {}", err_name(e)))
+    }
+
+    pub fn reference_count(&self) -> cl_uint {
+        mem_info(self.0, CL_MEM_REFERENCE_COUNT)
+    }
+}
+
+impl Event {
+    pub fn wait(&self) {
+        ok!(clWaitForEvents(1, &self.0));
+    }
+
+    pub fn status(&self) -> cl_int {
+        event_status(self.0)
+    }
+
+    pub fn set_status(&self, status: cl_int) {
+        ok!(clSetUserEventStatus(self.0, status));
+    }
+
+    pub fn command_type(&self) -> cl_command_type {
+        event_info(self.0, CL_EVENT_COMMAND_TYPE)
+    }
+}
+
+/// A deterministic pseudo-random byte pattern (xorshift), for checking every byte.
+pub fn pattern(len: usize, seed: u64) -> Vec<u8> {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 24) as u8
+        })
+        .collect()
+}
+
+/// Polls `cond` until it holds or `timeout` passes; returns whether it held. Used only to wait
+/// for something that must eventually happen (never to prove that something did not happen).
+pub fn wait_until(timeout: std::time::Duration, mut cond: impl FnMut() -> bool) -> bool {
+    let start = std::time::Instant::now();
+    loop {
+        if cond() {
+            return true;
+        }
+        if start.elapsed() > timeout {
+            return false;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+}
+
+/// Generous default timeout for things that must happen eventually.
+pub const EVENTUALLY: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// Crash isolation for tests that may bring an implementation down (wrong-type handles): the
+/// test re-runs itself in a child process of the same test binary. Use as the first line of a
+/// test: `if !isolate("test_name") { return; }`. In the parent it runs the child, asserts that
+/// it passed (a crash becomes an ordinary test failure naming the signal) and returns false; in
+/// the child it returns true and the body runs.
+pub fn isolate(test: &str) -> bool {
+    if std::env::var_os("CTS_ISOLATED_CHILD").is_some() {
+        return true;
+    }
+    let exe = std::env::current_exe().expect("current_exe");
+    let mut child = std::process::Command::new(exe)
+        .args([test, "--exact", "--nocapture", "--test-threads=1"])
+        .env("CTS_ISOLATED_CHILD", "1")
+        .env("RUST_BACKTRACE", "0")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn isolated test child");
+    // Drain the pipes on threads so a chatty child cannot block.
+    let mut so = child.stdout.take().unwrap();
+    let mut se = child.stderr.take().unwrap();
+    let t_out = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = std::io::Read::read_to_string(&mut so, &mut s);
+        s
+    });
+    let t_err = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = std::io::Read::read_to_string(&mut se, &mut s);
+        s
+    });
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(st) = child.try_wait().expect("wait for child") {
+            break Some(st);
+        }
+        if start.elapsed() > ISOLATED_TIMEOUT {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    let stdout = t_out.join().unwrap_or_default();
+    let stderr = t_err.join().unwrap_or_default();
+    let status = match status {
+        Some(s) => s,
+        None => panic!("{test} hung: no result after {ISOLATED_TIMEOUT:?} (killed)\n{stdout}\n{stderr}"),
+    };
+    assert!(
+        status.success() && stdout.contains("1 passed"),
+        "{test} failed in its child process ({}):\n{stdout}\n{stderr}",
+        describe_status(&status)
+    );
+    false
+}
+
+/// How long an isolated test may run before it counts as hung.
+pub const ISOLATED_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
+
+fn describe_status(s: &std::process::ExitStatus) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    match (s.code(), s.signal()) {
+        (_, Some(sig)) => format!("killed by signal {sig}"),
+        (Some(c), _) => format!("exit code {c}"),
+        _ => "unknown status".into(),
+    }
+}

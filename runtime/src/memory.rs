@@ -72,6 +72,12 @@ pub struct Mapping {
     pub flags: cl_map_flags,
 }
 
+impl Mapping {
+    pub fn writes(&self) -> bool {
+        self.flags & (opencl_sys::CL_MAP_WRITE | opencl_sys::CL_MAP_WRITE_INVALIDATE_REGION) != 0
+    }
+}
+
 #[repr(C)]
 pub struct Mem {
     header: Header,
@@ -168,8 +174,16 @@ impl Mem {
         self.maps.lock().unwrap_or_else(|e| e.into_inner()).len() as u32
     }
 
-    pub fn add_mapping(&self, mapping: Mapping) {
-        self.maps.lock().unwrap_or_else(|e| e.into_inner()).push(mapping);
+    /// Records a mapping; `false` (and nothing recorded) when it is for writing and would
+    /// overlap a region already mapped for writing.
+    pub fn add_mapping(&self, mapping: Mapping) -> bool {
+        let mut maps = self.maps.lock().unwrap_or_else(|e| e.into_inner());
+        let overlaps = |m: &Mapping| m.offset < mapping.offset + mapping.size && mapping.offset < m.offset + m.size;
+        if mapping.writes() && maps.iter().any(|m| m.writes() && overlaps(m)) {
+            return false;
+        }
+        maps.push(mapping);
+        true
     }
 
     /// Withdraws the most recent mapping at `ptr`; `None` when `ptr` was not mapped.

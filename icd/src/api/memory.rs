@@ -672,14 +672,22 @@ pub unsafe extern "C" fn clEnqueueMapBuffer(
         // Device memory is host memory: the mapped region is the buffer itself (for
         // CL_MEM_USE_HOST_PTR, the application's host_ptr + offset).
         let ptr = mem.base().add(offset);
-        let ev = t.queue.enqueue(CL_COMMAND_MAP_BUFFER, t.deps, Box::new(|| Ok(())));
-        complete_enqueue(ev, event, blocking_map != CL_FALSE)?;
-        mem.add_mapping(Mapping {
+        // "CL_INVALID_OPERATION if mapping would lead to overlapping regions being mapped for
+        // writing."
+        let mapping = Mapping {
             ptr: ptr as usize,
             offset,
             size,
             flags: map_flags,
-        });
+        };
+        if !mem.add_mapping(mapping) {
+            return Err(CL_INVALID_OPERATION);
+        }
+        let ev = t.queue.enqueue(CL_COMMAND_MAP_BUFFER, t.deps, Box::new(|| Ok(())));
+        if let Err(code) = complete_enqueue(ev, event, blocking_map != CL_FALSE) {
+            mem.remove_mapping(ptr as usize);
+            return Err(code);
+        }
         Ok(ptr as *mut c_void)
     })
 }
