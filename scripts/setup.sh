@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 scripts/deps.sh
 [ -f "$HOME/.cargo/env" ] && . "$HOME/.cargo/env"
 cargo build --release -p clift-icd
-lib="$PWD/target/release/libclift.so"
+lib="${CARGO_TARGET_DIR:-$PWD/target}/release/libclift.so"
 
 # Register: system-wide when we can write /etc/OpenCL/vendors, per user otherwise.
 if [ -w /etc/OpenCL/vendors ] || { [ "$(id -u)" -eq 0 ] && mkdir -p /etc/OpenCL/vendors; }; then

@@ -5,9 +5,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -f "$HOME/.cargo/env" ] && . "$HOME/.cargo/env"
 cargo build --release -p clift-icd
-vendors="$PWD/target/vendors"
+target="${CARGO_TARGET_DIR:-$PWD/target}"
+vendors="$target/vendors"
 mkdir -p "$vendors"
-echo "$PWD/target/release/libclift.so" > "$vendors/clift.icd"
+echo "$target/release/libclift.so" > "$vendors/clift.icd"
 export OCL_ICD_VENDORS="$vendors"
 export CLIFT_CTS_PLATFORM="${CLIFT_CTS_PLATFORM:-Clift}"
 echo "== clinfo sees =="
