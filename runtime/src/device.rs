@@ -57,20 +57,42 @@ const V1_1: cl_version = info::version(1, 1, 0);
 const V1_2: cl_version = info::version(1, 2, 0);
 const V3_0: cl_version = info::version(3, 0, 0);
 
-/// Today: the host API works, no kernel compiles yet (no OpenCL C front end, no JIT), so no
-/// kernel-language extension, feature or IL is reported, and there are no images, no fp64.
-/// The OpenCL C issue sets `compiler` and adds `__opencl_c_int64`; the images issue adds
-/// `__opencl_c_images` (+ `__opencl_c_3d_image_writes`, `__opencl_c_read_write_images`); the
-/// fp64 work adds `cl_khr_fp64` with `__opencl_c_fp64`; the SPIR-V issue adds
-/// `("SPIR-V", 1.0..)` to `ils` and `cl_khr_il_program`.
+/// What works today: SPIR-V 1.0-1.5 programs (cl_khr_il_program) JIT-compiled by Cranelift,
+/// OpenCL C through clang + llvm-spirv, byte-addressable stores and 32/64-bit atomics on
+/// global and local memory, non-uniform work-groups. Not yet: images, fp64, fp16, subgroups,
+/// work-group collectives, pipes, device enqueue. Each later issue adds its entries here.
 pub const FEATURES: Features = Features {
-    extensions: &[("cl_khr_icd", V1_0)],
-    opencl_c_features: &[],
+    extensions: &[
+        ("cl_khr_icd", V1_0),
+        ("cl_khr_il_program", V1_0),
+        ("cl_khr_byte_addressable_store", V1_0),
+        ("cl_khr_global_int32_base_atomics", V1_0),
+        ("cl_khr_global_int32_extended_atomics", V1_0),
+        ("cl_khr_local_int32_base_atomics", V1_0),
+        ("cl_khr_local_int32_extended_atomics", V1_0),
+        ("cl_khr_int64_base_atomics", V1_0),
+        ("cl_khr_int64_extended_atomics", V1_0),
+    ],
+    opencl_c_features: &[
+        ("__opencl_c_int64", V3_0),
+        ("__opencl_c_atomic_order_acq_rel", V3_0),
+        ("__opencl_c_atomic_order_seq_cst", V3_0),
+        ("__opencl_c_atomic_scope_device", V3_0),
+        ("__opencl_c_atomic_scope_all_devices", V3_0),
+        ("__opencl_c_generic_address_space", V3_0),
+    ],
     opencl_c_versions: &[V1_0, V1_1, V1_2, V3_0],
     opencl_c_version: "OpenCL C 1.2 Clift",
-    ils: &[],
-    compiler: false,
-    non_uniform_work_groups: false,
+    ils: &[
+        ("SPIR-V", V1_0),
+        ("SPIR-V", V1_1),
+        ("SPIR-V", V1_2),
+        ("SPIR-V", info::version(1, 3, 0)),
+        ("SPIR-V", info::version(1, 4, 0)),
+        ("SPIR-V", info::version(1, 5, 0)),
+    ],
+    compiler: true,
+    non_uniform_work_groups: true,
     fp_config: CL_FP_DENORM
         | CL_FP_INF_NAN
         | CL_FP_ROUND_TO_NEAREST
@@ -264,6 +286,11 @@ impl Device {
             version: format!("OpenCL 3.0 Clift {}", env!("CARGO_PKG_VERSION")),
             driver_version: env!("CARGO_PKG_VERSION").to_string(),
         }
+    }
+
+    /// `CL_DEVICE_NAME`.
+    pub fn name(&self) -> &str {
+        &self.name
     }
 
     pub fn handle(&self) -> cl_device_id {
@@ -509,7 +536,11 @@ impl Device {
 
     fn language_info(&self, param: cl_device_info) -> Option<Answer> {
         Some(match param {
-            CL_DEVICE_COMPILER_AVAILABLE | CL_DEVICE_LINKER_AVAILABLE => info::boolean(FEATURES.compiler),
+            // The OpenCL C compiler is clang + llvm-spirv, found at run time; the linker is
+            // Clift's own SPIR-V linker (it needs compiled objects, which need the compiler).
+            CL_DEVICE_COMPILER_AVAILABLE | CL_DEVICE_LINKER_AVAILABLE => {
+                info::boolean(FEATURES.compiler && crate::clc::toolchain().is_ok())
+            }
             CL_DEVICE_OPENCL_C_VERSION => info::string(FEATURES.opencl_c_version),
             CL_DEVICE_OPENCL_C_ALL_VERSIONS => {
                 let all: Vec<(&str, cl_version)> =

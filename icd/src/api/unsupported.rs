@@ -31,7 +31,7 @@ use opencl_sys::cl_dx9_media_sharing::{
 };
 use opencl_sys::cl_egl::{cl_egl_image_properties_khr, CLeglDisplayKHR, CLeglImageKHR, CLeglSyncKHR};
 use opencl_sys::*;
-use std::ffi::{c_char, c_uchar, c_void};
+use std::ffi::{c_char, c_void};
 use std::sync::Arc;
 
 // ---------------------------------------------------------------------------------------------
@@ -414,90 +414,6 @@ pub unsafe extern "C" fn clGetSamplerInfo(
 // Programs [5.8]
 // ---------------------------------------------------------------------------------------------
 
-/// [5.8.1]: "CL_INVALID_CONTEXT if context is not a valid context", "CL_INVALID_VALUE if count
-/// is zero or if strings or any entry in strings is NULL". Creating a program from source is
-/// meant to succeed even without a compiler (clBuildProgram would then fail with
-/// CL_COMPILER_NOT_AVAILABLE), but Clift has no program object yet; until the OpenCL C issue
-/// lands the call answers CL_INVALID_OPERATION, the spec's general answer for an operation the
-/// implementation cannot perform on this context.
-#[no_mangle]
-pub unsafe extern "C" fn clCreateProgramWithSource(
-    context: cl_context,
-    count: cl_uint,
-    strings: *mut *const c_char,
-    lengths: *const usize,
-    errcode_ret: *mut cl_int,
-) -> cl_program {
-    guard_object(errcode_ret, || {
-        handles::context(context)?;
-        if count == 0 {
-            return Err(CL_INVALID_VALUE);
-        }
-        let strings = slice(strings as *const *const c_char, count as usize).ok_or(CL_INVALID_VALUE)?;
-        if strings.iter().any(|s| s.is_null()) {
-            return Err(CL_INVALID_VALUE);
-        }
-        Err(CL_INVALID_OPERATION)
-    })
-}
-
-/// [5.8.1]: "CL_INVALID_CONTEXT if context is not a valid context", "CL_INVALID_VALUE if il is
-/// NULL or if length is zero", "CL_INVALID_OPERATION if no devices in context support
-/// intermediate language programs" (`CL_DEVICE_IL_VERSION` is empty).
-#[no_mangle]
-pub unsafe extern "C" fn clCreateProgramWithIL(
-    context: cl_context,
-    il: *const c_void,
-    length: usize,
-    errcode_ret: *mut cl_int,
-) -> cl_program {
-    guard_object(errcode_ret, || {
-        handles::context(context)?;
-        if il.is_null() || length == 0 {
-            return Err(CL_INVALID_VALUE);
-        }
-        Err(CL_INVALID_OPERATION)
-    })
-}
-
-/// [5.8.1]: "CL_INVALID_CONTEXT", "CL_INVALID_VALUE if device_list is NULL or num_devices is
-/// zero", "CL_INVALID_DEVICE if any device in device_list is not in the list of devices
-/// associated with context", "CL_INVALID_VALUE if lengths or binaries is NULL or if any entry
-/// in lengths[i] is zero or binaries[i] is NULL", "CL_INVALID_BINARY if an invalid program
-/// binary was encountered for any device": Clift has no binary format yet, so every binary is
-/// invalid. `binary_status` gets the per-device answer the spec describes.
-#[no_mangle]
-pub unsafe extern "C" fn clCreateProgramWithBinary(
-    context: cl_context,
-    num_devices: cl_uint,
-    device_list: *const cl_device_id,
-    lengths: *const usize,
-    binaries: *mut *const c_uchar,
-    binary_status: *mut cl_int,
-    errcode_ret: *mut cl_int,
-) -> cl_program {
-    guard_object(errcode_ret, || {
-        let ctx = handles::context(context)?;
-        check_devices_in_context(&ctx, num_devices, device_list)?;
-        let n = num_devices as usize;
-        let lengths = slice(lengths, n).ok_or(CL_INVALID_VALUE)?;
-        let binaries = slice(binaries as *const *const c_uchar, n).ok_or(CL_INVALID_VALUE)?;
-        let mut result = Err(CL_INVALID_BINARY);
-        for i in 0..n {
-            let status = if lengths[i] == 0 || binaries[i].is_null() {
-                result = Err(CL_INVALID_VALUE);
-                CL_INVALID_VALUE
-            } else {
-                CL_INVALID_BINARY
-            };
-            if !binary_status.is_null() {
-                *binary_status.add(i) = status;
-            }
-        }
-        result
-    })
-}
-
 /// [5.8.1]: "CL_INVALID_CONTEXT", "CL_INVALID_VALUE if device_list is NULL or num_devices is
 /// zero", "CL_INVALID_DEVICE if any device in device_list is not in the list of devices
 /// associated with context", "CL_INVALID_VALUE if kernel_names is NULL or kernel_names
@@ -518,177 +434,9 @@ pub unsafe extern "C" fn clCreateProgramWithBuiltInKernels(
     })
 }
 
-/// [5.8.2]: "CL_INVALID_PROGRAM if program is not a valid program object"; none can exist.
-#[no_mangle]
-pub unsafe extern "C" fn clRetainProgram(program: cl_program) -> cl_int {
-    guard(|| Err(CL_INVALID_PROGRAM))
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clReleaseProgram(program: cl_program) -> cl_int {
-    guard(|| Err(CL_INVALID_PROGRAM))
-}
-
-/// [5.8.3]: "CL_INVALID_PROGRAM if program is not a valid program object".
-#[no_mangle]
-pub unsafe extern "C" fn clSetProgramReleaseCallback(
-    program: cl_program,
-    pfn_notify: Option<unsafe extern "C" fn(program: cl_program, user_data: *mut c_void)>,
-    user_data: *mut c_void,
-) -> cl_int {
-    guard(|| Err(CL_INVALID_PROGRAM))
-}
-
-/// [5.8.4]: "CL_INVALID_PROGRAM if program is not a valid program object created from an
-/// intermediate language".
-#[no_mangle]
-pub unsafe extern "C" fn clSetProgramSpecializationConstant(
-    program: cl_program,
-    spec_id: cl_uint,
-    spec_size: usize,
-    spec_value: *const c_void,
-) -> cl_int {
-    guard(|| Err(CL_INVALID_PROGRAM))
-}
-
-/// [5.8.5]: "CL_INVALID_PROGRAM if program is not a valid program object".
-#[no_mangle]
-pub unsafe extern "C" fn clBuildProgram(
-    program: cl_program,
-    num_devices: cl_uint,
-    device_list: *const cl_device_id,
-    options: *const c_char,
-    pfn_notify: Option<unsafe extern "C" fn(program: cl_program, user_data: *mut c_void)>,
-    user_data: *mut c_void,
-) -> cl_int {
-    guard(|| Err(CL_INVALID_PROGRAM))
-}
-
-/// [5.8.6]: "CL_INVALID_PROGRAM if program is not a valid program object".
-#[no_mangle]
-pub unsafe extern "C" fn clCompileProgram(
-    program: cl_program,
-    num_devices: cl_uint,
-    device_list: *const cl_device_id,
-    options: *const c_char,
-    num_input_headers: cl_uint,
-    input_headers: *const cl_program,
-    header_include_names: *mut *const c_char,
-    pfn_notify: Option<unsafe extern "C" fn(program: cl_program, user_data: *mut c_void)>,
-    user_data: *mut c_void,
-) -> cl_int {
-    guard(|| Err(CL_INVALID_PROGRAM))
-}
-
-/// [5.8.7]: "CL_INVALID_CONTEXT if context is not a valid context", "CL_INVALID_VALUE if
-/// device_list is NULL and num_devices is greater than zero, or if device_list is not NULL and
-/// num_devices is zero", "CL_INVALID_DEVICE if any device in device_list is not in the list of
-/// devices associated with context", "CL_INVALID_VALUE if num_input_programs is zero ... or if
-/// num_input_programs is not zero and input_programs is NULL", "CL_INVALID_VALUE if pfn_notify
-/// is NULL but user_data is not NULL", then "CL_INVALID_PROGRAM if programs specified in
-/// input_programs are not valid program objects": none can be.
-#[no_mangle]
-pub unsafe extern "C" fn clLinkProgram(
-    context: cl_context,
-    num_devices: cl_uint,
-    device_list: *const cl_device_id,
-    options: *const c_char,
-    num_input_programs: cl_uint,
-    input_programs: *const cl_program,
-    pfn_notify: Option<unsafe extern "C" fn(program: cl_program, user_data: *mut c_void)>,
-    user_data: *mut c_void,
-    errcode_ret: *mut cl_int,
-) -> cl_program {
-    guard_object(errcode_ret, || {
-        let ctx = handles::context(context)?;
-        if (num_devices == 0) != device_list.is_null() {
-            return Err(CL_INVALID_VALUE);
-        }
-        if num_devices > 0 {
-            check_devices_in_context(&ctx, num_devices, device_list)?;
-        }
-        if num_input_programs == 0 || input_programs.is_null() {
-            return Err(CL_INVALID_VALUE);
-        }
-        if pfn_notify.is_none() && !user_data.is_null() {
-            return Err(CL_INVALID_VALUE);
-        }
-        Err(CL_INVALID_PROGRAM)
-    })
-}
-
-/// [5.8.9]: "CL_INVALID_PROGRAM if program is not a valid program object".
-#[no_mangle]
-pub unsafe extern "C" fn clGetProgramInfo(
-    program: cl_program,
-    param_name: cl_program_info,
-    param_value_size: usize,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut usize,
-) -> cl_int {
-    guard(|| Err(CL_INVALID_PROGRAM))
-}
-
-/// [5.8.9]: "CL_INVALID_PROGRAM if program is not a valid program object" (listed before the
-/// device check; the device cannot make the answer valid).
-#[no_mangle]
-pub unsafe extern "C" fn clGetProgramBuildInfo(
-    program: cl_program,
-    device: cl_device_id,
-    param_name: cl_program_build_info,
-    param_value_size: usize,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut usize,
-) -> cl_int {
-    guard(|| Err(CL_INVALID_PROGRAM))
-}
-
 // ---------------------------------------------------------------------------------------------
 // Kernels [5.9, 5.10]
 // ---------------------------------------------------------------------------------------------
-
-/// [5.9.1]: "CL_INVALID_PROGRAM if program is not a valid program object".
-#[no_mangle]
-pub unsafe extern "C" fn clCreateKernel(
-    program: cl_program,
-    kernel_name: *const c_char,
-    errcode_ret: *mut cl_int,
-) -> cl_kernel {
-    guard_object(errcode_ret, || Err(CL_INVALID_PROGRAM))
-}
-
-/// [5.9.1]: "CL_INVALID_PROGRAM if program is not a valid program object".
-#[no_mangle]
-pub unsafe extern "C" fn clCreateKernelsInProgram(
-    program: cl_program,
-    num_kernels: cl_uint,
-    kernels: *mut cl_kernel,
-    num_kernels_ret: *mut cl_uint,
-) -> cl_int {
-    guard(|| Err(CL_INVALID_PROGRAM))
-}
-
-/// [5.9.1]: "CL_INVALID_KERNEL if kernel is not a valid kernel object"; none can exist.
-#[no_mangle]
-pub unsafe extern "C" fn clRetainKernel(kernel: cl_kernel) -> cl_int {
-    guard(|| Err(CL_INVALID_KERNEL))
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clReleaseKernel(kernel: cl_kernel) -> cl_int {
-    guard(|| Err(CL_INVALID_KERNEL))
-}
-
-/// [5.9.2]: "CL_INVALID_KERNEL if kernel is not a valid kernel object".
-#[no_mangle]
-pub unsafe extern "C" fn clSetKernelArg(
-    kernel: cl_kernel,
-    arg_index: cl_uint,
-    arg_size: usize,
-    arg_value: *const c_void,
-) -> cl_int {
-    guard(|| Err(CL_INVALID_KERNEL))
-}
 
 /// [5.9.2]: "CL_INVALID_KERNEL if kernel is not a valid kernel object" (before the SVM
 /// capability check: a kernel handle is needed to find its context).
@@ -708,37 +456,6 @@ pub unsafe extern "C" fn clSetKernelExecInfo(
     param_name: cl_kernel_exec_info,
     param_value_size: usize,
     param_value: *const c_void,
-) -> cl_int {
-    guard(|| Err(CL_INVALID_KERNEL))
-}
-
-/// [5.9.3]: "CL_INVALID_KERNEL if kernel is not a valid kernel object".
-#[no_mangle]
-pub unsafe extern "C" fn clCloneKernel(source_kernel: cl_kernel, errcode_ret: *mut cl_int) -> cl_kernel {
-    guard_object(errcode_ret, || Err(CL_INVALID_KERNEL))
-}
-
-/// [5.9.4]: "CL_INVALID_KERNEL if kernel is a not a valid kernel object".
-#[no_mangle]
-pub unsafe extern "C" fn clGetKernelInfo(
-    kernel: cl_kernel,
-    param_name: cl_kernel_info,
-    param_value_size: usize,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut usize,
-) -> cl_int {
-    guard(|| Err(CL_INVALID_KERNEL))
-}
-
-/// [5.9.4]: "CL_INVALID_KERNEL if kernel is a not a valid kernel object".
-#[no_mangle]
-pub unsafe extern "C" fn clGetKernelWorkGroupInfo(
-    kernel: cl_kernel,
-    device: cl_device_id,
-    param_name: cl_kernel_work_group_info,
-    param_value_size: usize,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut usize,
 ) -> cl_int {
     guard(|| Err(CL_INVALID_KERNEL))
 }
@@ -774,19 +491,6 @@ pub unsafe extern "C" fn clGetKernelSubGroupInfoKHR(
     guard(|| Err(CL_INVALID_KERNEL))
 }
 
-/// [5.9.5]: "CL_INVALID_KERNEL if kernel is a not a valid kernel object".
-#[no_mangle]
-pub unsafe extern "C" fn clGetKernelArgInfo(
-    kernel: cl_kernel,
-    arg_indx: cl_uint,
-    param_name: cl_kernel_arg_info,
-    param_value_size: usize,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut usize,
-) -> cl_int {
-    guard(|| Err(CL_INVALID_KERNEL))
-}
-
 /// cl_khr_suggested_local_work_size (not reported; the dispatch slot is typed only with
 /// opencl-sys's `CL_VERSION_3_1` feature): "CL_INVALID_COMMAND_QUEUE if command_queue is not a
 /// valid host command-queue", then "CL_INVALID_KERNEL if kernel is not a valid kernel object".
@@ -798,41 +502,6 @@ pub unsafe extern "C" fn clGetKernelSuggestedLocalWorkSizeKHR(
     global_work_offset: *const usize,
     global_work_size: *const usize,
     suggested_local_work_size: *mut usize,
-) -> cl_int {
-    guard(|| {
-        handles::queue(command_queue)?;
-        Err(CL_INVALID_KERNEL)
-    })
-}
-
-/// [5.10]: "CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host command-queue", then
-/// "CL_INVALID_KERNEL if kernel is not a valid kernel object".
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueNDRangeKernel(
-    command_queue: cl_command_queue,
-    kernel: cl_kernel,
-    work_dim: cl_uint,
-    global_work_offset: *const usize,
-    global_work_size: *const usize,
-    local_work_size: *const usize,
-    num_events_in_wait_list: cl_uint,
-    event_wait_list: *const cl_event,
-    event: *mut cl_event,
-) -> cl_int {
-    guard(|| {
-        handles::queue(command_queue)?;
-        Err(CL_INVALID_KERNEL)
-    })
-}
-
-/// [5.10]: as clEnqueueNDRangeKernel.
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueTask(
-    command_queue: cl_command_queue,
-    kernel: cl_kernel,
-    num_events_in_wait_list: cl_uint,
-    event_wait_list: *const cl_event,
-    event: *mut cl_event,
 ) -> cl_int {
     guard(|| {
         handles::queue(command_queue)?;

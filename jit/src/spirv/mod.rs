@@ -6,6 +6,7 @@ pub mod asm;
 pub mod binary;
 pub mod dis;
 pub mod grammar;
+pub mod link;
 pub mod module;
 pub mod numbers;
 pub mod validate;
@@ -13,6 +14,7 @@ pub mod validate;
 pub use asm::{assemble, AsmError, AsmOptions};
 pub use binary::{Header, Instruction, ParseError};
 pub use dis::{disassemble, DisError, DisOptions};
+pub use link::{link, LinkError};
 pub use module::{parse, parse_words, Module};
 pub use validate::{validate, DeviceFeatures, ValidationError};
 

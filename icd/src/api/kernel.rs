@@ -1,0 +1,425 @@
+//! Kernel objects (API section 5.9) and their execution (section 5.10).
+
+use super::event::complete_enqueue;
+use crate::guard::{guard, guard_object, set, slice, write_info, ClResult};
+use crate::handles;
+use jit::abi::ArgKind;
+use opencl_sys::*;
+use runtime::info;
+use runtime::kernel::{ArgValue, Kernel};
+use runtime::ndrange::{self, NDRange};
+use runtime::object::{lookup, publish, release, retain, ClObject};
+use runtime::program::Program;
+use std::ffi::{c_char, c_void, CStr};
+use std::sync::Arc;
+
+fn kernel(handle: cl_kernel) -> ClResult<Arc<Kernel>> {
+    lookup::<Kernel>(handle as _).ok_or(CL_INVALID_KERNEL)
+}
+
+fn program(handle: cl_program) -> ClResult<Arc<Program>> {
+    lookup::<Program>(handle as _).ok_or(CL_INVALID_PROGRAM)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateKernel(
+    p: cl_program,
+    kernel_name: *const c_char,
+    errcode_ret: *mut cl_int,
+) -> cl_kernel {
+    guard_object(errcode_ret, || {
+        let prog = program(p)?;
+        // "CL_INVALID_VALUE if kernel_name is NULL."
+        if kernel_name.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        // "CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built executable for
+        // program."
+        let exe = prog.executable().ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
+        let name = CStr::from_ptr(kernel_name).to_string_lossy();
+        // "CL_INVALID_KERNEL_NAME if kernel_name is not found in program."
+        let compiled = exe.kernel(&name).ok_or(CL_INVALID_KERNEL_NAME)?;
+        Ok(publish(Arc::new(Kernel::new(prog, compiled))) as cl_kernel)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateKernelsInProgram(
+    p: cl_program,
+    num_kernels: cl_uint,
+    kernels: *mut cl_kernel,
+    num_kernels_ret: *mut cl_uint,
+) -> cl_int {
+    guard(|| {
+        let prog = program(p)?;
+        let exe = prog.executable().ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
+        let all = exe.kernels();
+        // "CL_INVALID_VALUE if kernels is not NULL and num_kernels is less than the number of
+        // kernels in program."
+        if !kernels.is_null() {
+            if (num_kernels as usize) < all.len() {
+                return Err(CL_INVALID_VALUE);
+            }
+            for (i, k) in all.iter().enumerate() {
+                *kernels.add(i) = publish(Arc::new(Kernel::new(prog.clone(), k.clone()))) as cl_kernel;
+            }
+        }
+        set(num_kernels_ret, all.len() as cl_uint);
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clRetainKernel(k: cl_kernel) -> cl_int {
+    guard(|| retain::<Kernel>(k as _).ok_or(CL_INVALID_KERNEL))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clReleaseKernel(k: cl_kernel) -> cl_int {
+    guard(|| release::<Kernel>(k as _).ok_or(CL_INVALID_KERNEL))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCloneKernel(source_kernel: cl_kernel, errcode_ret: *mut cl_int) -> cl_kernel {
+    guard_object(errcode_ret, || {
+        let k = kernel(source_kernel)?;
+        Ok(publish(Arc::new(k.clone_kernel())) as cl_kernel)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clSetKernelArg(
+    k: cl_kernel,
+    arg_index: cl_uint,
+    arg_size: usize,
+    arg_value: *const c_void,
+) -> cl_int {
+    guard(|| {
+        let k = kernel(k)?;
+        // "CL_INVALID_ARG_INDEX if arg_index is not a valid argument index."
+        let desc = k.arg(arg_index as usize).ok_or(CL_INVALID_ARG_INDEX)?.clone();
+        let value = match desc.kind {
+            ArgKind::Global | ArgKind::Constant => {
+                // "CL_INVALID_ARG_SIZE if ... the argument is a memory object and arg_size !=
+                // sizeof(cl_mem)".
+                if arg_size != std::mem::size_of::<cl_mem>() {
+                    return Err(CL_INVALID_ARG_SIZE);
+                }
+                // A NULL arg_value or a NULL cl_mem sets a NULL pointer.
+                let handle = if arg_value.is_null() {
+                    std::ptr::null_mut()
+                } else {
+                    *(arg_value as *const cl_mem)
+                };
+                if handle.is_null() {
+                    ArgValue::Buffer(None)
+                } else {
+                    // "CL_INVALID_MEM_OBJECT for an argument declared to be a memory object when
+                    // the specified arg_value is not a valid memory object."
+                    let mem = handles::buffer(handle)?;
+                    if !Arc::ptr_eq(&mem.context, &k.program.context) {
+                        return Err(CL_INVALID_MEM_OBJECT);
+                    }
+                    ArgValue::Buffer(Some(mem))
+                }
+            }
+            ArgKind::Local => {
+                // "CL_INVALID_ARG_VALUE if the argument is declared with the local qualifier
+                // and arg_value is not NULL"; "CL_INVALID_ARG_SIZE if ... arg_size is zero and
+                // the argument is declared with the local qualifier".
+                if !arg_value.is_null() {
+                    return Err(CL_INVALID_ARG_VALUE);
+                }
+                if arg_size == 0 {
+                    return Err(CL_INVALID_ARG_SIZE);
+                }
+                ArgValue::Local(arg_size)
+            }
+            ArgKind::Value => {
+                // "CL_INVALID_ARG_VALUE if arg_value specified is not a valid value";
+                // "CL_INVALID_ARG_SIZE if arg_size does not match the size of the data type".
+                if arg_value.is_null() {
+                    return Err(CL_INVALID_ARG_VALUE);
+                }
+                if arg_size != desc.size {
+                    return Err(CL_INVALID_ARG_SIZE);
+                }
+                ArgValue::Bytes(std::slice::from_raw_parts(arg_value as *const u8, arg_size).to_vec())
+            }
+            // Images and samplers arrive with the image issue.
+            ArgKind::Image => return Err(CL_INVALID_MEM_OBJECT),
+            ArgKind::Sampler => return Err(CL_INVALID_SAMPLER),
+        };
+        k.set_arg(arg_index as usize, value);
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clGetKernelInfo(
+    k: cl_kernel,
+    param_name: cl_kernel_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
+    guard(|| {
+        let k = kernel(k)?;
+        let answer = match param_name {
+            CL_KERNEL_FUNCTION_NAME => info::string(k.name()),
+            CL_KERNEL_NUM_ARGS => info::uint(k.compiled.args.len() as cl_uint),
+            CL_KERNEL_REFERENCE_COUNT => info::uint(k.header().ref_count()),
+            CL_KERNEL_CONTEXT => info::ptr(Arc::as_ptr(&k.program.context) as *const c_void),
+            CL_KERNEL_PROGRAM => info::ptr(Arc::as_ptr(&k.program) as *const c_void),
+            // SPIR-V carries no attribute strings.
+            CL_KERNEL_ATTRIBUTES => info::string(""),
+            _ => Err(CL_INVALID_VALUE),
+        };
+        write_info(answer, param_value_size, param_value, param_value_size_ret)
+    })
+}
+
+/// The largest work-group a kernel accepts (CL_KERNEL_WORK_GROUP_SIZE).
+fn max_group(k: &Kernel) -> usize {
+    let device_max = runtime::device::device().max_work_group_size();
+    match k.compiled.reqd_work_group_size {
+        Some(r) => r.iter().map(|&x| x as usize).product::<usize>().min(device_max),
+        None => device_max,
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clGetKernelWorkGroupInfo(
+    k: cl_kernel,
+    device_id: cl_device_id,
+    param_name: cl_kernel_work_group_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
+    guard(|| {
+        let k = kernel(k)?;
+        // "CL_INVALID_DEVICE if device is not in the list of devices associated with kernel or
+        // if device is NULL but there is more than one device associated with kernel."
+        if !device_id.is_null() {
+            let d = handles::device(device_id)?;
+            if !k.program.devices.iter().any(|x| std::ptr::eq(*x, d)) {
+                return Err(CL_INVALID_DEVICE);
+            }
+        } else if k.program.devices.len() != 1 {
+            return Err(CL_INVALID_DEVICE);
+        }
+        let answer = match param_name {
+            CL_KERNEL_WORK_GROUP_SIZE => info::size(max_group(&k)),
+            CL_KERNEL_COMPILE_WORK_GROUP_SIZE => {
+                let r = k.compiled.reqd_work_group_size.unwrap_or([0; 3]);
+                info::array(&r.map(|x| x as usize))
+            }
+            CL_KERNEL_LOCAL_MEM_SIZE => info::ulong(k.local_mem_size() as cl_ulong),
+            CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => {
+                info::size(runtime::device::PREFERRED_WORK_GROUP_SIZE_MULTIPLE)
+            }
+            CL_KERNEL_PRIVATE_MEM_SIZE => info::ulong(k.compiled.private_mem_size as cl_ulong),
+            // "CL_INVALID_VALUE if param_name is CL_KERNEL_GLOBAL_WORK_SIZE and device is not a
+            // custom device and kernel is not a built-in kernel."
+            _ => Err(CL_INVALID_VALUE),
+        };
+        write_info(answer, param_value_size, param_value, param_value_size_ret)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clGetKernelArgInfo(
+    k: cl_kernel,
+    arg_indx: cl_uint,
+    param_name: cl_kernel_arg_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
+    guard(|| {
+        let k = kernel(k)?;
+        k.arg(arg_indx as usize).ok_or(CL_INVALID_ARG_INDEX)?;
+        let _ = (param_name, param_value_size, param_value, param_value_size_ret);
+        // "CL_KERNEL_ARG_INFO_NOT_AVAILABLE if the argument information is not available for
+        // kernel": programs from SPIR-V carry no argument metadata.
+        Err(CL_KERNEL_ARG_INFO_NOT_AVAILABLE)
+    })
+}
+
+/// Reads up to `work_dim` sizes; unused dimensions get `fill`.
+unsafe fn dims(p: *const usize, work_dim: usize, fill: u64) -> Option<[u64; 3]> {
+    let s = slice(p, work_dim)?;
+    let mut out = [fill; 3];
+    for (o, v) in out.iter_mut().zip(s) {
+        *o = *v as u64;
+    }
+    Some(out)
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn enqueue_kernel(
+    queue: cl_command_queue,
+    k: cl_kernel,
+    work_dim: cl_uint,
+    offset: *const usize,
+    global: *const usize,
+    local: *const usize,
+    num_events: cl_uint,
+    wait_list: *const cl_event,
+    event: *mut cl_event,
+    command_type: cl_command_type,
+) -> ClResult {
+    let q = handles::queue(queue)?;
+    let k = kernel(k)?;
+    // "CL_INVALID_CONTEXT if the context associated with command_queue and kernel are not the
+    // same."
+    if !Arc::ptr_eq(&q.context, &k.program.context) {
+        return Err(CL_INVALID_CONTEXT);
+    }
+    let deps = handles::wait_list(num_events, wait_list, &q.context)?;
+    // "CL_INVALID_WORK_DIMENSION if work_dim is not a valid value (i.e. a value between 1 and
+    // CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS)."
+    if !(1..=3).contains(&work_dim) {
+        return Err(CL_INVALID_WORK_DIMENSION);
+    }
+    let n = work_dim as usize;
+    // OpenCL 2.1+: a NULL or zero global size enqueues nothing (the command still completes).
+    let global = if global.is_null() {
+        [0; 3]
+    } else {
+        dims(global, n, 1).ok_or(CL_INVALID_VALUE)?
+    };
+    let offset = if offset.is_null() {
+        [0; 3]
+    } else {
+        dims(offset, n, 0).ok_or(CL_INVALID_VALUE)?
+    };
+    // "CL_INVALID_GLOBAL_OFFSET if the value specified in global_work_size + the corresponding
+    // values in global_work_offset for any dimensions is greater than the maximum value
+    // representable by size_t."
+    if (0..3).any(|d| {
+        offset[d]
+            .checked_add(global[d])
+            .is_none_or(|end| end > usize::MAX as u64)
+    }) {
+        return Err(CL_INVALID_GLOBAL_OFFSET);
+    }
+    let device = runtime::device::device();
+    let reqd = k.compiled.reqd_work_group_size.map(|r| r.map(|x| x as u64));
+    let local = if local.is_null() {
+        match reqd {
+            Some(r) => r,
+            None => ndrange::choose_local_size(
+                work_dim,
+                global.map(|g| g.max(1)),
+                max_group(&k) as u64,
+                device.compute_units() as u64,
+            ),
+        }
+    } else {
+        let l = dims(local, n, 1).ok_or(CL_INVALID_VALUE)?;
+        // "CL_INVALID_WORK_GROUP_SIZE if local_work_size is not NULL and ... the total number
+        // of work-items in the work-group is zero / greater than CL_KERNEL_WORK_GROUP_SIZE /
+        // does not match the required work-group size."
+        let items: u64 = l.iter().product();
+        if items == 0 {
+            return Err(CL_INVALID_WORK_GROUP_SIZE);
+        }
+        // "CL_INVALID_WORK_ITEM_SIZE if the number of work-items specified in any dimension of
+        // local_work_size is greater than the corresponding CL_DEVICE_MAX_WORK_ITEM_SIZES."
+        if l.iter().any(|&x| x > runtime::device::MAX_WORK_GROUP_SIZE as u64) {
+            return Err(CL_INVALID_WORK_ITEM_SIZE);
+        }
+        if items > max_group(&k) as u64 || reqd.is_some_and(|r| r != l) {
+            return Err(CL_INVALID_WORK_GROUP_SIZE);
+        }
+        // "... if the work-group size must be uniform, and if the global_work_size is not
+        // evenly divisible by the local_work_size."
+        if k.program
+            .lock()
+            .parsed_options
+            .passthrough
+            .iter()
+            .any(|o| o == "-cl-uniform-work-group-size")
+            && (0..3).any(|d| global[d] % l[d] != 0)
+        {
+            return Err(CL_INVALID_WORK_GROUP_SIZE);
+        }
+        l
+    };
+    // "CL_INVALID_KERNEL_ARGS if the kernel argument values have not been specified."
+    let args = k.bind().ok_or(CL_INVALID_KERNEL_ARGS)?;
+    if args.local_size as u64 > device.local_mem_size() {
+        return Err(CL_OUT_OF_RESOURCES);
+    }
+    let range = NDRange {
+        work_dim,
+        offset,
+        global,
+        local,
+    };
+    let compiled = k.compiled.clone();
+    let work = Box::new(move || {
+        if ndrange::run(compiled, args, range) {
+            Ok(())
+        } else {
+            Err(CL_OUT_OF_RESOURCES)
+        }
+    });
+    complete_enqueue(q.enqueue(command_type, deps, work), event, false)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueNDRangeKernel(
+    command_queue: cl_command_queue,
+    k: cl_kernel,
+    work_dim: cl_uint,
+    global_work_offset: *const usize,
+    global_work_size: *const usize,
+    local_work_size: *const usize,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    guard(|| {
+        enqueue_kernel(
+            command_queue,
+            k,
+            work_dim,
+            global_work_offset,
+            global_work_size,
+            local_work_size,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+            CL_COMMAND_NDRANGE_KERNEL,
+        )
+    })
+}
+
+/// A single work-item: work_dim 1, global and local size 1.
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueTask(
+    command_queue: cl_command_queue,
+    k: cl_kernel,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    let one: usize = 1;
+    guard(|| {
+        enqueue_kernel(
+            command_queue,
+            k,
+            1,
+            std::ptr::null(),
+            &one,
+            &one,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+            CL_COMMAND_TASK,
+        )
+    })
+}

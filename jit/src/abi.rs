@@ -1,0 +1,63 @@
+//! The contract between compiled kernels and the runtime that runs them.
+//!
+//! The runtime lays a kernel's argument values out in one block (`Kernel::args`, offsets
+//! chosen by the compiler), gives every worker thread its own local-memory arena, and for each
+//! work-group calls `Kernel::run_group` with a `WorkGroupContext` describing that group.
+
+use std::ffi::c_void;
+
+/// Everything a work-group needs to know about the ND-range and its place in it. The work-item
+/// builtins (GlobalInvocationId, LocalInvocationId, WorkgroupId, GlobalSize, ...) are computed
+/// from it and the work-item's local id.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct WorkGroupContext {
+    /// 1, 2 or 3 (unused dimensions have size 1, offset 0, id 0).
+    pub work_dim: u32,
+    pub _pad: u32,
+    pub global_offset: [u64; 3],
+    pub global_size: [u64; 3],
+    /// The size of *this* group: smaller than `enqueued_local_size` for the last group of a
+    /// dimension whose global size is not a multiple of the local size (non-uniform ND-range).
+    pub local_size: [u64; 3],
+    pub enqueued_local_size: [u64; 3],
+    pub num_groups: [u64; 3],
+    pub group_id: [u64; 3],
+    /// This worker's local-memory arena: the kernel's Workgroup variables first
+    /// (`Kernel::static_local_size` bytes), then the `__local` pointer arguments at the
+    /// offsets the runtime wrote into the argument block.
+    pub local_mem: *mut u8,
+    /// Reserved for printf (null for now).
+    pub printf: *mut c_void,
+}
+
+/// What kind of value a kernel argument is, and how it sits in the argument block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArgKind {
+    /// A `__global` pointer (CrossWorkgroup): 8 bytes, the buffer's address (or 0 for NULL).
+    Global,
+    /// A `__constant` pointer (UniformConstant): 8 bytes, the buffer's address.
+    Constant,
+    /// A `__local` pointer (Workgroup): 8 bytes holding the argument's byte offset within the
+    /// local arena; the size comes from clSetKernelArg(size, NULL).
+    Local,
+    /// A value passed by value (scalars, vectors, structs): `size` bytes copied verbatim.
+    Value,
+    /// An image object: 8 bytes, the address of the runtime's image descriptor.
+    Image,
+    /// A sampler: 8 bytes, the runtime's sampler value.
+    Sampler,
+}
+
+#[derive(Clone, Debug)]
+pub struct KernelArg {
+    pub kind: ArgKind,
+    /// Byte offset in the argument block.
+    pub offset: usize,
+    /// Bytes the value occupies in the block (8 for pointers, images and samplers).
+    pub size: usize,
+    /// Alignment the argument's type requires (by-value arguments).
+    pub align: usize,
+    /// The parameter's OpName, when the module has one.
+    pub name: Option<String>,
+}

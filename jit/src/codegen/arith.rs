@@ -1,0 +1,439 @@
+//! Integer and floating-point arithmetic, bitwise operations, comparisons, logical operations,
+//! select, the floating-point class tests, OpAny/OpAll, OpDot and OpVectorTimesScalar. Vectors
+//! are handled component by component. Integer division never traps (see `safe_divisor`).
+
+use super::helpers::RTE;
+use super::layout::Scalar;
+use super::translate::{op_id, result, FnTx, R};
+use crate::spirv::Instruction;
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::{types, InstBuilder, Value};
+use rspirv::spirv::Op;
+
+impl FnTx<'_, '_, '_> {
+    /// Half (16-bit pattern) to f32; other values unchanged.
+    pub fn widen_half(&mut self, v: Value, s: Scalar) -> R<Value> {
+        if s != Scalar::Float(16) {
+            return Ok(v);
+        }
+        let x = self.b.ins().uextend(types::I32, v);
+        Ok(self.call_helper("clift_cvt_f16_f32", &[types::I32], &[types::F32], &[x])?[0])
+    }
+
+    /// f32 back to a half pattern (round to nearest even); other values unchanged.
+    pub fn narrow_half(&mut self, v: Value, s: Scalar) -> R<Value> {
+        if s != Scalar::Float(16) {
+            return Ok(v);
+        }
+        let m = self.b.ins().iconst(types::I32, RTE as i64);
+        let r = self.call_helper("clift_cvt_f32_f16", &[types::F32, types::I32], &[types::I32], &[v, m])?[0];
+        Ok(self.b.ins().ireduce(types::I16, r))
+    }
+
+    /// A divisor that cannot trap: 1 where `d` is 0 (or -1 with `x` the minimum, signed).
+    fn safe_divisor(&mut self, x: Value, d: Value, signed: bool) -> Value {
+        let t = self.b.func.dfg.value_type(d);
+        let one = self.b.ins().iconst(t, 1);
+        let zero = self.b.ins().icmp_imm_s(IntCC::Equal, d, 0);
+        let bad = if signed {
+            let min = self.b.ins().iconst(t, (1i64 << (t.bits() - 1)) & mask(t.bits()) as i64);
+            let xm = self.b.ins().icmp(IntCC::Equal, x, min);
+            let dm = self.b.ins().icmp_imm_s(IntCC::Equal, d, -1);
+            let both = self.b.ins().band(xm, dm);
+            self.b.ins().bor(zero, both)
+        } else {
+            zero
+        };
+        self.b.ins().select(bad, one, d)
+    }
+
+    fn int_bin(&mut self, op: Op, x: Value, y: Value) -> Value {
+        let b = &mut self.b;
+        match op {
+            Op::IAdd => b.ins().iadd(x, y),
+            Op::ISub => b.ins().isub(x, y),
+            Op::IMul => b.ins().imul(x, y),
+            Op::BitwiseAnd => b.ins().band(x, y),
+            Op::BitwiseOr => b.ins().bor(x, y),
+            Op::BitwiseXor => b.ins().bxor(x, y),
+            Op::ShiftLeftLogical => b.ins().ishl(x, y),
+            Op::ShiftRightLogical => b.ins().ushr(x, y),
+            Op::ShiftRightArithmetic => b.ins().sshr(x, y),
+            Op::UDiv => {
+                let d = self.safe_divisor(x, y, false);
+                self.b.ins().udiv(x, d)
+            }
+            Op::UMod => {
+                let d = self.safe_divisor(x, y, false);
+                self.b.ins().urem(x, d)
+            }
+            Op::SDiv => {
+                let d = self.safe_divisor(x, y, true);
+                self.b.ins().sdiv(x, d)
+            }
+            Op::SRem => {
+                let d = self.safe_divisor(x, y, true);
+                self.b.ins().srem(x, d)
+            }
+            Op::SMod => {
+                let d = self.safe_divisor(x, y, true);
+                let r = self.b.ins().srem(x, d);
+                let nz = self.b.ins().icmp_imm_s(IntCC::NotEqual, r, 0);
+                let sx = self.b.ins().bxor(r, d);
+                let diff = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, sx, 0);
+                let fix = self.b.ins().band(nz, diff);
+                let adj = self.b.ins().iadd(r, d);
+                self.b.ins().select(fix, adj, r)
+            }
+            _ => x,
+        }
+    }
+
+    fn float_bin(&mut self, op: Op, x: Value, y: Value) -> R<Value> {
+        let t = self.b.func.dfg.value_type(x);
+        Ok(match op {
+            Op::FAdd => self.b.ins().fadd(x, y),
+            Op::FSub => self.b.ins().fsub(x, y),
+            Op::FMul => self.b.ins().fmul(x, y),
+            Op::FDiv => self.b.ins().fdiv(x, y),
+            Op::FRem | Op::FMod => {
+                let name = if t == types::F64 {
+                    "clift_frem_f64"
+                } else {
+                    "clift_frem_f32"
+                };
+                let r = self.call_helper(name, &[t, t], &[t], &[x, y])?[0];
+                if op == Op::FRem {
+                    r
+                } else {
+                    // Result takes the sign of y.
+                    let z = self.zero(t);
+                    let nz = self.b.ins().fcmp(FloatCC::NotEqual, r, z);
+                    let rn = self.b.ins().fcmp(FloatCC::LessThan, r, z);
+                    let yn = self.b.ins().fcmp(FloatCC::LessThan, y, z);
+                    let diff = self.b.ins().bxor(rn, yn);
+                    let fix = self.b.ins().band(nz, diff);
+                    let adj = self.b.ins().fadd(r, y);
+                    self.b.ins().select(fix, adj, r)
+                }
+            }
+            _ => x,
+        })
+    }
+
+    fn cmp(&mut self, op: Op, x: Value, y: Value) -> Value {
+        use FloatCC as F;
+        use IntCC as I;
+        let icc = match op {
+            Op::IEqual | Op::LogicalEqual | Op::PtrEqual => Some(I::Equal),
+            Op::INotEqual | Op::LogicalNotEqual | Op::PtrNotEqual => Some(I::NotEqual),
+            Op::UGreaterThan => Some(I::UnsignedGreaterThan),
+            Op::SGreaterThan => Some(I::SignedGreaterThan),
+            Op::UGreaterThanEqual => Some(I::UnsignedGreaterThanOrEqual),
+            Op::SGreaterThanEqual => Some(I::SignedGreaterThanOrEqual),
+            Op::ULessThan => Some(I::UnsignedLessThan),
+            Op::SLessThan => Some(I::SignedLessThan),
+            Op::ULessThanEqual => Some(I::UnsignedLessThanOrEqual),
+            Op::SLessThanEqual => Some(I::SignedLessThanOrEqual),
+            _ => None,
+        };
+        if let Some(cc) = icc {
+            return self.b.ins().icmp(cc, x, y);
+        }
+        let fcc = match op {
+            Op::FOrdEqual => F::Equal,
+            Op::FUnordEqual => F::UnorderedOrEqual,
+            Op::FOrdNotEqual | Op::LessOrGreater => F::OrderedNotEqual,
+            Op::FUnordNotEqual => F::NotEqual,
+            Op::FOrdLessThan => F::LessThan,
+            Op::FUnordLessThan => F::UnorderedOrLessThan,
+            Op::FOrdGreaterThan => F::GreaterThan,
+            Op::FUnordGreaterThan => F::UnorderedOrGreaterThan,
+            Op::FOrdLessThanEqual => F::LessThanOrEqual,
+            Op::FUnordLessThanEqual => F::UnorderedOrLessThanOrEqual,
+            Op::FOrdGreaterThanEqual => F::GreaterThanOrEqual,
+            Op::FUnordGreaterThanEqual => F::UnorderedOrGreaterThanOrEqual,
+            Op::Ordered => F::Ordered,
+            _ => F::Unordered,
+        };
+        self.b.ins().fcmp(fcc, x, y)
+    }
+
+    /// Operand values and the scalar kind of operand `i`.
+    fn operand(&mut self, inst: &Instruction, i: usize) -> R<(Vec<Value>, Scalar)> {
+        let id = op_id(inst, i)?;
+        let ty = self.ty_of(id)?;
+        let (s, _) = self.cx.layout.shape(ty).map_err(|e| self.err(inst, &e.message))?;
+        Ok((self.val(id)?, s))
+    }
+
+    pub fn arith(&mut self, inst: &Instruction) -> R {
+        use Op::*;
+        let op = inst.opcode;
+        match op {
+            IAdd | ISub | IMul | UDiv | SDiv | UMod | SRem | SMod | ShiftRightLogical | ShiftRightArithmetic
+            | ShiftLeftLogical | BitwiseOr | BitwiseXor | BitwiseAnd => {
+                let (r, ty) = result(inst)?;
+                let (a, _) = self.operand(inst, 0)?;
+                let (bv, _) = self.operand(inst, 1)?;
+                self.check_len(inst, &a, &bv)?;
+                let out: Vec<Value> = a.iter().zip(&bv).map(|(x, y)| self.int_bin(op, *x, *y)).collect();
+                self.def(r, ty, out);
+            }
+            LogicalOr | LogicalAnd => {
+                let (r, ty) = result(inst)?;
+                let (a, _) = self.operand(inst, 0)?;
+                let (bv, _) = self.operand(inst, 1)?;
+                self.check_len(inst, &a, &bv)?;
+                let out = a
+                    .iter()
+                    .zip(&bv)
+                    .map(|(x, y)| {
+                        if op == LogicalOr {
+                            self.b.ins().bor(*x, *y)
+                        } else {
+                            self.b.ins().band(*x, *y)
+                        }
+                    })
+                    .collect();
+                self.def(r, ty, out);
+            }
+            LogicalNot => {
+                let (r, ty) = result(inst)?;
+                let (a, _) = self.operand(inst, 0)?;
+                let out = a.iter().map(|x| self.b.ins().bxor_imm_s(*x, 1)).collect();
+                self.def(r, ty, out);
+            }
+            SNegate | Not | BitCount | BitReverse => {
+                let (r, ty) = result(inst)?;
+                let (a, _) = self.operand(inst, 0)?;
+                let out = a
+                    .iter()
+                    .map(|x| match op {
+                        SNegate => self.b.ins().ineg(*x),
+                        Not => self.b.ins().bnot(*x),
+                        BitCount => self.b.ins().popcnt(*x),
+                        _ => self.b.ins().bitrev(*x),
+                    })
+                    .collect();
+                self.def(r, ty, out);
+            }
+            FAdd | FSub | FMul | FDiv | FRem | FMod => {
+                let (r, ty) = result(inst)?;
+                let (a, s) = self.operand(inst, 0)?;
+                let (bv, _) = self.operand(inst, 1)?;
+                self.check_len(inst, &a, &bv)?;
+                let mut out = Vec::new();
+                for (x, y) in a.iter().zip(&bv) {
+                    let x = self.widen_half(*x, s)?;
+                    let y = self.widen_half(*y, s)?;
+                    let v = self.float_bin(op, x, y)?;
+                    out.push(self.narrow_half(v, s)?);
+                }
+                self.def(r, ty, out);
+            }
+            FNegate => {
+                let (r, ty) = result(inst)?;
+                let (a, s) = self.operand(inst, 0)?;
+                let out = a
+                    .iter()
+                    .map(|x| {
+                        if s == Scalar::Float(16) {
+                            self.b.ins().bxor_imm_s(*x, 0x8000u16 as i16 as i64)
+                        } else {
+                            self.b.ins().fneg(*x)
+                        }
+                    })
+                    .collect();
+                self.def(r, ty, out);
+            }
+            IEqual
+            | INotEqual
+            | UGreaterThan
+            | SGreaterThan
+            | UGreaterThanEqual
+            | SGreaterThanEqual
+            | ULessThan
+            | SLessThan
+            | ULessThanEqual
+            | SLessThanEqual
+            | LogicalEqual
+            | LogicalNotEqual
+            | FOrdEqual
+            | FUnordEqual
+            | FOrdNotEqual
+            | FUnordNotEqual
+            | FOrdLessThan
+            | FUnordLessThan
+            | FOrdGreaterThan
+            | FUnordGreaterThan
+            | FOrdLessThanEqual
+            | FUnordLessThanEqual
+            | FOrdGreaterThanEqual
+            | FUnordGreaterThanEqual
+            | Ordered
+            | Unordered
+            | LessOrGreater => {
+                let (r, ty) = result(inst)?;
+                let (a, s) = self.operand(inst, 0)?;
+                let (bv, _) = self.operand(inst, 1)?;
+                self.check_len(inst, &a, &bv)?;
+                let mut out = Vec::new();
+                for (x, y) in a.iter().zip(&bv) {
+                    let x = self.widen_half(*x, s)?;
+                    let y = self.widen_half(*y, s)?;
+                    out.push(self.cmp(op, x, y));
+                }
+                self.def(r, ty, out);
+            }
+            IsNan | IsInf | IsFinite | IsNormal | SignBitSet => {
+                let (r, ty) = result(inst)?;
+                let (a, s) = self.operand(inst, 0)?;
+                let mut out = Vec::new();
+                for x in a {
+                    let x = self.widen_half(x, s)?;
+                    out.push(self.class_test(op, x));
+                }
+                self.def(r, ty, out);
+            }
+            Any | All => {
+                let (r, ty) = result(inst)?;
+                let (a, _) = self.operand(inst, 0)?;
+                let mut acc = a[0];
+                for x in &a[1..] {
+                    acc = if op == Any {
+                        self.b.ins().bor(acc, *x)
+                    } else {
+                        self.b.ins().band(acc, *x)
+                    };
+                }
+                self.def(r, ty, vec![acc]);
+            }
+            Select => {
+                let (r, ty) = result(inst)?;
+                let c = self.val(op_id(inst, 0)?)?;
+                let a = self.val(op_id(inst, 1)?)?;
+                let bv = self.val(op_id(inst, 2)?)?;
+                self.check_len(inst, &a, &bv)?;
+                let out = (0..a.len())
+                    .map(|i| {
+                        let ci = if c.len() == a.len() { c[i] } else { c[0] };
+                        self.b.ins().select(ci, a[i], bv[i])
+                    })
+                    .collect();
+                self.def(r, ty, out);
+            }
+            Dot => {
+                let (r, ty) = result(inst)?;
+                let (a, s) = self.operand(inst, 0)?;
+                let (bv, _) = self.operand(inst, 1)?;
+                self.check_len(inst, &a, &bv)?;
+                let mut acc: Option<Value> = None;
+                for (x, y) in a.iter().zip(&bv) {
+                    let x = self.widen_half(*x, s)?;
+                    let y = self.widen_half(*y, s)?;
+                    let p = self.b.ins().fmul(x, y);
+                    acc = Some(match acc {
+                        Some(a) => self.b.ins().fadd(a, p),
+                        None => p,
+                    });
+                }
+                let v = acc.ok_or_else(|| self.err(inst, "empty vector"))?;
+                let v = self.narrow_half(v, s)?;
+                self.def(r, ty, vec![v]);
+            }
+            VectorTimesScalar => {
+                let (r, ty) = result(inst)?;
+                let (a, s) = self.operand(inst, 0)?;
+                let k = self.val1(op_id(inst, 1)?)?;
+                let k = self.widen_half(k, s)?;
+                let mut out = Vec::new();
+                for x in a {
+                    let x = self.widen_half(x, s)?;
+                    let p = self.b.ins().fmul(x, k);
+                    out.push(self.narrow_half(p, s)?);
+                }
+                self.def(r, ty, out);
+            }
+            UMulExtended | SMulExtended | IAddCarry | ISubBorrow => {
+                let (r, ty) = result(inst)?;
+                let (a, _) = self.operand(inst, 0)?;
+                let (bv, _) = self.operand(inst, 1)?;
+                self.check_len(inst, &a, &bv)?;
+                let mut lo = Vec::new();
+                let mut hi = Vec::new();
+                for (x, y) in a.iter().zip(&bv) {
+                    let t = self.b.func.dfg.value_type(*x);
+                    match op {
+                        UMulExtended => {
+                            lo.push(self.b.ins().imul(*x, *y));
+                            hi.push(self.b.ins().umulhi(*x, *y));
+                        }
+                        SMulExtended => {
+                            lo.push(self.b.ins().imul(*x, *y));
+                            hi.push(self.b.ins().smulhi(*x, *y));
+                        }
+                        IAddCarry => {
+                            let s = self.b.ins().iadd(*x, *y);
+                            let c = self.b.ins().icmp(IntCC::UnsignedLessThan, s, *x);
+                            lo.push(s);
+                            hi.push(self.bool_to_int(c, t));
+                        }
+                        _ => {
+                            let s = self.b.ins().isub(*x, *y);
+                            let c = self.b.ins().icmp(IntCC::UnsignedLessThan, *x, *y);
+                            lo.push(s);
+                            hi.push(self.bool_to_int(c, t));
+                        }
+                    }
+                }
+                lo.extend(hi);
+                self.def(r, ty, lo);
+            }
+            _ => return Err(self.err(inst, "instruction is not supported")),
+        }
+        Ok(())
+    }
+
+    fn check_len(&self, inst: &Instruction, a: &[Value], b: &[Value]) -> R {
+        if a.len() != b.len() {
+            return Err(self.err(inst, "operands have different component counts"));
+        }
+        Ok(())
+    }
+
+    pub fn class_test(&mut self, op: Op, x: Value) -> Value {
+        let t = self.b.func.dfg.value_type(x);
+        let (it, exp_mask, mant_bits, smallest_normal) = if t == types::F64 {
+            (types::I64, 0x7ffu64 << 52, 52u32, f64::MIN_POSITIVE.to_bits())
+        } else {
+            (types::I32, 0xffu64 << 23, 23, f32::MIN_POSITIVE.to_bits() as u64)
+        };
+        let _ = mant_bits;
+        let bits = self.b.ins().bitcast(it, cranelift_codegen::ir::MemFlagsData::new(), x);
+        let abs_mask = if t == types::F64 { i64::MAX } else { i32::MAX as i64 };
+        let a = self.b.ins().band_imm_s(bits, abs_mask);
+        match op {
+            Op::IsNan => self.b.ins().icmp_imm_s(IntCC::UnsignedGreaterThan, a, exp_mask as i64),
+            Op::IsInf => self.b.ins().icmp_imm_s(IntCC::Equal, a, exp_mask as i64),
+            Op::IsFinite => self.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, a, exp_mask as i64),
+            Op::IsNormal => {
+                let lo = self
+                    .b
+                    .ins()
+                    .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, a, smallest_normal as i64);
+                let hi = self.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, a, exp_mask as i64);
+                self.b.ins().band(lo, hi)
+            }
+            _ => self.b.ins().icmp_imm_s(IntCC::SignedLessThan, bits, 0),
+        }
+    }
+}
+
+pub(crate) fn mask(bits: u32) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
+}

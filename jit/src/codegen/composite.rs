@@ -1,0 +1,122 @@
+//! Composites on flattened values: construct, extract, insert, dynamic vector extract/insert,
+//! OpVectorShuffle, OpCopyObject and OpUndef.
+
+use super::translate::{op_id, op_lit, result, FnTx, R};
+use crate::spirv::Instruction;
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{InstBuilder, Value};
+use rspirv::spirv::Op;
+
+impl FnTx<'_, '_, '_> {
+    fn literals(&self, inst: &Instruction, from: usize) -> R<Vec<u32>> {
+        (from..inst.operands.len()).map(|i| op_lit(inst, i)).collect()
+    }
+
+    /// Selects `vals[idx]` with a dynamic index (out of range reads component 0).
+    pub fn dyn_select(&mut self, vals: &[Value], idx: Value) -> Value {
+        let mut acc = vals[0];
+        for (i, v) in vals.iter().enumerate().skip(1) {
+            let c = self.b.ins().icmp_imm_s(IntCC::Equal, idx, i as i64);
+            acc = self.b.ins().select(c, *v, acc);
+        }
+        acc
+    }
+
+    pub fn composite(&mut self, inst: &Instruction) -> R {
+        let (r, ty) = result(inst)?;
+        match inst.opcode {
+            Op::CompositeConstruct => {
+                let mut out = Vec::new();
+                for i in 0..inst.operands.len() {
+                    out.extend(self.val(op_id(inst, i)?)?);
+                }
+                if out.len() != self.cx.layout.get(ty)?.leaves.len() {
+                    return Err(self.err(inst, "constituents do not match the result type"));
+                }
+                self.def(r, ty, out);
+            }
+            Op::CompositeExtract => {
+                let c = op_id(inst, 0)?;
+                let cty = self.ty_of(c)?;
+                let idx = self.literals(inst, 1)?;
+                let (_, start, n) = self
+                    .cx
+                    .layout
+                    .select(cty, &idx)
+                    .map_err(|e| self.err(inst, &e.message))?;
+                let v = self.val(c)?;
+                let part = v
+                    .get(start..start + n)
+                    .ok_or_else(|| self.err(inst, "index out of range"))?;
+                self.def(r, ty, part.to_vec());
+            }
+            Op::CompositeInsert => {
+                let obj = self.val(op_id(inst, 0)?)?;
+                let c = op_id(inst, 1)?;
+                let cty = self.ty_of(c)?;
+                let idx = self.literals(inst, 2)?;
+                let (_, start, n) = self
+                    .cx
+                    .layout
+                    .select(cty, &idx)
+                    .map_err(|e| self.err(inst, &e.message))?;
+                let mut v = self.val(c)?;
+                if obj.len() != n || start + n > v.len() {
+                    return Err(self.err(inst, "object does not match the indexed member"));
+                }
+                v[start..start + n].copy_from_slice(&obj);
+                self.def(r, ty, v);
+            }
+            Op::VectorExtractDynamic => {
+                let v = self.val(op_id(inst, 0)?)?;
+                let i = self.val1(op_id(inst, 1)?)?;
+                let x = self.dyn_select(&v, i);
+                self.def(r, ty, vec![x]);
+            }
+            Op::VectorInsertDynamic => {
+                let v = self.val(op_id(inst, 0)?)?;
+                let comp = self.val1(op_id(inst, 1)?)?;
+                let i = self.val1(op_id(inst, 2)?)?;
+                let out = v
+                    .iter()
+                    .enumerate()
+                    .map(|(k, x)| {
+                        let c = self.b.ins().icmp_imm_s(IntCC::Equal, i, k as i64);
+                        self.b.ins().select(c, comp, *x)
+                    })
+                    .collect();
+                self.def(r, ty, out);
+            }
+            Op::VectorShuffle => {
+                let a = self.val(op_id(inst, 0)?)?;
+                let bv = self.val(op_id(inst, 1)?)?;
+                let comps = self.literals(inst, 2)?;
+                let mut out = Vec::new();
+                for c in comps {
+                    let c = c as usize;
+                    let v = if c < a.len() {
+                        a[c]
+                    } else if c - a.len() < bv.len() {
+                        bv[c - a.len()]
+                    } else {
+                        // 0xFFFFFFFF: undefined component.
+                        let t = self.b.func.dfg.value_type(a[0]);
+                        self.zero(t)
+                    };
+                    out.push(v);
+                }
+                self.def(r, ty, out);
+            }
+            Op::CopyObject | Op::CopyLogical | Op::ExpectKHR => {
+                let v = self.val(op_id(inst, 0)?)?;
+                self.def(r, ty, v);
+            }
+            Op::Undef => {
+                let z = self.zeros(ty)?;
+                self.def(r, ty, z);
+            }
+            _ => return Err(self.err(inst, "instruction is not supported")),
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,206 @@
+//! Control flow (branches with OpPhi arguments, OpSwitch, returns, OpUnreachable), function
+//! calls, barriers, memory barriers and the asynchronous group copies.
+
+use super::layout::Ty;
+use super::translate::{op_id, op_lit, result, FnTx, R};
+use crate::spirv::Instruction;
+use cranelift_codegen::ir::{types, BlockArg, InstBuilder};
+use cranelift_frontend::Switch;
+use rspirv::dr::Operand;
+use rspirv::spirv::{Op, Scope, StorageClass};
+
+impl FnTx<'_, '_, '_> {
+    /// The Cranelift block of `target` and the phi arguments for the edge from the current block.
+    fn edge(&mut self, target: u32) -> R<(cranelift_codegen::ir::Block, Vec<BlockArg>)> {
+        let blk = *self
+            .blocks
+            .get(&target)
+            .ok_or_else(|| crate::codegen::CompileError::new(format!("branch to unknown block %{target}")))?;
+        let wanted: Vec<(Option<u32>, u32)> = self
+            .phis
+            .get(&target)
+            .map(|ps| {
+                ps.iter()
+                    .map(|p| {
+                        (
+                            p.incoming
+                                .iter()
+                                .find(|(_, par)| *par == self.cur_label)
+                                .map(|(v, _)| *v),
+                            p.ty,
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut args = Vec::new();
+        for (v, ty) in wanted {
+            let vals = match v {
+                Some(v) => self.val(v)?,
+                None => self.zeros(ty)?,
+            };
+            args.extend(vals.into_iter().map(BlockArg::Value));
+        }
+        Ok((blk, args))
+    }
+
+    fn return_zero(&mut self) -> R {
+        let z = self.zeros(self.ret_ty)?;
+        self.b.ins().return_(&z);
+        Ok(())
+    }
+
+    fn const_scope(&self, id: u32) -> Option<u32> {
+        match self.cx.m.constant(id)?.value {
+            crate::spirv::module::ConstantValue::Scalar(v) => Some(v as u32),
+            _ => None,
+        }
+    }
+
+    pub fn barrier_call(&mut self) -> R {
+        self.b.ins().fence();
+        let wi = self.wi;
+        self.call_helper("clift_barrier", &[types::I64], &[], &[wi])?;
+        self.b.ins().fence();
+        Ok(())
+    }
+
+    pub fn control(&mut self, inst: &Instruction) -> R {
+        match inst.opcode {
+            Op::Branch => {
+                let (blk, args) = self.edge(op_id(inst, 0)?)?;
+                self.b.ins().jump(blk, &args);
+            }
+            Op::BranchConditional => {
+                let c = self.val1(op_id(inst, 0)?)?;
+                let (t, ta) = self.edge(op_id(inst, 1)?)?;
+                let (f, fa) = self.edge(op_id(inst, 2)?)?;
+                if t == f && ta.is_empty() && fa.is_empty() {
+                    self.b.ins().jump(t, &[]);
+                } else {
+                    self.b.ins().brif(c, t, &ta, f, &fa);
+                }
+            }
+            Op::Switch => {
+                let sel = self.val1(op_id(inst, 0)?)?;
+                let sel = self.int_resize(sel, types::I64, false);
+                let mut targets = vec![(None, op_id(inst, 1)?)];
+                let mut i = 2;
+                while i + 1 < inst.operands.len() {
+                    let v = match inst.operands.get(i) {
+                        Some(Operand::LiteralBit32(v)) => *v as u64,
+                        Some(Operand::LiteralBit64(v)) => *v,
+                        _ => return Err(self.err(inst, "case literal expected")),
+                    };
+                    targets.push((Some(v), op_id(inst, i + 1)?));
+                    i += 2;
+                }
+                let cur = self
+                    .b
+                    .current_block()
+                    .ok_or_else(|| self.err(inst, "no current block"))?;
+                // Resolve every edge first (phi arguments are computed in the current block),
+                // then route edges with arguments through trampoline blocks.
+                let mut resolved = Vec::new();
+                for (v, t) in targets {
+                    let (blk, args) = self.edge(t)?;
+                    resolved.push((v, blk, args));
+                }
+                let mut sw = Switch::new();
+                let mut default = None;
+                let mut tramps = Vec::new();
+                for (v, blk, args) in resolved {
+                    let dest = if args.is_empty() {
+                        blk
+                    } else {
+                        let tb = self.b.create_block();
+                        tramps.push((tb, blk, args));
+                        tb
+                    };
+                    match v {
+                        None => default = Some(dest),
+                        Some(v) => {
+                            sw.set_entry(v as u128, dest);
+                        }
+                    }
+                }
+                let default = default.ok_or_else(|| self.err(inst, "no default"))?;
+                sw.emit(&mut self.b, sel, default);
+                for (tb, blk, args) in tramps {
+                    self.b.switch_to_block(tb);
+                    self.b.ins().jump(blk, &args);
+                }
+                let _ = cur;
+            }
+            Op::Return => {
+                self.b.ins().return_(&[]);
+            }
+            Op::ReturnValue => {
+                let v = self.val(op_id(inst, 0)?)?;
+                self.b.ins().return_(&v);
+            }
+            Op::Unreachable | Op::Kill => self.return_zero()?,
+            Op::FunctionCall => {
+                let (r, ty) = result(inst)?;
+                let callee = op_id(inst, 0)?;
+                let fid = *self.cx.funcs.get(&callee).ok_or_else(|| {
+                    self.err(
+                        inst,
+                        &format!("calls %{callee}, which has no body (imported functions are not supported)"),
+                    )
+                })?;
+                let mut args = Vec::new();
+                for i in 1..inst.operands.len() {
+                    args.extend(self.val(op_id(inst, i)?)?);
+                }
+                args.push(self.wi);
+                let fr = self.func_ref(fid);
+                let call = self.b.ins().call(fr, &args);
+                let res = self.b.inst_results(call).to_vec();
+                self.def(r, ty, res);
+            }
+            Op::ControlBarrier => {
+                let exec = self.const_scope(op_id(inst, 0)?);
+                if exec == Some(Scope::Workgroup as u32) || exec.is_none() {
+                    self.barrier_call()?;
+                } else {
+                    self.b.ins().fence();
+                }
+            }
+            Op::MemoryBarrier => {
+                self.b.ins().fence();
+            }
+            Op::GroupAsyncCopy => {
+                let (r, ty) = result(inst)?;
+                let dst_id = op_id(inst, 1)?;
+                let dty = self.ty_of(dst_id)?;
+                let (storage, pointee) = match self.cx.layout.get(dty)?.ty {
+                    Ty::Pointer(s, p) => (s, p),
+                    _ => return Err(self.err(inst, "destination is not a pointer")),
+                };
+                let elem = self.cx.layout.get(pointee)?.size as i64;
+                let dst = self.val1(dst_id)?;
+                let src = self.val1(op_id(inst, 2)?)?;
+                let n = self.val1(op_id(inst, 3)?)?;
+                let n = self.int_resize(n, types::I64, false);
+                let stride = self.val1(op_id(inst, 4)?)?;
+                let stride = self.int_resize(stride, types::I64, false);
+                let one = self.b.ins().iconst(types::I64, 1);
+                let (ss, ds) = if storage == StorageClass::Workgroup {
+                    (stride, one)
+                } else {
+                    (one, stride)
+                };
+                let e = self.b.ins().iconst(types::I64, elem);
+                let wi = self.wi;
+                self.call_helper("clift_async_copy", &[types::I64; 7], &[], &[wi, dst, src, n, e, ss, ds])?;
+                let ev = self.val(op_id(inst, 5)?)?;
+                self.def(r, ty, ev);
+                let _ = op_lit;
+            }
+            Op::GroupWaitEvents => self.barrier_call()?,
+            _ => return Err(self.err(inst, "instruction is not supported")),
+        }
+        Ok(())
+    }
+}

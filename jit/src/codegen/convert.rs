@@ -1,0 +1,302 @@
+//! Conversions (seeds/004 sections 6.2, 6.3): integer widening/narrowing with optional
+//! saturation, float <-> integer with FPRoundingMode and saturation (float-to-integer always
+//! saturates, so no value can trap), float <-> float with rounding modes, half conversions,
+//! pointer <-> integer, OpBitcast and the generic-pointer casts (no-ops: one flat address space).
+
+use super::arith::mask;
+use super::helpers::{RTE, RTN, RTP, RTZ};
+use super::layout::{Scalar, Ty};
+use super::translate::{op_id, result, FnTx, R};
+use crate::spirv::Instruction;
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, StackSlotData, StackSlotKind, Type, Value};
+use rspirv::spirv::Op;
+
+impl FnTx<'_, '_, '_> {
+    /// Integer `v` (of its clif type) to width `to` bits, `signed` source.
+    pub fn int_resize(&mut self, v: Value, to: Type, signed: bool) -> Value {
+        let from = self.b.func.dfg.value_type(v);
+        if from == to {
+            v
+        } else if from.bits() > to.bits() {
+            self.b.ins().ireduce(to, v)
+        } else if signed {
+            self.b.ins().sextend(to, v)
+        } else {
+            self.b.ins().uextend(to, v)
+        }
+    }
+
+    /// Bool (i8 0/1) to an integer of type `t`.
+    pub fn bool_to_int(&mut self, c: Value, t: Type) -> Value {
+        if t == types::I8 {
+            c
+        } else {
+            self.b.ins().uextend(t, c)
+        }
+    }
+
+    /// Clamps integer `v` (signedness `src_signed`, width of its type) into the range of a
+    /// `to_bits`-bit integer of signedness `dst_signed`, then resizes.
+    fn int_saturate(&mut self, v: Value, src_signed: bool, to_bits: u32, dst_signed: bool) -> Value {
+        let from = self.b.func.dfg.value_type(v);
+        let fb = from.bits();
+        // Work in 64 bits (sign- or zero-extended source).
+        let w = self.int_resize(v, types::I64, src_signed);
+        let (lo, hi): (i128, i128) = if dst_signed {
+            (-(1i128 << (to_bits - 1)), (1i128 << (to_bits - 1)) - 1)
+        } else {
+            (0, (1i128 << to_bits) - 1)
+        };
+        let (slo, shi): (i128, i128) = if src_signed {
+            (-(1i128 << (fb - 1)), (1i128 << (fb - 1)) - 1)
+        } else {
+            (0, (1i128 << fb) - 1)
+        };
+        let mut x = w;
+        if hi < shi {
+            let h = self.b.ins().iconst(types::I64, hi as i64);
+            let cc = if src_signed {
+                IntCC::SignedGreaterThan
+            } else {
+                IntCC::UnsignedGreaterThan
+            };
+            let c = self.b.ins().icmp(cc, x, h);
+            x = self.b.ins().select(c, h, x);
+        }
+        if lo > slo {
+            let l = self.b.ins().iconst(types::I64, lo as i64);
+            let c = self.b.ins().icmp(IntCC::SignedLessThan, x, l);
+            x = self.b.ins().select(c, l, x);
+        }
+        let to = Scalar::Int(to_bits).clif();
+        self.int_resize(x, to, true)
+    }
+
+    /// Float (f32/f64 value) to integer of `bits` bits, saturating, after rounding per `mode`.
+    fn float_to_int(&mut self, v: Value, bits: u32, signed: bool, mode: i32) -> Value {
+        let v = match mode {
+            RTE => self.b.ins().nearest(v),
+            RTP => self.b.ins().ceil(v),
+            RTN => self.b.ins().floor(v),
+            _ => v,
+        };
+        let to = Scalar::Int(bits).clif();
+        if bits >= 32 {
+            if signed {
+                self.b.ins().fcvt_to_sint_sat(to, v)
+            } else {
+                self.b.ins().fcvt_to_uint_sat(to, v)
+            }
+        } else {
+            let w = if signed {
+                self.b.ins().fcvt_to_sint_sat(types::I32, v)
+            } else {
+                self.b.ins().fcvt_to_uint_sat(types::I32, v)
+            };
+            self.int_saturate(w, signed, bits, signed)
+        }
+    }
+
+    /// Integer to float with rounding mode.
+    fn int_to_float(&mut self, v: Value, signed: bool, to: Scalar, mode: i32) -> R<Value> {
+        let from = self.b.func.dfg.value_type(v);
+        // Exact cases: the whole source range fits the destination's significand.
+        let exact = match to {
+            Scalar::Float(32) => from.bits() <= 16,
+            Scalar::Float(64) => from.bits() <= 32,
+            _ => false,
+        };
+        if to != Scalar::Float(16) && (mode == RTE || exact) {
+            let (src, t) = if from.bits() < 32 {
+                (self.int_resize(v, types::I32, signed), to.clif())
+            } else {
+                (v, to.clif())
+            };
+            return Ok(if signed {
+                self.b.ins().fcvt_from_sint(t, src)
+            } else {
+                self.b.ins().fcvt_from_uint(t, src)
+            });
+        }
+        let x = self.int_resize(v, types::I64, signed);
+        let s = self.b.ins().iconst(types::I32, signed as i64);
+        let m = self.b.ins().iconst(types::I32, mode as i64);
+        Ok(match to {
+            Scalar::Float(32) => self.call_helper(
+                "clift_cvt_int_f32",
+                &[types::I64, types::I32, types::I32],
+                &[types::F32],
+                &[x, s, m],
+            )?[0],
+            Scalar::Float(64) => self.call_helper(
+                "clift_cvt_int_f64",
+                &[types::I64, types::I32, types::I32],
+                &[types::F64],
+                &[x, s, m],
+            )?[0],
+            _ => {
+                let r = self.call_helper(
+                    "clift_cvt_int_f16",
+                    &[types::I64, types::I32, types::I32],
+                    &[types::I32],
+                    &[x, s, m],
+                )?[0];
+                self.b.ins().ireduce(types::I16, r)
+            }
+        })
+    }
+
+    /// Float to float (any of f16/f32/f64) with rounding mode.
+    pub fn float_to_float(&mut self, v: Value, from: Scalar, to: Scalar, mode: i32) -> R<Value> {
+        if from == to {
+            return Ok(v);
+        }
+        let m = self.b.ins().iconst(types::I32, mode as i64);
+        Ok(match (from, to) {
+            (Scalar::Float(16), _) => {
+                let x = self.b.ins().uextend(types::I32, v);
+                if to == Scalar::Float(64) {
+                    self.call_helper("clift_cvt_f16_f64", &[types::I32], &[types::F64], &[x])?[0]
+                } else {
+                    self.call_helper("clift_cvt_f16_f32", &[types::I32], &[types::F32], &[x])?[0]
+                }
+            }
+            (Scalar::Float(32), Scalar::Float(64)) => self.b.ins().fpromote(types::F64, v),
+            (Scalar::Float(64), Scalar::Float(32)) => {
+                if mode == RTE {
+                    self.b.ins().fdemote(types::F32, v)
+                } else {
+                    self.call_helper("clift_cvt_f64_f32", &[types::F64, types::I32], &[types::F32], &[v, m])?[0]
+                }
+            }
+            (Scalar::Float(32), Scalar::Float(16)) => {
+                let r = self.call_helper("clift_cvt_f32_f16", &[types::F32, types::I32], &[types::I32], &[v, m])?[0];
+                self.b.ins().ireduce(types::I16, r)
+            }
+            _ => {
+                let r = self.call_helper("clift_cvt_f64_f16", &[types::F64, types::I32], &[types::I32], &[v, m])?[0];
+                self.b.ins().ireduce(types::I16, r)
+            }
+        })
+    }
+
+    pub fn convert(&mut self, inst: &Instruction) -> R {
+        let (r, ty) = result(inst)?;
+        let src_id = op_id(inst, 0)?;
+        let src_ty = self.ty_of(src_id)?;
+        let vals = self.val(src_id)?;
+        let op = inst.opcode;
+        let mode = self.cx.rounding.get(&r).map(|m| *m as i32);
+        let sat = self.cx.saturated.contains(&r);
+        if matches!(
+            op,
+            Op::PtrCastToGeneric | Op::GenericCastToPtr | Op::GenericCastToPtrExplicit
+        ) {
+            self.def(r, ty, vals);
+            return Ok(());
+        }
+        if op == Op::Bitcast {
+            return self.bitcast(inst, r, ty, src_ty, vals);
+        }
+        let (from, _) = self.cx.layout.shape(src_ty).map_err(|e| self.err(inst, &e.message))?;
+        let (to, _) = self.cx.layout.shape(ty).map_err(|e| self.err(inst, &e.message))?;
+        let mut out = Vec::with_capacity(vals.len());
+        for v in vals {
+            let x = match op {
+                Op::SConvert | Op::UConvert | Op::SatConvertSToU | Op::SatConvertUToS => {
+                    let (Scalar::Int(tb), Scalar::Int(_)) = (to, from) else {
+                        return Err(self.err(inst, "integer conversion of non-integers"));
+                    };
+                    let src_signed = matches!(op, Op::SConvert | Op::SatConvertSToU);
+                    let dst_signed = match op {
+                        Op::SConvert => true,
+                        Op::UConvert => false,
+                        Op::SatConvertSToU => false,
+                        _ => true,
+                    };
+                    let saturate = sat || matches!(op, Op::SatConvertSToU | Op::SatConvertUToS);
+                    if saturate {
+                        // For OpSConvert/OpUConvert with SaturatedConversion, signedness of
+                        // the destination follows the source.
+                        let ds = if matches!(op, Op::SConvert | Op::UConvert) {
+                            src_signed
+                        } else {
+                            dst_signed
+                        };
+                        self.int_saturate(v, src_signed, tb, ds)
+                    } else {
+                        self.int_resize(v, to.clif(), src_signed)
+                    }
+                }
+                Op::ConvertFToU | Op::ConvertFToS => {
+                    let Scalar::Int(tb) = to else {
+                        return Err(self.err(inst, "float-to-integer conversion to a non-integer"));
+                    };
+                    let w = self.widen_half(v, from)?;
+                    self.float_to_int(w, tb, op == Op::ConvertFToS, mode.unwrap_or(RTZ))
+                }
+                Op::ConvertSToF | Op::ConvertUToF => {
+                    let v = if from == Scalar::Bool {
+                        self.bool_to_int(v, types::I32)
+                    } else {
+                        v
+                    };
+                    self.int_to_float(v, op == Op::ConvertSToF, to, mode.unwrap_or(RTE))?
+                }
+                Op::FConvert => self.float_to_float(v, from, to, mode.unwrap_or(RTE))?,
+                Op::QuantizeToF16 => {
+                    let h = self.float_to_float(v, from, Scalar::Float(16), RTE)?;
+                    self.float_to_float(h, Scalar::Float(16), from, RTE)?
+                }
+                Op::ConvertPtrToU | Op::ConvertUToPtr => self.int_resize(v, to.clif(), false),
+                _ => return Err(self.err(inst, "conversion is not supported")),
+            };
+            out.push(x);
+        }
+        self.def(r, ty, out);
+        Ok(())
+    }
+
+    fn bitcast(&mut self, inst: &Instruction, r: u32, ty: u32, src_ty: u32, vals: Vec<Value>) -> R {
+        let dst = self.cx.layout.get(ty)?.clone();
+        let src = self.cx.layout.get(src_ty)?.clone();
+        if dst.leaves.len() == 1 && src.leaves.len() == 1 {
+            let (t, v) = (dst.leaves[0], vals[0]);
+            let st = self.b.func.dfg.value_type(v);
+            let out = if st == t {
+                v
+            } else if st.bits() == t.bits() {
+                self.b.ins().bitcast(t, MemFlagsData::new(), v)
+            } else {
+                return Err(self.err(inst, "bitcast between types of different sizes"));
+            };
+            self.def(r, ty, vec![out]);
+            return Ok(());
+        }
+        // General case through memory (vectors of different shapes; 3-component vectors use
+        // their 4-component storage size).
+        let bytes: u32 = src.leaves.iter().map(|l| l.bytes()).sum();
+        let dbytes: u32 = dst.leaves.iter().map(|l| l.bytes()).sum();
+        if bytes != dbytes {
+            return Err(self.err(inst, "bitcast between types of different sizes"));
+        }
+        let slot = self
+            .b
+            .create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, bytes.max(1), 4));
+        let mut off = 0;
+        for v in &vals {
+            self.b.ins().stack_store(types::I64, *v, slot, off as i32);
+            off += self.b.func.dfg.value_type(*v).bytes();
+        }
+        let mut out = Vec::new();
+        let mut off = 0;
+        for l in &dst.leaves {
+            out.push(self.b.ins().stack_load(types::I64, *l, slot, off as i32));
+            off += l.bytes();
+        }
+        self.def(r, ty, out);
+        let _ = (Ty::Void, mask(8), RTN);
+        Ok(())
+    }
+}

@@ -1,0 +1,181 @@
+//! The work-group driver: runs every work-item of one work-group. Kernels without barriers run
+//! as plain nested work-item loops; kernels with barriers run one fiber (stackful coroutine)
+//! per work-item, resumed round-robin, where a barrier suspends the fiber.
+
+use crate::abi::WorkGroupContext;
+use corosensei::stack::DefaultStack;
+use corosensei::{Coroutine, CoroutineResult, Yielder};
+use std::cell::RefCell;
+use std::ffi::c_void;
+use std::mem::offset_of;
+
+/// Per-work-item state the generated code reads its builtins from (the Input-storage builtin
+/// variables point into it) and passes to helpers.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct WorkItem {
+    pub global_id: [u64; 3],
+    pub local_id: [u64; 3],
+    pub group_id: [u64; 3],
+    pub global_size: [u64; 3],
+    pub local_size: [u64; 3],
+    pub enqueued_local_size: [u64; 3],
+    pub num_groups: [u64; 3],
+    pub global_offset: [u64; 3],
+    pub work_dim: u32,
+    pub _pad: u32,
+    pub global_linear_id: u64,
+    pub local_linear_id: u64,
+    pub local_mem: *mut u8,
+    /// The fiber's yielder while running as a fiber, else null.
+    pub fiber: *const c_void,
+    pub ctx: *const WorkGroupContext,
+}
+
+pub(crate) const OFF_GLOBAL_ID: usize = offset_of!(WorkItem, global_id);
+pub(crate) const OFF_LOCAL_ID: usize = offset_of!(WorkItem, local_id);
+pub(crate) const OFF_GROUP_ID: usize = offset_of!(WorkItem, group_id);
+pub(crate) const OFF_GLOBAL_SIZE: usize = offset_of!(WorkItem, global_size);
+pub(crate) const OFF_LOCAL_SIZE: usize = offset_of!(WorkItem, local_size);
+pub(crate) const OFF_ENQ_LOCAL_SIZE: usize = offset_of!(WorkItem, enqueued_local_size);
+pub(crate) const OFF_NUM_GROUPS: usize = offset_of!(WorkItem, num_groups);
+pub(crate) const OFF_GLOBAL_OFFSET: usize = offset_of!(WorkItem, global_offset);
+pub(crate) const OFF_WORK_DIM: usize = offset_of!(WorkItem, work_dim);
+pub(crate) const OFF_GLOBAL_LINEAR_ID: usize = offset_of!(WorkItem, global_linear_id);
+pub(crate) const OFF_LOCAL_LINEAR_ID: usize = offset_of!(WorkItem, local_linear_id);
+pub(crate) const OFF_LOCAL_MEM: usize = offset_of!(WorkItem, local_mem);
+
+/// The compiled entry: `fn(args, work_item)`.
+pub(crate) type EntryFn = unsafe extern "C" fn(*const u8, *mut WorkItem);
+
+impl WorkItem {
+    fn for_group(ctx: &WorkGroupContext) -> WorkItem {
+        WorkItem {
+            global_id: [0; 3],
+            local_id: [0; 3],
+            group_id: ctx.group_id,
+            global_size: ctx.global_size,
+            local_size: ctx.local_size,
+            enqueued_local_size: ctx.enqueued_local_size,
+            num_groups: ctx.num_groups,
+            global_offset: ctx.global_offset,
+            work_dim: ctx.work_dim,
+            _pad: 0,
+            global_linear_id: 0,
+            local_linear_id: 0,
+            local_mem: ctx.local_mem,
+            fiber: std::ptr::null(),
+            ctx,
+        }
+    }
+
+    #[inline(always)]
+    fn set_local(&mut self, x: u64, y: u64, z: u64) {
+        self.local_id = [x, y, z];
+        for (d, l) in [x, y, z].into_iter().enumerate() {
+            self.global_id[d] = self.group_id[d] * self.enqueued_local_size[d] + l + self.global_offset[d];
+        }
+        let gs = self.global_size;
+        let go = self.global_offset;
+        self.global_linear_id =
+            ((self.global_id[2] - go[2]) * gs[1] + (self.global_id[1] - go[1])) * gs[0] + (self.global_id[0] - go[0]);
+        self.local_linear_id = (z * self.local_size[1] + y) * self.local_size[0] + x;
+    }
+}
+
+/// Runs all work-items of a group without barriers.
+///
+/// # Safety
+/// `entry` is compiled code for a kernel whose argument block is `args`.
+pub(crate) unsafe fn run_plain(entry: EntryFn, args: *const u8, ctx: &WorkGroupContext) {
+    let mut wi = WorkItem::for_group(ctx);
+    let [lx, ly, lz] = ctx.local_size;
+    for z in 0..lz {
+        for y in 0..ly {
+            for x in 0..lx {
+                wi.set_local(x, y, z);
+                unsafe { entry(args, &mut wi) };
+            }
+        }
+    }
+}
+
+const FIBER_STACK: usize = 256 * 1024;
+
+thread_local! {
+    static STACKS: RefCell<Vec<DefaultStack>> = const { RefCell::new(Vec::new()) };
+}
+
+type Fiber<'s> = Coroutine<(), (), (), &'s mut DefaultStack>;
+
+/// Runs all work-items of a group as fibers; barriers suspend.
+///
+/// # Safety
+/// As [`run_plain`].
+pub(crate) unsafe fn run_fibers(entry: EntryFn, args: *const u8, ctx: &WorkGroupContext) {
+    let [lx, ly, lz] = ctx.local_size;
+    let n = (lx * ly * lz) as usize;
+    let base = WorkItem::for_group(ctx);
+    let mut items: Vec<WorkItem> = Vec::with_capacity(n);
+    for z in 0..lz {
+        for y in 0..ly {
+            for x in 0..lx {
+                let mut wi = base;
+                wi.set_local(x, y, z);
+                items.push(wi);
+            }
+        }
+    }
+    // Take the stacks out of the pool so a nested use cannot alias them.
+    let mut stacks: Vec<DefaultStack> = STACKS.with(|s| std::mem::take(&mut *s.borrow_mut()));
+    while stacks.len() < n {
+        match DefaultStack::new(FIBER_STACK) {
+            Ok(s) => stacks.push(s),
+            Err(_) => break,
+        }
+    }
+    let items_ptr = items.as_mut_ptr();
+    {
+        let mut fibers: Vec<Fiber<'_>> = Vec::with_capacity(n);
+        for (i, stack) in stacks.iter_mut().take(n).enumerate() {
+            let wi = unsafe { items_ptr.add(i) };
+            let f = move |y: &Yielder<(), ()>, _: ()| unsafe {
+                (*wi).fiber = y as *const Yielder<(), ()> as *const c_void;
+                entry(args, wi);
+            };
+            // SAFETY: the fiber borrows `items` and the stack, both outliving the loop below,
+            // which drives every fiber to completion.
+            fibers.push(unsafe { Coroutine::with_stack_unchecked(stack, f) });
+        }
+        let mut live = fibers.len();
+        let mut done = vec![false; fibers.len()];
+        while live > 0 {
+            for (i, f) in fibers.iter_mut().enumerate() {
+                if done[i] {
+                    continue;
+                }
+                if let CoroutineResult::Return(()) = f.resume(()) {
+                    done[i] = true;
+                    live -= 1;
+                }
+            }
+        }
+    }
+    STACKS.with(|s| {
+        let mut pool = s.borrow_mut();
+        if pool.len() < stacks.len() {
+            *pool = stacks;
+        }
+    });
+}
+
+/// # Safety
+/// `wi` is a live work-item state.
+pub(crate) unsafe fn barrier(wi: *mut WorkItem) {
+    unsafe {
+        let y = (*wi).fiber as *const Yielder<(), ()>;
+        if !y.is_null() {
+            (*y).suspend(());
+        }
+    }
+}

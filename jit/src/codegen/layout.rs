@@ -1,0 +1,307 @@
+//! SPIR-V types as the code generator sees them: the Cranelift scalar "leaves" a value of the
+//! type is flattened into, and the memory layout (size, alignment, member offsets, strides)
+//! of the OpenCL C data model.
+
+use super::CompileError;
+use crate::spirv::module::{ConstantValue, Type};
+use crate::spirv::Module;
+use cranelift_codegen::ir::types;
+use cranelift_codegen::ir::Type as ClifType;
+use rspirv::spirv::{Decoration, StorageClass};
+use std::collections::HashMap;
+
+pub(crate) type Id = u32;
+
+/// The scalar kind of a type (the component type for vectors).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Scalar {
+    Bool,
+    Int(u32),
+    Float(u32),
+    /// Pointers, events, images, samplers: a 64-bit word.
+    Ptr,
+}
+
+impl Scalar {
+    /// The Cranelift type of one value (halves are kept as their 16-bit pattern).
+    pub fn clif(self) -> ClifType {
+        match self {
+            Scalar::Bool => types::I8,
+            Scalar::Int(8) => types::I8,
+            Scalar::Int(16) | Scalar::Float(16) => types::I16,
+            Scalar::Int(32) => types::I32,
+            Scalar::Float(32) => types::F32,
+            Scalar::Float(64) => types::F64,
+            _ => types::I64,
+        }
+    }
+    pub fn bytes(self) -> u32 {
+        match self {
+            Scalar::Bool => 1,
+            Scalar::Int(w) | Scalar::Float(w) => w / 8,
+            Scalar::Ptr => 8,
+        }
+    }
+}
+
+/// A resolved type.
+#[derive(Clone, Debug)]
+pub(crate) enum Ty {
+    Void,
+    Scalar(Scalar),
+    Vector(Scalar, u32),
+    Array(Id, u64),
+    Struct(Vec<Id>),
+    Pointer(StorageClass, Id),
+    Function,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Info {
+    pub ty: Ty,
+    pub size: u64,
+    pub align: u64,
+    /// Flattened leaves.
+    pub leaves: Vec<ClifType>,
+    /// Member offsets (structs).
+    pub offsets: Vec<u64>,
+    /// Element stride (arrays, vectors).
+    pub stride: u64,
+    /// Component type (vectors) or element type (arrays).
+    pub elem: Id,
+}
+
+pub(crate) struct Layout {
+    infos: HashMap<Id, Info>,
+}
+
+fn err(msg: String) -> CompileError {
+    CompileError { message: msg }
+}
+
+impl Layout {
+    pub fn new(m: &Module) -> Result<Layout, CompileError> {
+        let mut l = Layout { infos: HashMap::new() };
+        // Types are declared before use (forward pointers aside), so one pass in order works.
+        for t in &m.types {
+            let info = l.compute(m, t.id, &t.ty)?;
+            l.infos.insert(t.id, info);
+        }
+        Ok(l)
+    }
+
+    fn compute(&self, m: &Module, id: Id, ty: &Type) -> Result<Info, CompileError> {
+        let scalar = |s: Scalar| Info {
+            ty: Ty::Scalar(s),
+            size: s.bytes() as u64,
+            align: s.bytes() as u64,
+            leaves: vec![s.clif()],
+            offsets: vec![],
+            stride: 0,
+            elem: 0,
+        };
+        Ok(match ty {
+            Type::Void => Info {
+                ty: Ty::Void,
+                size: 0,
+                align: 1,
+                leaves: vec![],
+                offsets: vec![],
+                stride: 0,
+                elem: 0,
+            },
+            Type::Bool => scalar(Scalar::Bool),
+            Type::Int { width, .. } => match width {
+                8 | 16 | 32 | 64 => scalar(Scalar::Int(*width)),
+                _ => return Err(err(format!("OpTypeInt %{id}: unsupported width {width}"))),
+            },
+            Type::Float { width } => match width {
+                16 | 32 | 64 => scalar(Scalar::Float(*width)),
+                _ => return Err(err(format!("OpTypeFloat %{id}: unsupported width {width}"))),
+            },
+            Type::Vector { component, count } => {
+                let s = self
+                    .scalar_of(*component)
+                    .ok_or_else(|| err(format!("OpTypeVector %{id}: bad component")))?;
+                let n = *count;
+                let mem_n = if n == 3 { 4 } else { n } as u64;
+                let size = mem_n * s.bytes() as u64;
+                Info {
+                    ty: Ty::Vector(s, n),
+                    size,
+                    align: size,
+                    leaves: vec![s.clif(); n as usize],
+                    offsets: vec![],
+                    stride: s.bytes() as u64,
+                    elem: *component,
+                }
+            }
+            Type::Array { element, length } => {
+                let e = self.get(*element)?;
+                let len = match m.constant(*length).map(|c| &c.value) {
+                    Some(ConstantValue::Scalar(v)) => *v,
+                    _ => return Err(err(format!("OpTypeArray %{id}: length is not a constant"))),
+                };
+                let stride = m
+                    .decorations_of(id)
+                    .find(|d| d.decoration == Decoration::ArrayStride)
+                    .and_then(|d| match d.operands.first() {
+                        Some(rspirv::dr::Operand::LiteralBit32(v)) => Some(*v as u64),
+                        _ => None,
+                    })
+                    .unwrap_or_else(|| round_up(e.size, e.align));
+                let mut leaves = Vec::new();
+                if (e.leaves.len() as u64).saturating_mul(len) <= 4096 {
+                    for _ in 0..len {
+                        leaves.extend_from_slice(&e.leaves);
+                    }
+                }
+                Info {
+                    ty: Ty::Array(*element, len),
+                    size: stride * len,
+                    align: e.align,
+                    leaves,
+                    offsets: vec![],
+                    stride,
+                    elem: *element,
+                }
+            }
+            Type::RuntimeArray { element } => {
+                let e = self.get(*element)?;
+                Info {
+                    ty: Ty::Array(*element, 0),
+                    size: 0,
+                    align: e.align,
+                    leaves: vec![],
+                    offsets: vec![],
+                    stride: round_up(e.size, e.align),
+                    elem: *element,
+                }
+            }
+            Type::Struct { members } => {
+                let packed = m.decorations_of(id).any(|d| d.decoration == Decoration::CPacked);
+                let mut explicit: HashMap<u32, u64> = HashMap::new();
+                for d in m
+                    .decorations
+                    .iter()
+                    .filter(|d| d.target == id && d.decoration == Decoration::Offset)
+                {
+                    if let (Some(mi), Some(rspirv::dr::Operand::LiteralBit32(o))) = (d.member, d.operands.first()) {
+                        explicit.insert(mi, *o as u64);
+                    }
+                }
+                let mut off = 0u64;
+                let mut align = 1u64;
+                let mut offsets = Vec::new();
+                let mut leaves = Vec::new();
+                for (i, mid) in members.iter().enumerate() {
+                    let mi = self.get(*mid)?;
+                    let a = if packed { 1 } else { mi.align.max(1) };
+                    let o = explicit.get(&(i as u32)).copied().unwrap_or_else(|| round_up(off, a));
+                    offsets.push(o);
+                    off = o + mi.size;
+                    align = align.max(a);
+                    leaves.extend_from_slice(&mi.leaves);
+                }
+                Info {
+                    ty: Ty::Struct(members.clone()),
+                    size: round_up(off, align),
+                    align,
+                    leaves,
+                    offsets,
+                    stride: 0,
+                    elem: 0,
+                }
+            }
+            Type::Pointer { storage, pointee } => Info {
+                ty: Ty::Pointer(*storage, *pointee),
+                size: 8,
+                align: 8,
+                leaves: vec![types::I64],
+                offsets: vec![],
+                stride: 0,
+                elem: 0,
+            },
+            Type::Function { .. } => Info {
+                ty: Ty::Function,
+                size: 0,
+                align: 1,
+                leaves: vec![],
+                offsets: vec![],
+                stride: 0,
+                elem: 0,
+            },
+            // Opaque handles: images, samplers, events, queues ... one 64-bit word.
+            _ => scalar(Scalar::Ptr),
+        })
+    }
+
+    pub fn get(&self, id: Id) -> Result<&Info, CompileError> {
+        self.infos
+            .get(&id)
+            .ok_or_else(|| err(format!("unknown or unsupported type %{id}")))
+    }
+
+    /// Scalar kind of a scalar type, or the component kind of a vector type.
+    pub fn scalar_of(&self, id: Id) -> Option<Scalar> {
+        match self.infos.get(&id)?.ty {
+            Ty::Scalar(s) | Ty::Vector(s, _) => Some(s),
+            Ty::Pointer(..) => Some(Scalar::Ptr),
+            _ => None,
+        }
+    }
+
+    /// `(scalar kind, component count)`; count 1 for scalars.
+    pub fn shape(&self, id: Id) -> Result<(Scalar, u32), CompileError> {
+        match self.get(id)?.ty {
+            Ty::Scalar(s) => Ok((s, 1)),
+            Ty::Vector(s, n) => Ok((s, n)),
+            Ty::Pointer(..) => Ok((Scalar::Ptr, 1)),
+            _ => Err(err(format!("type %{id} is not a scalar or vector"))),
+        }
+    }
+
+    /// The type and leaf range selected by composite indices.
+    pub fn select(&self, mut ty: Id, indices: &[u32]) -> Result<(Id, usize, usize), CompileError> {
+        let mut start = 0usize;
+        for &i in indices {
+            let info = self.get(ty)?;
+            match &info.ty {
+                Ty::Vector(_, n) => {
+                    if i >= *n {
+                        return Err(err(format!("composite index {i} out of range")));
+                    }
+                    start += i as usize;
+                    ty = info.elem;
+                }
+                Ty::Array(e, len) => {
+                    if i as u64 >= *len {
+                        return Err(err(format!("composite index {i} out of range")));
+                    }
+                    start += i as usize * self.get(*e)?.leaves.len();
+                    ty = *e;
+                }
+                Ty::Struct(ms) => {
+                    let Some(m) = ms.get(i as usize) else {
+                        return Err(err(format!("composite index {i} out of range")));
+                    };
+                    for prev in &ms[..i as usize] {
+                        start += self.get(*prev)?.leaves.len();
+                    }
+                    ty = *m;
+                }
+                _ => return Err(err(format!("composite index into non-composite type %{ty}"))),
+            }
+        }
+        let n = self.get(ty)?.leaves.len();
+        Ok((ty, start, n))
+    }
+}
+
+pub(crate) fn round_up(x: u64, a: u64) -> u64 {
+    if a <= 1 {
+        x
+    } else {
+        x.div_ceil(a) * a
+    }
+}

@@ -1,0 +1,149 @@
+//! Translation of validated SPIR-V kernels to native code with Cranelift.
+//!
+//! `compile` turns a module into a [`Program`]: one JIT module holding every function, plus one
+//! [`Kernel`] per OpEntryPoint with its argument layout. `Kernel::run_group` runs one work-group.
+
+mod arith;
+mod atomics;
+mod composite;
+mod control;
+mod convert;
+pub mod driver;
+mod extinst;
+pub mod helpers;
+mod layout;
+mod memory;
+mod module;
+mod translate;
+
+use crate::abi::{KernelArg, WorkGroupContext};
+use crate::spirv::Module;
+use cranelift_jit::JITModule;
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+
+/// How to compile a program.
+#[derive(Clone, Debug, Default)]
+pub struct CompileOptions {
+    /// SpecId -> value bits (low bits used for narrow types).
+    pub spec_constants: HashMap<u32, u64>,
+    pub denorms_are_zero: bool,
+    pub fast_relaxed_math: bool,
+    /// Compile without Cranelift's optimizations (`-cl-opt-disable`).
+    pub opt_level_none: bool,
+}
+
+/// Why a module could not be compiled; the message names the instruction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompileError {
+    pub message: String,
+}
+
+impl CompileError {
+    pub(crate) fn new(message: impl Into<String>) -> Self {
+        CompileError {
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for CompileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for CompileError {}
+
+/// The JIT code and data of one program. Freed when the last kernel and the program are gone.
+pub(crate) struct CodeMemory(Option<JITModule>);
+
+// SAFETY: after finalization the module is only read (code executes, data is addressed by the
+// kernels); nothing mutates it until `Drop`, which has exclusive access.
+unsafe impl Send for CodeMemory {}
+unsafe impl Sync for CodeMemory {}
+
+impl Drop for CodeMemory {
+    fn drop(&mut self) {
+        if let Some(m) = self.0.take() {
+            // SAFETY: no kernel can run any more: every `Kernel` holds an Arc to this memory.
+            unsafe { m.free_memory() };
+        }
+    }
+}
+
+/// A compiled program.
+pub struct Program {
+    kernels: Vec<Arc<Kernel>>,
+    _code: Arc<CodeMemory>,
+}
+
+impl Program {
+    pub fn kernels(&self) -> &[Arc<Kernel>] {
+        &self.kernels
+    }
+
+    pub fn kernel(&self, name: &str) -> Option<Arc<Kernel>> {
+        self.kernels.iter().find(|k| k.name == name).cloned()
+    }
+}
+
+/// One compiled kernel.
+pub struct Kernel {
+    pub name: String,
+    /// In parameter order, with offsets into the argument block.
+    pub args: Vec<KernelArg>,
+    /// Bytes of the argument block.
+    pub args_size: usize,
+    /// Bytes of Workgroup-storage variables, placed at the start of the local arena.
+    pub static_local_size: usize,
+    pub reqd_work_group_size: Option<[u32; 3]>,
+    pub work_group_size_hint: Option<[u32; 3]>,
+    /// Approximate bytes of Function-storage variables per work-item.
+    pub private_mem_size: usize,
+    pub has_barriers: bool,
+    entry: driver::EntryFn,
+    _code: Arc<CodeMemory>,
+}
+
+impl fmt::Debug for Kernel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Kernel")
+            .field("name", &self.name)
+            .field("args", &self.args)
+            .field("args_size", &self.args_size)
+            .field("static_local_size", &self.static_local_size)
+            .field("has_barriers", &self.has_barriers)
+            .finish()
+    }
+}
+
+impl Kernel {
+    /// Runs every work-item of one work-group.
+    ///
+    /// # Safety
+    /// `args` points to an argument block laid out as `self.args` describes, whose pointers are
+    /// valid for everything the kernel accesses; `ctx.local_mem` points to at least
+    /// `static_local_size` bytes plus the `__local` arguments' sizes, used by no other thread
+    /// during the call.
+    pub unsafe fn run_group(&self, args: *const u8, ctx: &WorkGroupContext) {
+        unsafe {
+            if self.has_barriers {
+                driver::run_fibers(self.entry, args, ctx)
+            } else {
+                driver::run_plain(self.entry, args, ctx)
+            }
+        }
+    }
+}
+
+/// Compiles every kernel of a validated module.
+pub fn compile(module: &Module, options: &CompileOptions) -> Result<Program, CompileError> {
+    module::compile_program(module, options)
+}
+
+/// The OpenCL.std math library's symbols (the `builtins` module), registered with the JIT.
+pub(crate) fn math_symbols() -> Vec<(&'static str, *const u8)> {
+    crate::builtins::symbols()
+}

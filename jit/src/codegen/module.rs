@@ -1,0 +1,646 @@
+//! Program-level compilation: decorations, the JIT module, program-scope data, function
+//! declarations, the kernel entry wrappers and the kernels' argument layouts.
+
+use super::driver::{EntryFn, WorkItem};
+use super::layout::{round_up, Id, Layout, Scalar, Ty};
+use super::{helpers, math_symbols, translate, CodeMemory, CompileError, CompileOptions, Kernel, Program};
+use crate::abi::{ArgKind, KernelArg};
+use crate::spirv::module::{ConstantValue, Function};
+use crate::spirv::Module;
+use cranelift_codegen::ir::{types, AbiParam, InstBuilder, MemFlagsData, Signature, UserFuncName};
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_codegen::Context;
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{DataDescription, DataId, FuncId, Linkage, Module as _};
+use rspirv::dr::Operand;
+use rspirv::spirv::{BuiltIn, Decoration, ExecutionMode, ExecutionModel, FunctionParameterAttribute, Op, StorageClass};
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+pub(crate) struct Ctx<'m> {
+    pub m: &'m Module,
+    pub opts: &'m CompileOptions,
+    pub layout: Layout,
+    pub jit: JITModule,
+    pub funcs: HashMap<Id, FuncId>,
+    pub data: HashMap<Id, DataId>,
+    pub local_offsets: HashMap<Id, u64>,
+    pub builtins: HashMap<Id, BuiltIn>,
+    pub rounding: HashMap<Id, u32>,
+    pub saturated: HashSet<Id>,
+    pub spec_ids: HashMap<Id, u32>,
+    pub byval: HashSet<Id>,
+    pub ext_sets: HashMap<Id, String>,
+    pub imports: HashMap<String, FuncId>,
+    pub math: HashSet<&'static str>,
+    pub globals: HashMap<Id, (Id, StorageClass)>,
+}
+
+fn err(s: impl Into<String>) -> CompileError {
+    CompileError::new(s)
+}
+
+fn lit(op: Option<&Operand>) -> Option<u32> {
+    match op {
+        Some(Operand::LiteralBit32(v)) => Some(*v),
+        _ => None,
+    }
+}
+
+impl<'m> Ctx<'m> {
+    /// The Cranelift signature of a SPIR-V function: flattened parameters, then the work-item
+    /// state pointer; flattened results.
+    pub fn signature(&self, f: &Function) -> Result<Signature, CompileError> {
+        let mut sig = self.jit.make_signature();
+        for (_, ty) in &f.params {
+            for l in &self.layout.get(*ty)?.leaves {
+                sig.params.push(AbiParam::new(*l));
+            }
+        }
+        sig.params.push(AbiParam::new(types::I64));
+        for l in &self.layout.get(f.result_type)?.leaves {
+            sig.returns.push(AbiParam::new(*l));
+        }
+        Ok(sig)
+    }
+
+    /// Value of a specialization constant's SpecId override, if any.
+    pub fn spec_override(&self, id: Id) -> Option<u64> {
+        let sid = self.spec_ids.get(&id)?;
+        self.opts.spec_constants.get(sid).copied()
+    }
+
+    /// Bytes of a constant laid out in memory as type `ty`.
+    fn const_bytes(&self, id: Id, ty: Id, out: &mut [u8]) -> Result<(), CompileError> {
+        let c = self
+            .m
+            .constant(id)
+            .ok_or_else(|| err(format!("initializer %{id} is not a constant")))?;
+        let info = self.layout.get(ty)?;
+        let value = match (&c.value, c.spec, self.spec_override(id)) {
+            (ConstantValue::Scalar(_), true, Some(v)) => ConstantValue::Scalar(v),
+            (ConstantValue::Bool(_), true, Some(v)) => ConstantValue::Bool(v != 0),
+            (v, _, _) => v.clone(),
+        };
+        match value {
+            ConstantValue::Null | ConstantValue::Undef => {}
+            ConstantValue::Bool(b) => {
+                if let Some(x) = out.first_mut() {
+                    *x = b as u8;
+                }
+            }
+            ConstantValue::Scalar(bits) => {
+                let n = (info.size as usize).min(8).min(out.len());
+                out[..n].copy_from_slice(&bits.to_le_bytes()[..n]);
+            }
+            ConstantValue::Composite(parts) => match &info.ty {
+                Ty::Vector(..) | Ty::Array(..) => {
+                    for (i, p) in parts.iter().enumerate() {
+                        let o = i * info.stride as usize;
+                        let end = out.len();
+                        self.const_bytes(*p, info.elem, &mut out[o.min(end)..])?;
+                    }
+                }
+                Ty::Struct(ms) => {
+                    for (i, p) in parts.iter().enumerate() {
+                        let o = *info.offsets.get(i).unwrap_or(&0) as usize;
+                        let mty = *ms.get(i).ok_or_else(|| err("struct constant has too many members"))?;
+                        let end = out.len();
+                        self.const_bytes(*p, mty, &mut out[o.min(end)..])?;
+                    }
+                }
+                _ => return Err(err(format!("composite constant %{id} of a non-composite type"))),
+            },
+            _ => return Err(err(format!("constant %{id} cannot initialize program-scope memory"))),
+        }
+        Ok(())
+    }
+
+    /// Declares (on first use) an imported helper function by symbol.
+    pub fn import(&mut self, name: &str, params: &[types::Type], rets: &[types::Type]) -> Result<FuncId, CompileError> {
+        if let Some(id) = self.imports.get(name) {
+            return Ok(*id);
+        }
+        let mut sig = self.jit.make_signature();
+        sig.params.extend(params.iter().map(|t| AbiParam::new(*t)));
+        sig.returns.extend(rets.iter().map(|t| AbiParam::new(*t)));
+        let id = self
+            .jit
+            .declare_function(name, Linkage::Import, &sig)
+            .map_err(|e| err(format!("declaring helper {name}: {e}")))?;
+        self.imports.insert(name.to_string(), id);
+        Ok(id)
+    }
+}
+
+fn make_isa(opts: &CompileOptions) -> Result<cranelift_codegen::isa::OwnedTargetIsa, CompileError> {
+    let mut flags = settings::builder();
+    let set =
+        |f: &mut settings::Builder, k: &str, v: &str| f.set(k, v).map_err(|e| err(format!("cranelift flag {k}: {e}")));
+    set(
+        &mut flags,
+        "opt_level",
+        if opts.opt_level_none { "none" } else { "speed" },
+    )?;
+    set(
+        &mut flags,
+        "enable_verifier",
+        if cfg!(debug_assertions) { "true" } else { "false" },
+    )?;
+    set(&mut flags, "is_pic", "false")?;
+    set(&mut flags, "enable_multi_ret_implicit_sret", "true")?;
+    let isa_builder = cranelift_native::builder().map_err(|e| err(format!("host ISA: {e}")))?;
+    isa_builder
+        .finish(settings::Flags::new(flags))
+        .map_err(|e| err(format!("host ISA: {e}")))
+}
+
+pub(crate) fn compile_program(m: &Module, opts: &CompileOptions) -> Result<Program, CompileError> {
+    let layout = Layout::new(m)?;
+    let isa = make_isa(opts)?;
+    let mut jb = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
+    let mut math = HashSet::new();
+    for (name, ptr) in helpers::symbols().into_iter().chain(math_symbols()) {
+        jb.symbol(name, ptr);
+        math.insert(name);
+    }
+    let jit = JITModule::new(jb);
+
+    let mut cx = Ctx {
+        m,
+        opts,
+        layout,
+        jit,
+        funcs: HashMap::new(),
+        data: HashMap::new(),
+        local_offsets: HashMap::new(),
+        builtins: HashMap::new(),
+        rounding: HashMap::new(),
+        saturated: HashSet::new(),
+        spec_ids: HashMap::new(),
+        byval: HashSet::new(),
+        ext_sets: m.ext_inst_imports.iter().cloned().collect(),
+        imports: HashMap::new(),
+        math,
+        globals: HashMap::new(),
+    };
+    for d in &m.decorations {
+        if d.member.is_some() {
+            continue;
+        }
+        match (d.decoration, d.operands.first()) {
+            (Decoration::BuiltIn, Some(Operand::BuiltIn(b))) => {
+                cx.builtins.insert(d.target, *b);
+            }
+            (Decoration::FPRoundingMode, Some(Operand::FPRoundingMode(r))) => {
+                cx.rounding.insert(d.target, *r as u32);
+            }
+            (Decoration::SaturatedConversion, _) => {
+                cx.saturated.insert(d.target);
+            }
+            (Decoration::SpecId, Some(Operand::LiteralBit32(s))) => {
+                cx.spec_ids.insert(d.target, *s);
+            }
+            (
+                Decoration::FuncParamAttr,
+                Some(Operand::FunctionParameterAttribute(FunctionParameterAttribute::ByVal)),
+            ) => {
+                cx.byval.insert(d.target);
+            }
+            _ => {}
+        }
+    }
+
+    // Program-scope variables.
+    let mut local_size = 0u64;
+    for v in &m.variables {
+        let pointee = match cx.layout.get(v.ty)?.ty {
+            Ty::Pointer(_, p) => p,
+            _ => return Err(err(format!("OpVariable %{}: type is not a pointer", v.id))),
+        };
+        cx.globals.insert(v.id, (pointee, v.storage));
+        match v.storage {
+            StorageClass::Input => {
+                if !cx.builtins.contains_key(&v.id) {
+                    return Err(err(format!("OpVariable %{}: Input variable without BuiltIn", v.id)));
+                }
+            }
+            StorageClass::Workgroup => {
+                let info = cx.layout.get(pointee)?;
+                let off = round_up(local_size, info.align.max(1));
+                cx.local_offsets.insert(v.id, off);
+                local_size = off + info.size;
+            }
+            _ => {
+                let info = cx.layout.get(pointee)?;
+                let mut bytes = vec![0u8; info.size.max(1) as usize];
+                if let Some(init) = v.initializer {
+                    cx.const_bytes(init, pointee, &mut bytes)?;
+                }
+                let writable = v.storage != StorageClass::UniformConstant;
+                let id = cx
+                    .jit
+                    .declare_data(&format!("g{}", v.id), Linkage::Local, writable, false)
+                    .map_err(|e| err(format!("OpVariable %{}: {e}", v.id)))?;
+                let mut dd = DataDescription::new();
+                dd.define(bytes.into_boxed_slice());
+                dd.set_align(info.align.max(16));
+                cx.jit
+                    .define_data(id, &dd)
+                    .map_err(|e| err(format!("OpVariable %{}: {e}", v.id)))?;
+                cx.data.insert(v.id, id);
+            }
+        }
+    }
+    let static_local_size = round_up(local_size, 16) as usize;
+
+    // Declare every defined function.
+    for f in &m.functions {
+        if f.is_declaration() {
+            continue;
+        }
+        let sig = cx.signature(f)?;
+        let id = cx
+            .jit
+            .declare_function(&format!("f{}", f.id), Linkage::Local, &sig)
+            .map_err(|e| err(format!("OpFunction %{}: {e}", f.id)))?;
+        cx.funcs.insert(f.id, id);
+    }
+
+    let mut ctx = cx.jit.make_context();
+    let mut fbc = FunctionBuilderContext::new();
+    for (i, f) in m.functions.iter().enumerate() {
+        if f.is_declaration() {
+            continue;
+        }
+        let fid = cx.funcs[&f.id];
+        ctx.func.signature = cx.signature(f)?;
+        ctx.func.name = UserFuncName::user(0, i as u32);
+        translate::translate_function(&mut cx, f, &mut ctx.func, &mut fbc)?;
+        define(&mut cx, fid, &mut ctx, &format!("OpFunction %{}", f.id))?;
+    }
+
+    // Kernel wrappers.
+    struct Pending {
+        kernel: Kernel0,
+        fid: FuncId,
+    }
+    let mut pending = Vec::new();
+    for (i, ep) in m.entry_points.iter().enumerate() {
+        if ep.model != ExecutionModel::Kernel {
+            continue;
+        }
+        let f = m
+            .function(ep.function)
+            .ok_or_else(|| err(format!("OpEntryPoint {}: function %{} not found", ep.name, ep.function)))?;
+        let (k0, fid) = build_wrapper(&mut cx, f, &ep.name, i, &mut ctx, &mut fbc)?;
+        let mut k0 = k0;
+        k0.static_local_size = static_local_size;
+        for em in m.execution_modes.iter().filter(|e| e.entry == ep.function) {
+            let three = || -> Option<[u32; 3]> {
+                Some([
+                    lit(em.operands.first())?,
+                    lit(em.operands.get(1))?,
+                    lit(em.operands.get(2))?,
+                ])
+            };
+            match em.mode {
+                ExecutionMode::LocalSize => k0.reqd = three(),
+                ExecutionMode::LocalSizeHint => k0.hint = three(),
+                _ => {}
+            }
+        }
+        let (barriers, private) = scan_calls(m, &cx, f.id);
+        k0.has_barriers = barriers;
+        k0.private = private;
+        pending.push(Pending { kernel: k0, fid });
+    }
+
+    cx.jit
+        .finalize_definitions()
+        .map_err(|e| err(format!("linking: {e}")))?;
+    let entries: Vec<*const u8> = pending.iter().map(|p| cx.jit.get_finalized_function(p.fid)).collect();
+    let code = Arc::new(CodeMemory(Some(cx.jit)));
+    let kernels = pending
+        .into_iter()
+        .zip(entries)
+        .map(|(p, ptr)| {
+            let k = p.kernel;
+            // SAFETY: the wrapper was built with the `EntryFn` signature.
+            let entry: EntryFn = unsafe { std::mem::transmute::<*const u8, EntryFn>(ptr) };
+            Arc::new(Kernel {
+                name: k.name,
+                args: k.args,
+                args_size: k.args_size,
+                static_local_size: k.static_local_size,
+                reqd_work_group_size: k.reqd,
+                work_group_size_hint: k.hint,
+                private_mem_size: k.private,
+                has_barriers: k.has_barriers,
+                entry,
+                _code: code.clone(),
+            })
+        })
+        .collect();
+    Ok(Program { kernels, _code: code })
+}
+
+fn define(cx: &mut Ctx, fid: FuncId, ctx: &mut Context, what: &str) -> Result<(), CompileError> {
+    let r = cx.jit.define_function(fid, ctx);
+    if let Err(e) = r {
+        let detail = match &e {
+            cranelift_module::ModuleError::Compilation(ce) => {
+                format!("{:?}\n{}", ce, ctx.func.display())
+            }
+            _ => e.to_string(),
+        };
+        cx.jit.clear_context(ctx);
+        return Err(err(format!("{what}: code generation failed: {detail}")));
+    }
+    cx.jit.clear_context(ctx);
+    Ok(())
+}
+
+struct Kernel0 {
+    name: String,
+    args: Vec<KernelArg>,
+    args_size: usize,
+    static_local_size: usize,
+    reqd: Option<[u32; 3]>,
+    hint: Option<[u32; 3]>,
+    private: usize,
+    has_barriers: bool,
+}
+
+/// Builds `fn(args: *const u8, wi: *mut WorkItem)` that loads the kernel's arguments from the
+/// argument block and calls the kernel function.
+fn build_wrapper(
+    cx: &mut Ctx,
+    f: &Function,
+    name: &str,
+    index: usize,
+    ctx: &mut Context,
+    fbc: &mut FunctionBuilderContext,
+) -> Result<(Kernel0, FuncId), CompileError> {
+    let mut sig = cx.jit.make_signature();
+    sig.params.push(AbiParam::new(types::I64));
+    sig.params.push(AbiParam::new(types::I64));
+    let fid = cx
+        .jit
+        .declare_function(&format!("kernel{index}"), Linkage::Local, &sig)
+        .map_err(|e| err(format!("kernel {name}: {e}")))?;
+    ctx.func.signature = sig;
+    ctx.func.name = UserFuncName::user(1, index as u32);
+    let callee = *cx
+        .funcs
+        .get(&f.id)
+        .ok_or_else(|| err(format!("kernel {name}: no body")))?;
+
+    let mut args = Vec::new();
+    let mut off = 0usize;
+    {
+        let mut b = FunctionBuilder::new(&mut ctx.func, fbc);
+        let entry = b.create_block();
+        b.append_block_params_for_function_params(entry);
+        b.switch_to_block(entry);
+        b.seal_block(entry);
+        let argp = b.block_params(entry)[0];
+        let wi = b.block_params(entry)[1];
+        let flags = MemFlagsData::trusted();
+        let mut call_args = Vec::new();
+        for (pid, ty) in &f.params {
+            let info = cx.layout.get(*ty)?.clone();
+            let pname = cx.m.name_of(*pid).map(str::to_string);
+            let (kind, size, align) = match info.ty {
+                Ty::Pointer(sc, pointee) => match sc {
+                    StorageClass::Workgroup => (ArgKind::Local, 8, 8),
+                    StorageClass::UniformConstant => (ArgKind::Constant, 8, 8),
+                    StorageClass::Function if cx.byval.contains(pid) => {
+                        let pi = cx.layout.get(pointee)?;
+                        (ArgKind::Value, pi.size as usize, pi.align.max(1) as usize)
+                    }
+                    _ => (ArgKind::Global, 8, 8),
+                },
+                Ty::Scalar(Scalar::Ptr) => {
+                    let k = match cx.m.type_of(*ty) {
+                        Some(crate::spirv::module::Type::Image { .. }) => ArgKind::Image,
+                        Some(crate::spirv::module::Type::Sampler) => ArgKind::Sampler,
+                        _ => ArgKind::Value,
+                    };
+                    (k, 8, 8)
+                }
+                _ => (ArgKind::Value, info.size as usize, info.align.max(1) as usize),
+            };
+            off = round_up(off as u64, align as u64) as usize;
+            let a = b.ins().iadd_imm_s(argp, off as i64);
+            match (kind, &info.ty) {
+                (ArgKind::Local, _) => {
+                    let o = b.ins().load(types::I64, flags, argp, off as i32);
+                    let base = b.ins().load(types::I64, flags, wi, super::driver::OFF_LOCAL_MEM as i32);
+                    call_args.push(b.ins().iadd(base, o));
+                }
+                (ArgKind::Value, Ty::Pointer(_, pointee)) => {
+                    // By-value struct: a private copy per work-item.
+                    let pi = cx.layout.get(*pointee)?;
+                    let slot = b.create_sized_stack_slot(cranelift_codegen::ir::StackSlotData::new(
+                        cranelift_codegen::ir::StackSlotKind::ExplicitSlot,
+                        pi.size.max(1) as u32,
+                        pi.align.max(1).trailing_zeros().min(6) as u8,
+                    ));
+                    let dst = b.ins().stack_addr(types::I64, slot, 0);
+                    let mut o = 0i64;
+                    while o < pi.size as i64 {
+                        let (t, n) = if pi.size as i64 - o >= 8 {
+                            (types::I64, 8)
+                        } else {
+                            (types::I8, 1)
+                        };
+                        let v = b.ins().load(t, flags, a, o as i32);
+                        b.ins().store(flags, v, dst, o as i32);
+                        o += n;
+                    }
+                    call_args.push(dst);
+                }
+                (ArgKind::Value, _) => {
+                    let vals = load_leaves(&cx.layout, &mut b, *ty, a, 0)?;
+                    call_args.extend(vals);
+                }
+                _ => call_args.push(b.ins().load(types::I64, flags, argp, off as i32)),
+            }
+            args.push(KernelArg {
+                kind,
+                offset: off,
+                size,
+                align,
+                name: pname,
+            });
+            off += size;
+        }
+        call_args.push(wi);
+        let fref = cx.jit.declare_func_in_func(callee, b.func);
+        b.ins().call(fref, &call_args);
+        b.ins().return_(&[]);
+        let cfg = cx.jit.target_config();
+        b.finalize(cfg);
+    }
+    define(cx, fid, ctx, &format!("kernel {name}"))?;
+    Ok((
+        Kernel0 {
+            name: name.to_string(),
+            args,
+            args_size: round_up(off as u64, 8) as usize,
+            static_local_size: 0,
+            reqd: None,
+            hint: None,
+            private: 0,
+            has_barriers: false,
+        },
+        fid,
+    ))
+}
+
+/// Loads a value of type `ty` at `addr + off` as its flattened leaves.
+pub(crate) fn load_leaves(
+    layout: &Layout,
+    b: &mut FunctionBuilder,
+    ty: Id,
+    addr: cranelift_codegen::ir::Value,
+    off: i64,
+) -> Result<Vec<cranelift_codegen::ir::Value>, CompileError> {
+    let mut out = Vec::new();
+    load_rec(layout, b, ty, addr, off, &mut out)?;
+    Ok(out)
+}
+
+fn load_rec(
+    layout: &Layout,
+    b: &mut FunctionBuilder,
+    ty: Id,
+    addr: cranelift_codegen::ir::Value,
+    off: i64,
+    out: &mut Vec<cranelift_codegen::ir::Value>,
+) -> Result<(), CompileError> {
+    let info = layout.get(ty)?;
+    let flags = MemFlagsData::new();
+    match &info.ty {
+        Ty::Scalar(s) => out.push(b.ins().load(s.clif(), flags, addr, off as i32)),
+        Ty::Pointer(..) => out.push(b.ins().load(types::I64, flags, addr, off as i32)),
+        Ty::Vector(s, n) => {
+            for i in 0..*n as i64 {
+                out.push(
+                    b.ins()
+                        .load(s.clif(), flags, addr, (off + i * info.stride as i64) as i32),
+                );
+            }
+        }
+        Ty::Array(e, n) => {
+            let (e, n, stride) = (*e, *n, info.stride as i64);
+            for i in 0..n as i64 {
+                load_rec(layout, b, e, addr, off + i * stride, out)?;
+            }
+        }
+        Ty::Struct(ms) => {
+            let ms = ms.clone();
+            let offs = info.offsets.clone();
+            for (m, o) in ms.iter().zip(offs) {
+                load_rec(layout, b, *m, addr, off + o as i64, out)?;
+            }
+        }
+        Ty::Void | Ty::Function => return Err(err(format!("cannot load a value of type %{ty}"))),
+    }
+    Ok(())
+}
+
+/// Stores flattened leaves as type `ty` at `addr + off`; returns the leaves consumed.
+pub(crate) fn store_leaves(
+    layout: &Layout,
+    b: &mut FunctionBuilder,
+    ty: Id,
+    addr: cranelift_codegen::ir::Value,
+    off: i64,
+    vals: &[cranelift_codegen::ir::Value],
+) -> Result<usize, CompileError> {
+    let info = layout.get(ty)?;
+    let flags = MemFlagsData::new();
+    let need = |n: usize| {
+        if vals.len() < n {
+            Err(err(format!("stored value does not match type %{ty}")))
+        } else {
+            Ok(())
+        }
+    };
+    Ok(match &info.ty {
+        Ty::Scalar(_) | Ty::Pointer(..) => {
+            need(1)?;
+            b.ins().store(flags, vals[0], addr, off as i32);
+            1
+        }
+        Ty::Vector(_, n) => {
+            need(*n as usize)?;
+            for i in 0..*n as usize {
+                b.ins()
+                    .store(flags, vals[i], addr, (off + i as i64 * info.stride as i64) as i32);
+            }
+            *n as usize
+        }
+        Ty::Array(e, n) => {
+            let (e, n, stride) = (*e, *n, info.stride as i64);
+            let mut used = 0;
+            for i in 0..n as i64 {
+                used += store_leaves(layout, b, e, addr, off + i * stride, &vals[used..])?;
+            }
+            used
+        }
+        Ty::Struct(ms) => {
+            let ms = ms.clone();
+            let offs = info.offsets.clone();
+            let mut used = 0;
+            for (m, o) in ms.iter().zip(offs) {
+                used += store_leaves(layout, b, *m, addr, off + o as i64, &vals[used..])?;
+            }
+            used
+        }
+        Ty::Void | Ty::Function => return Err(err(format!("cannot store a value of type %{ty}"))),
+    })
+}
+
+/// Whether the call graph from `root` contains a work-group barrier (or a wait for group
+/// events), and the bytes of Function variables along it.
+fn scan_calls(m: &Module, cx: &Ctx, root: Id) -> (bool, usize) {
+    let mut seen = HashSet::new();
+    let mut stack = vec![root];
+    let mut barrier = false;
+    let mut private = 0usize;
+    while let Some(fid) = stack.pop() {
+        if !seen.insert(fid) {
+            continue;
+        }
+        let Some(f) = m.function(fid) else { continue };
+        for blk in &f.blocks {
+            for inst in &blk.instructions {
+                match inst.opcode {
+                    Op::FunctionCall => {
+                        if let Some(Operand::IdRef(c)) = inst.operands.first() {
+                            stack.push(*c);
+                        }
+                    }
+                    Op::ControlBarrier | Op::GroupWaitEvents => barrier = true,
+                    Op::Variable => {
+                        if let Some(ty) = inst.result_type {
+                            if let Ok(Ty::Pointer(_, p)) = cx.layout.get(ty).map(|i| i.ty.clone()) {
+                                private += cx.layout.get(p).map(|i| i.size as usize).unwrap_or(0);
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    (barrier, private)
+}
+
+// Keep `WorkItem` referenced from this module for documentation links.
+#[allow(dead_code)]
+type _Wi = WorkItem;

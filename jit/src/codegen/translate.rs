@@ -1,0 +1,558 @@
+//! Translation of one SPIR-V function into a Cranelift function: blocks in reverse post-order,
+//! OpPhi as block parameters, values as lists of scalar leaves, constants materialized at use.
+//! The instruction families live in sibling modules as further `impl FnTx` blocks.
+
+use super::driver as drv;
+use super::layout::{Id, Scalar, Ty};
+use super::module::Ctx;
+use super::CompileError;
+use crate::spirv::module::{ConstantValue, Function};
+use crate::spirv::Instruction;
+use cranelift_codegen::ir::immediates::{Ieee32, Ieee64};
+use cranelift_codegen::ir::{self, types, Block, FuncRef, GlobalValue, InstBuilder, Value};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
+use cranelift_module::{DataId, FuncId, Module as _};
+use rspirv::dr::Operand;
+use rspirv::spirv::{BuiltIn, Op, StorageClass};
+use std::collections::{HashMap, HashSet};
+
+pub(crate) type R<T = ()> = Result<T, CompileError>;
+
+pub(crate) struct Phi {
+    pub ty: Id,
+    pub incoming: Vec<(Id, Id)>,
+}
+
+pub(crate) struct FnTx<'a, 'm, 'f> {
+    pub cx: &'a mut Ctx<'m>,
+    pub b: FunctionBuilder<'f>,
+    pub vals: HashMap<Id, Vec<Value>>,
+    pub vtys: HashMap<Id, Id>,
+    pub blocks: HashMap<Id, Block>,
+    pub phis: HashMap<Id, Vec<Phi>>,
+    pub wi: Value,
+    /// Function variables kept in SSA form: pointee type and one variable per leaf.
+    pub promoted: HashMap<Id, (Id, Vec<Variable>)>,
+    pub ret_ty: Id,
+    pub cur_label: Id,
+    func_refs: HashMap<FuncId, FuncRef>,
+    gvs: HashMap<DataId, GlobalValue>,
+}
+
+pub(crate) fn op_id(inst: &Instruction, i: usize) -> R<Id> {
+    match inst.operands.get(i) {
+        Some(Operand::IdRef(v)) | Some(Operand::IdScope(v)) | Some(Operand::IdMemorySemantics(v)) => Ok(*v),
+        _ => Err(CompileError::new(format!(
+            "{}: operand {} is not an id",
+            inst.describe(),
+            i
+        ))),
+    }
+}
+
+pub(crate) fn op_lit(inst: &Instruction, i: usize) -> R<u32> {
+    match inst.operands.get(i) {
+        Some(Operand::LiteralBit32(v)) | Some(Operand::LiteralExtInstInteger(v)) => Ok(*v),
+        _ => Err(CompileError::new(format!(
+            "{}: operand {} is not a literal",
+            inst.describe(),
+            i
+        ))),
+    }
+}
+
+pub(crate) fn result(inst: &Instruction) -> R<(Id, Id)> {
+    match (inst.result_id, inst.result_type) {
+        (Some(r), Some(t)) => Ok((r, t)),
+        _ => Err(CompileError::new(format!("{}: missing result", inst.describe()))),
+    }
+}
+
+fn successors(inst: &Instruction) -> Vec<Id> {
+    let ids = |idx: &[usize]| {
+        idx.iter()
+            .filter_map(|i| match inst.operands.get(*i) {
+                Some(Operand::IdRef(v)) => Some(*v),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+    };
+    match inst.opcode {
+        Op::Branch => ids(&[0]),
+        Op::BranchConditional => ids(&[1, 2]),
+        Op::Switch => {
+            let mut v = ids(&[1]);
+            let mut i = 3;
+            while i < inst.operands.len() {
+                if let Some(Operand::IdRef(l)) = inst.operands.get(i) {
+                    v.push(*l);
+                }
+                i += 2;
+            }
+            v
+        }
+        _ => vec![],
+    }
+}
+
+/// Labels reachable from the entry, in reverse post-order.
+fn rpo(f: &Function) -> Vec<usize> {
+    let index: HashMap<Id, usize> = f.blocks.iter().enumerate().map(|(i, b)| (b.label, i)).collect();
+    let succ: Vec<Vec<usize>> = f
+        .blocks
+        .iter()
+        .map(|b| {
+            b.instructions
+                .last()
+                .map(successors)
+                .unwrap_or_default()
+                .iter()
+                .filter_map(|l| index.get(l).copied())
+                .collect()
+        })
+        .collect();
+    let mut post = Vec::new();
+    let mut seen = vec![false; f.blocks.len()];
+    if f.blocks.is_empty() {
+        return post;
+    }
+    let mut stack: Vec<(usize, usize)> = vec![(0, 0)];
+    seen[0] = true;
+    while let Some((n, i)) = stack.last_mut() {
+        let n = *n;
+        if *i < succ[n].len() {
+            let s = succ[n][*i];
+            *i += 1;
+            if !seen[s] {
+                seen[s] = true;
+                stack.push((s, 0));
+            }
+        } else {
+            post.push(n);
+            stack.pop();
+        }
+    }
+    post.reverse();
+    post
+}
+
+/// Function variables that are only loaded and stored directly (never addressed otherwise).
+fn promotable(cx: &Ctx, f: &Function) -> HashSet<Id> {
+    let mut cand: HashSet<Id> = HashSet::new();
+    for blk in &f.blocks {
+        for inst in &blk.instructions {
+            if inst.opcode == Op::Variable {
+                if let (Some(r), Some(t)) = (inst.result_id, inst.result_type) {
+                    if let Ok(Ty::Pointer(_, p)) = cx.layout.get(t).map(|i| i.ty.clone()) {
+                        if let Ok(Ty::Scalar(_) | Ty::Vector(..)) = cx.layout.get(p).map(|i| i.ty.clone()) {
+                            cand.insert(r);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for blk in &f.blocks {
+        for inst in &blk.instructions {
+            for (i, op) in inst.operands.iter().enumerate() {
+                if let Operand::IdRef(x) = op {
+                    if cand.contains(x) {
+                        let ok = (inst.opcode == Op::Load || inst.opcode == Op::Store) && i == 0;
+                        if !ok {
+                            cand.remove(x);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    cand
+}
+
+pub(crate) fn translate_function(
+    cx: &mut Ctx,
+    f: &Function,
+    func: &mut ir::Function,
+    fbc: &mut FunctionBuilderContext,
+) -> R {
+    let order = rpo(f);
+    let promo = promotable(cx, f);
+    let b = FunctionBuilder::new(func, fbc);
+    let mut t = FnTx {
+        cx,
+        b,
+        vals: HashMap::new(),
+        vtys: HashMap::new(),
+        blocks: HashMap::new(),
+        phis: HashMap::new(),
+        wi: Value::from_u32(0),
+        promoted: HashMap::new(),
+        ret_ty: f.result_type,
+        cur_label: 0,
+        func_refs: HashMap::new(),
+        gvs: HashMap::new(),
+    };
+    for &bi in &order {
+        let blk = t.b.create_block();
+        t.blocks.insert(f.blocks[bi].label, blk);
+    }
+    // Entry block parameters: the function's flattened parameters, then the work-item state.
+    let entry = t.blocks[&f.blocks[0].label];
+    t.b.append_block_params_for_function_params(entry);
+    let params = t.b.block_params(entry).to_vec();
+    let mut pi = 0;
+    for (pid, ty) in &f.params {
+        let n = t.cx.layout.get(*ty)?.leaves.len();
+        let v = params
+            .get(pi..pi + n)
+            .ok_or_else(|| CompileError::new(format!("OpFunction %{}: parameter mismatch", f.id)))?
+            .to_vec();
+        pi += n;
+        t.def(*pid, *ty, v);
+    }
+    t.wi = *params
+        .last()
+        .ok_or_else(|| CompileError::new(format!("OpFunction %{}: missing state parameter", f.id)))?;
+    // Phis become block parameters.
+    for &bi in &order {
+        let blk = &f.blocks[bi];
+        let cblk = t.blocks[&blk.label];
+        let mut list = Vec::new();
+        for inst in blk.instructions.iter().filter(|i| i.opcode == Op::Phi) {
+            let (r, ty) = result(inst)?;
+            let leaves = t.cx.layout.get(ty)?.leaves.clone();
+            let vals: Vec<Value> = leaves.iter().map(|l| t.b.append_block_param(cblk, *l)).collect();
+            t.def(r, ty, vals);
+            let mut incoming = Vec::new();
+            let mut i = 0;
+            while i + 1 < inst.operands.len() {
+                incoming.push((op_id(inst, i)?, op_id(inst, i + 1)?));
+                i += 2;
+            }
+            list.push(Phi { ty, incoming });
+        }
+        t.phis.insert(blk.label, list);
+    }
+    // Promoted variables.
+    for blk in &f.blocks {
+        for inst in &blk.instructions {
+            if let (Op::Variable, Some(r), Some(ty)) = (inst.opcode, inst.result_id, inst.result_type) {
+                if promo.contains(&r) {
+                    if let Ty::Pointer(_, p) = t.cx.layout.get(ty)?.ty {
+                        let leaves = t.cx.layout.get(p)?.leaves.clone();
+                        let vars = leaves.iter().map(|l| t.b.declare_var(*l)).collect();
+                        t.promoted.insert(r, (p, vars));
+                    }
+                }
+            }
+        }
+    }
+    for &bi in &order {
+        let blk = &f.blocks[bi];
+        t.cur_label = blk.label;
+        let cblk = t.blocks[&blk.label];
+        t.b.switch_to_block(cblk);
+        if bi == 0 {
+            // Promoted variables start as zero so every path defines them.
+            let vars: Vec<Variable> = t.promoted.values().flat_map(|(_, v)| v.iter().copied()).collect();
+            for v in vars {
+                let ty = t.b.func.dfg.value_type(t.wi);
+                let _ = ty;
+                let vt = t.var_type(v);
+                let z = t.zero(vt);
+                t.b.def_var(v, z);
+            }
+        }
+        for inst in &blk.instructions {
+            if inst.opcode == Op::Phi {
+                continue;
+            }
+            t.inst(inst)?;
+        }
+    }
+    t.b.seal_all_blocks();
+    let cfg = t.cx.jit.target_config();
+    t.b.finalize(cfg);
+    Ok(())
+}
+
+impl<'a, 'm, 'f> FnTx<'a, 'm, 'f> {
+    fn var_type(&self, v: Variable) -> ir::Type {
+        for (_, (p, vars)) in self.promoted.iter() {
+            if let Some(i) = vars.iter().position(|x| *x == v) {
+                if let Ok(info) = self.cx.layout.get(*p) {
+                    return info.leaves[i];
+                }
+            }
+        }
+        types::I64
+    }
+
+    pub fn def(&mut self, id: Id, ty: Id, v: Vec<Value>) {
+        self.vals.insert(id, v);
+        self.vtys.insert(id, ty);
+    }
+
+    pub fn err(&self, inst: &Instruction, msg: &str) -> CompileError {
+        CompileError::new(format!("{}: {}", inst.describe(), msg))
+    }
+
+    pub fn ty_of(&self, id: Id) -> R<Id> {
+        if let Some(t) = self.vtys.get(&id) {
+            return Ok(*t);
+        }
+        if let Some(c) = self.cx.m.constant(id) {
+            return Ok(c.ty);
+        }
+        if let Some(v) = self.cx.m.variables.iter().find(|v| v.id == id) {
+            return Ok(v.ty);
+        }
+        Err(CompileError::new(format!("type of %{id} is unknown")))
+    }
+
+    /// The leaves of value `id` (instruction result, parameter, constant or global address).
+    pub fn val(&mut self, id: Id) -> R<Vec<Value>> {
+        if let Some(v) = self.vals.get(&id) {
+            return Ok(v.clone());
+        }
+        if self.cx.m.constant(id).is_some() {
+            return self.constant(id);
+        }
+        if self.cx.globals.contains_key(&id) {
+            return Ok(vec![self.global_addr(id)?]);
+        }
+        Err(CompileError::new(format!("%{id} is used before it is defined")))
+    }
+
+    /// A scalar operand.
+    pub fn val1(&mut self, id: Id) -> R<Value> {
+        let v = self.val(id)?;
+        v.first()
+            .copied()
+            .ok_or_else(|| CompileError::new(format!("%{id} has no value")))
+    }
+
+    pub fn zero(&mut self, t: ir::Type) -> Value {
+        match t {
+            types::F32 => self.b.ins().f32const(0.0),
+            types::F64 => self.b.ins().f64const(0.0),
+            _ => self.b.ins().iconst(t, 0),
+        }
+    }
+
+    pub fn zeros(&mut self, ty: Id) -> R<Vec<Value>> {
+        let leaves = self.cx.layout.get(ty)?.leaves.clone();
+        Ok(leaves.into_iter().map(|l| self.zero(l)).collect())
+    }
+
+    pub fn scalar_const(&mut self, s: Scalar, bits: u64) -> Value {
+        match s {
+            Scalar::Bool => self.b.ins().iconst(types::I8, (bits != 0) as i64),
+            Scalar::Float(32) => self.b.ins().f32const(Ieee32::with_bits(bits as u32)),
+            Scalar::Float(64) => self.b.ins().f64const(Ieee64::with_bits(bits)),
+            _ => {
+                let t = s.clif();
+                let w = t.bits();
+                let v = if w >= 64 { bits } else { bits & ((1u64 << w) - 1) };
+                self.b.ins().iconst(t, v as i64)
+            }
+        }
+    }
+
+    fn constant(&mut self, id: Id) -> R<Vec<Value>> {
+        let c = self
+            .cx
+            .m
+            .constant(id)
+            .ok_or_else(|| CompileError::new(format!("%{id} is not a constant")))?
+            .clone();
+        let over = if c.spec { self.cx.spec_override(id) } else { None };
+        let info = self.cx.layout.get(c.ty)?.clone();
+        match (&c.value, over) {
+            (ConstantValue::Bool(_), Some(v)) => Ok(vec![self.b.ins().iconst(types::I8, (v != 0) as i64)]),
+            (ConstantValue::Scalar(_), Some(v)) | (&ConstantValue::Scalar(v), None) => {
+                let s = self
+                    .cx
+                    .layout
+                    .scalar_of(c.ty)
+                    .ok_or_else(|| CompileError::new(format!("constant %{id}: not a scalar type")))?;
+                Ok(vec![self.scalar_const(s, v)])
+            }
+            (ConstantValue::Bool(b), None) => Ok(vec![self.b.ins().iconst(types::I8, *b as i64)]),
+            (ConstantValue::Composite(parts), _) => {
+                let mut out = Vec::new();
+                for p in parts {
+                    out.extend(self.val(*p)?);
+                }
+                if out.len() != info.leaves.len() {
+                    return Err(CompileError::new(format!(
+                        "constant %{id}: composite does not match its type"
+                    )));
+                }
+                Ok(out)
+            }
+            (ConstantValue::Null, _) | (ConstantValue::Undef, _) => self.zeros(c.ty),
+            (ConstantValue::SpecOp { opcode, operands }, _) => {
+                let fake = Instruction {
+                    opcode: *opcode,
+                    result_type: Some(c.ty),
+                    result_id: Some(id),
+                    operands: operands.clone(),
+                    offset: c.offset,
+                };
+                self.inst(&fake)?;
+                let v = self.vals.remove(&id).unwrap_or_default();
+                self.vtys.remove(&id);
+                Ok(v)
+            }
+            (ConstantValue::Sampler { .. }, _) => Err(CompileError::new(format!(
+                "OpConstantSampler %{id}: samplers are not supported yet"
+            ))),
+        }
+    }
+
+    /// Address of a program-scope variable.
+    pub fn global_addr(&mut self, id: Id) -> R<Value> {
+        let (pointee, storage) = self.cx.globals[&id];
+        match storage {
+            StorageClass::Input => {
+                let bi = self.cx.builtins[&id];
+                let off = match bi {
+                    BuiltIn::GlobalInvocationId => drv::OFF_GLOBAL_ID,
+                    BuiltIn::LocalInvocationId => drv::OFF_LOCAL_ID,
+                    BuiltIn::WorkgroupId => drv::OFF_GROUP_ID,
+                    BuiltIn::GlobalSize => drv::OFF_GLOBAL_SIZE,
+                    BuiltIn::WorkgroupSize => drv::OFF_LOCAL_SIZE,
+                    BuiltIn::EnqueuedWorkgroupSize => drv::OFF_ENQ_LOCAL_SIZE,
+                    BuiltIn::NumWorkgroups => drv::OFF_NUM_GROUPS,
+                    BuiltIn::GlobalOffset => drv::OFF_GLOBAL_OFFSET,
+                    BuiltIn::WorkDim => drv::OFF_WORK_DIM,
+                    BuiltIn::GlobalLinearId => drv::OFF_GLOBAL_LINEAR_ID,
+                    BuiltIn::LocalInvocationIndex => drv::OFF_LOCAL_LINEAR_ID,
+                    other => {
+                        return Err(CompileError::new(format!(
+                            "OpVariable %{id}: BuiltIn {other:?} is not supported"
+                        )))
+                    }
+                };
+                let want = if bi == BuiltIn::WorkDim { types::I32 } else { types::I64 };
+                if self.cx.layout.get(pointee)?.leaves.iter().any(|l| *l != want) {
+                    return Err(CompileError::new(format!(
+                        "OpVariable %{id}: BuiltIn {bi:?} has an unexpected type (32-bit size_t is not supported)"
+                    )));
+                }
+                Ok(self.b.ins().iadd_imm_s(self.wi, off as i64))
+            }
+            StorageClass::Workgroup => {
+                let off = self.cx.local_offsets[&id];
+                let base = self.b.ins().load(
+                    types::I64,
+                    ir::MemFlagsData::trusted(),
+                    self.wi,
+                    drv::OFF_LOCAL_MEM as i32,
+                );
+                Ok(self.b.ins().iadd_imm_s(base, off as i64))
+            }
+            _ => {
+                let did = self.cx.data[&id];
+                let gv = match self.gvs.get(&did) {
+                    Some(g) => *g,
+                    None => {
+                        let g = self.cx.jit.declare_data_in_func(did, self.b.func);
+                        self.gvs.insert(did, g);
+                        g
+                    }
+                };
+                Ok(self.b.ins().symbol_value(types::I64, gv))
+            }
+        }
+    }
+
+    pub fn func_ref(&mut self, fid: FuncId) -> FuncRef {
+        if let Some(r) = self.func_refs.get(&fid) {
+            return *r;
+        }
+        let r = self.cx.jit.declare_func_in_func(fid, self.b.func);
+        self.func_refs.insert(fid, r);
+        r
+    }
+
+    /// Calls an imported helper by symbol.
+    pub fn call_helper(&mut self, name: &str, params: &[ir::Type], rets: &[ir::Type], args: &[Value]) -> R<Vec<Value>> {
+        let fid = self.cx.import(name, params, rets)?;
+        let fr = self.func_ref(fid);
+        let call = self.b.ins().call(fr, args);
+        Ok(self.b.inst_results(call).to_vec())
+    }
+
+    /// Translates one instruction; errors name it.
+    pub fn inst(&mut self, inst: &Instruction) -> R {
+        self.inst_inner(inst).map_err(|e| {
+            if e.message.starts_with("Op") {
+                e
+            } else {
+                CompileError::new(format!("{}: {}", inst.describe(), e.message))
+            }
+        })
+    }
+
+    fn inst_inner(&mut self, inst: &Instruction) -> R {
+        use Op::*;
+        match inst.opcode {
+            Nop | Line | NoLine | LoopMerge | SelectionMerge | LifetimeStart | LifetimeStop | Name | Decorate
+            | MemberDecorate | ModuleProcessed => Ok(()),
+            Branch | BranchConditional | Switch | Return | ReturnValue | Unreachable | FunctionCall | Kill
+            | ControlBarrier | MemoryBarrier | GroupAsyncCopy | GroupWaitEvents => self.control(inst),
+            Variable
+            | Load
+            | Store
+            | AccessChain
+            | InBoundsAccessChain
+            | PtrAccessChain
+            | InBoundsPtrAccessChain
+            | CopyMemory
+            | CopyMemorySized
+            | PtrDiff
+            | PtrEqual
+            | PtrNotEqual => self.memory(inst),
+            CompositeConstruct | CompositeExtract | CompositeInsert | VectorExtractDynamic | VectorInsertDynamic
+            | VectorShuffle | CopyObject | CopyLogical | Undef | ExpectKHR => self.composite(inst),
+            SConvert
+            | UConvert
+            | FConvert
+            | ConvertFToU
+            | ConvertFToS
+            | ConvertSToF
+            | ConvertUToF
+            | SatConvertSToU
+            | SatConvertUToS
+            | ConvertPtrToU
+            | ConvertUToPtr
+            | Bitcast
+            | PtrCastToGeneric
+            | GenericCastToPtr
+            | GenericCastToPtrExplicit
+            | QuantizeToF16 => self.convert(inst),
+            AtomicLoad
+            | AtomicStore
+            | AtomicExchange
+            | AtomicCompareExchange
+            | AtomicCompareExchangeWeak
+            | AtomicIIncrement
+            | AtomicIDecrement
+            | AtomicIAdd
+            | AtomicISub
+            | AtomicSMin
+            | AtomicUMin
+            | AtomicSMax
+            | AtomicUMax
+            | AtomicAnd
+            | AtomicOr
+            | AtomicXor
+            | AtomicFlagTestAndSet
+            | AtomicFlagClear => self.atomic(inst),
+            ExtInst => self.ext_inst(inst),
+            _ => self.arith(inst),
+        }
+    }
+}

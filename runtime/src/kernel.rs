@@ -1,0 +1,148 @@
+//! Kernel objects (API section 5.9): a compiled kernel of a built program and the argument
+//! values set on it.
+
+use crate::memory::Mem;
+use crate::object::{ClObject, Header, Kind};
+use crate::program::Program;
+use jit::abi::{ArgKind, KernelArg};
+use jit::codegen;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// One argument's value as set by clSetKernelArg.
+#[derive(Clone)]
+pub enum ArgValue {
+    /// Bytes of a by-value argument (also a NULL pointer: zero bytes of address).
+    Bytes(Vec<u8>),
+    /// A buffer (or NULL) for a global/constant pointer.
+    Buffer(Option<Arc<Mem>>),
+    /// The size of a `__local` argument.
+    Local(usize),
+}
+
+#[repr(C)]
+pub struct Kernel {
+    header: Header,
+    pub program: Arc<Program>,
+    pub compiled: Arc<codegen::Kernel>,
+    args: Mutex<Vec<Option<ArgValue>>>,
+}
+
+impl ClObject for Kernel {
+    const KIND: Kind = Kind::Kernel;
+    fn header(&self) -> &Header {
+        &self.header
+    }
+}
+
+/// The launch-ready form of a kernel's arguments: the argument block with every address and
+/// local offset in place, and the buffers it refers to (kept alive until the command ends).
+pub struct BoundArgs {
+    pub block: Vec<u8>,
+    pub buffers: Vec<Arc<Mem>>,
+    /// Bytes of local memory the launch needs: static Workgroup variables, then the
+    /// `__local` arguments.
+    pub local_size: usize,
+}
+
+/// `__local` arguments start at this alignment in the arena (the largest OpenCL type, long16).
+const LOCAL_ALIGN: usize = 128;
+
+impl Kernel {
+    pub fn new(program: Arc<Program>, compiled: Arc<codegen::Kernel>) -> Kernel {
+        program.kernels_attached.fetch_add(1, Ordering::AcqRel);
+        let args = vec![None; compiled.args.len()];
+        Kernel {
+            header: Header::new(Kind::Kernel),
+            program,
+            compiled,
+            args: Mutex::new(args),
+        }
+    }
+
+    /// clCloneKernel: same kernel, same argument values.
+    pub fn clone_kernel(&self) -> Kernel {
+        let k = Kernel::new(self.program.clone(), self.compiled.clone());
+        *k.lock() = self.lock().clone();
+        k
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Vec<Option<ArgValue>>> {
+        self.args.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn name(&self) -> &str {
+        &self.compiled.name
+    }
+
+    pub fn arg(&self, index: usize) -> Option<&KernelArg> {
+        self.compiled.args.get(index)
+    }
+
+    pub fn set_arg(&self, index: usize, value: ArgValue) {
+        if let Some(slot) = self.lock().get_mut(index) {
+            *slot = Some(value);
+        }
+    }
+
+    /// The local memory the kernel uses with its current arguments
+    /// (`CL_KERNEL_LOCAL_MEM_SIZE`).
+    pub fn local_mem_size(&self) -> usize {
+        let args = self.lock();
+        let mut size = self.compiled.static_local_size;
+        for v in args.iter().flatten() {
+            if let ArgValue::Local(n) = v {
+                size = size.next_multiple_of(LOCAL_ALIGN) + n;
+            }
+        }
+        size
+    }
+
+    /// Lays the arguments out for a launch; `None` when an argument was never set
+    /// (CL_INVALID_KERNEL_ARGS).
+    pub fn bind(&self) -> Option<BoundArgs> {
+        let args = self.lock();
+        let mut block = vec![0u8; self.compiled.args_size];
+        let mut buffers = Vec::new();
+        let mut local = self.compiled.static_local_size;
+        for (desc, value) in self.compiled.args.iter().zip(args.iter()) {
+            let at = desc.offset;
+            match value.as_ref()? {
+                ArgValue::Bytes(bytes) => {
+                    let n = bytes.len().min(desc.size);
+                    block[at..at + n].copy_from_slice(&bytes[..n]);
+                }
+                ArgValue::Buffer(mem) => {
+                    let address = mem.as_ref().map_or(0, |m| m.base() as u64);
+                    block[at..at + 8].copy_from_slice(&address.to_ne_bytes());
+                    buffers.extend(mem.iter().cloned());
+                }
+                ArgValue::Local(n) => {
+                    let offset = local.next_multiple_of(LOCAL_ALIGN);
+                    block[at..at + 8].copy_from_slice(&(offset as u64).to_ne_bytes());
+                    local = offset + n;
+                }
+            }
+            debug_assert!(matches!(
+                desc.kind,
+                ArgKind::Global
+                    | ArgKind::Constant
+                    | ArgKind::Local
+                    | ArgKind::Value
+                    | ArgKind::Image
+                    | ArgKind::Sampler
+            ));
+        }
+        Some(BoundArgs {
+            block,
+            buffers,
+            local_size: local,
+        })
+    }
+}
+
+impl Drop for Kernel {
+    fn drop(&mut self) {
+        self.program.kernels_attached.fetch_sub(1, Ordering::AcqRel);
+    }
+}

@@ -1,0 +1,123 @@
+//! Running an ND-range (API section 5.10, OpenCL C "work-item functions"): the geometry of the
+//! range, the choice of a local size when the application gives none, and the launch of every
+//! work-group on the worker pool.
+
+use crate::kernel::BoundArgs;
+use crate::workers;
+use jit::abi::WorkGroupContext;
+use jit::codegen;
+use std::sync::Arc;
+
+/// The geometry of one enqueue. Unused dimensions have size 1 and offset 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NDRange {
+    pub work_dim: u32,
+    pub offset: [u64; 3],
+    pub global: [u64; 3],
+    pub local: [u64; 3],
+}
+
+impl NDRange {
+    /// Work-groups per dimension; the last one of a dimension may be partial.
+    pub fn num_groups(&self) -> [u64; 3] {
+        std::array::from_fn(|d| self.global[d].div_ceil(self.local[d].max(1)))
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.global.contains(&0)
+    }
+
+    /// The context of the group with the given linear index (x fastest).
+    fn group(&self, linear: usize, local_mem: *mut u8) -> WorkGroupContext {
+        let n = self.num_groups();
+        let linear = linear as u64;
+        let id = [linear % n[0], (linear / n[0]) % n[1], linear / (n[0] * n[1])];
+        let size = std::array::from_fn(|d| (self.global[d] - id[d] * self.local[d]).min(self.local[d]));
+        WorkGroupContext {
+            work_dim: self.work_dim,
+            _pad: 0,
+            global_offset: self.offset,
+            global_size: self.global,
+            local_size: size,
+            enqueued_local_size: self.local,
+            num_groups: n,
+            group_id: id,
+            local_mem,
+            printf: std::ptr::null_mut(),
+        }
+    }
+}
+
+/// A local size for a range the application left to Clift: groups of up to `target` items
+/// that divide the global size exactly (so any kernel can run them), with enough groups to
+/// keep every worker busy.
+pub fn choose_local_size(work_dim: u32, global: [u64; 3], max_group: u64, threads: u64) -> [u64; 3] {
+    let largest_divisor = |n: u64, limit: u64| (1..=limit.min(n).max(1)).rev().find(|d| n % d == 0).unwrap_or(1);
+    let target = 256.min(max_group);
+    let mut local = [1u64; 3];
+    let mut budget = target;
+    for d in 0..work_dim as usize {
+        local[d] = largest_divisor(global[d], budget);
+        budget /= local[d];
+    }
+    // Keep at least a few groups per worker while the groups stay reasonably large.
+    loop {
+        let groups: u64 = (0..3).map(|d| global[d] / local[d]).product();
+        let items: u64 = local.iter().product();
+        if groups >= 4 * threads || items <= 16 {
+            break;
+        }
+        let d = (0..3).max_by_key(|&d| local[d]).unwrap_or(0);
+        if local[d] <= 1 {
+            break;
+        }
+        local[d] = largest_divisor(global[d], local[d] - 1);
+    }
+    local
+}
+
+/// Runs every work-group of `range` and returns when all are done; false if a group
+/// panicked inside a runtime helper.
+pub fn run(kernel: Arc<codegen::Kernel>, args: BoundArgs, range: NDRange) -> bool {
+    if range.is_empty() {
+        return true;
+    }
+    let groups = range.num_groups().iter().product::<u64>() as usize;
+    let arena = args.local_size;
+    let body = move |linear: usize, local_mem: *mut u8| {
+        let ctx = range.group(linear, local_mem);
+        // SAFETY: the argument block was laid out for this kernel by `Kernel::bind`, its
+        // buffers are alive (held by `args`), and the arena has `args.local_size` bytes.
+        unsafe { kernel.run_group(args.block.as_ptr(), &ctx) };
+        let _ = &args.buffers;
+    };
+    workers::run(groups, arena, Box::new(body))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chosen_sizes_divide_the_range() {
+        for g in [1u64, 7, 64, 1000, 1 << 20, 999_983] {
+            let l = choose_local_size(1, [g, 1, 1], 4096, 2);
+            assert_eq!(g % l[0], 0, "{g}");
+            assert!(l[0] <= 256);
+        }
+        let l = choose_local_size(2, [1024, 768, 1], 4096, 2);
+        assert!(1024 % l[0] == 0 && 768 % l[1] == 0 && l[0] * l[1] <= 256);
+    }
+
+    #[test]
+    fn partial_last_group() {
+        let r = NDRange {
+            work_dim: 1,
+            offset: [0; 3],
+            global: [10, 1, 1],
+            local: [4, 1, 1],
+        };
+        assert_eq!(r.num_groups(), [3, 1, 1]);
+        assert_eq!(r.group(2, std::ptr::null_mut()).local_size, [2, 1, 1]);
+    }
+}

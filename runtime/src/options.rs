@@ -1,0 +1,153 @@
+//! Build, compile and link options (API section 5.8.6). Every option is checked; anything the
+//! spec does not list is refused so that a typo never passes silently.
+
+/// What the options ask of the compiler.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// `-D name[=value]` (passed to the OpenCL C compiler).
+    pub defines: Vec<String>,
+    /// `-I dir`.
+    pub includes: Vec<String>,
+    /// `-cl-std=CLx.y`.
+    pub cl_std: Option<String>,
+    pub denorms_are_zero: bool,
+    pub fast_relaxed_math: bool,
+    pub opt_disable: bool,
+    pub kernel_arg_info: bool,
+    pub create_library: bool,
+    pub enable_link_options: bool,
+    /// The flags to hand on unchanged to clang (`-w`, `-Werror`, the `-cl-*` math flags).
+    pub passthrough: Vec<String>,
+}
+
+/// Which entry point the options were given to: each accepts its own set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    Build,
+    Compile,
+    Link,
+}
+
+/// Math options valid at every stage (the spec lists them for the linker too).
+const LINK_MATH: &[&str] = &[
+    "-cl-denorms-are-zero",
+    "-cl-no-signed-zeros",
+    "-cl-unsafe-math-optimizations",
+    "-cl-finite-math-only",
+    "-cl-fast-relaxed-math",
+    "-cl-no-subgroup-ifp",
+];
+
+/// Options of clBuildProgram and clCompileProgram.
+const COMPILE_FLAGS: &[&str] = &[
+    "-cl-single-precision-constant",
+    "-cl-denorms-are-zero",
+    "-cl-fp32-correctly-rounded-divide-sqrt",
+    "-cl-opt-disable",
+    "-cl-mad-enable",
+    "-cl-no-signed-zeros",
+    "-cl-unsafe-math-optimizations",
+    "-cl-finite-math-only",
+    "-cl-fast-relaxed-math",
+    "-cl-kernel-arg-info",
+    "-cl-uniform-work-group-size",
+    "-cl-no-subgroup-ifp",
+    "-w",
+    "-Werror",
+];
+
+const CL_STD: &[&str] = &["CL1.0", "CL1.1", "CL1.2", "CL2.0", "CL3.0"];
+
+/// Parses `text`; the error names the offending option.
+pub fn parse(text: &str, stage: Stage) -> Result<Options, String> {
+    let mut o = Options::default();
+    let mut words = text.split_ascii_whitespace();
+    while let Some(word) = words.next() {
+        let mut take_value = |flag: &str| -> Result<String, String> {
+            match word.strip_prefix(flag) {
+                Some("") => words.next().map(str::to_string).ok_or(format!("{flag} needs a value")),
+                Some(rest) => Ok(rest.to_string()),
+                None => unreachable!("called only for words with this prefix"),
+            }
+        };
+        match stage {
+            Stage::Build | Stage::Compile => {
+                if word.starts_with("-D") {
+                    o.defines.push(take_value("-D")?);
+                } else if word.starts_with("-I") {
+                    o.includes.push(take_value("-I")?);
+                } else if let Some(std) = word.strip_prefix("-cl-std=") {
+                    if !CL_STD.contains(&std) {
+                        return Err(format!(
+                            "unsupported OpenCL C version in {word} (accepted: {})",
+                            CL_STD.join(", ")
+                        ));
+                    }
+                    o.cl_std = Some(std.to_string());
+                } else if COMPILE_FLAGS.contains(&word) {
+                    o.flag(word);
+                } else {
+                    return Err(format!("unknown build option {word:?}"));
+                }
+            }
+            Stage::Link => match word {
+                "-create-library" => o.create_library = true,
+                "-enable-link-options" => o.enable_link_options = true,
+                _ if LINK_MATH.contains(&word) => o.flag(word),
+                _ => return Err(format!("unknown link option {word:?}")),
+            },
+        }
+    }
+    // "-enable-link-options ... can only be specified with -create-library"
+    if o.enable_link_options && !o.create_library {
+        return Err("-enable-link-options is only valid with -create-library".into());
+    }
+    Ok(o)
+}
+
+impl Options {
+    fn flag(&mut self, word: &str) {
+        match word {
+            "-cl-denorms-are-zero" => self.denorms_are_zero = true,
+            "-cl-fast-relaxed-math" => self.fast_relaxed_math = true,
+            "-cl-opt-disable" => self.opt_disable = true,
+            "-cl-kernel-arg-info" => self.kernel_arg_info = true,
+            _ => {}
+        }
+        self.passthrough.push(word.to_string());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accepts_the_spec_options() {
+        let o = parse(
+            "-D FOO=1 -DBAR -I /tmp -cl-std=CL3.0 -cl-mad-enable -w -cl-kernel-arg-info",
+            Stage::Build,
+        )
+        .unwrap();
+        assert_eq!(o.defines, ["FOO=1", "BAR"]);
+        assert_eq!(o.includes, ["/tmp"]);
+        assert!(o.kernel_arg_info);
+        assert!(
+            parse(
+                "-create-library -enable-link-options -cl-fast-relaxed-math",
+                Stage::Link
+            )
+            .unwrap()
+            .create_library
+        );
+    }
+
+    #[test]
+    fn refuses_unknown_options() {
+        assert!(parse("-cl-no-such-thing", Stage::Build).is_err());
+        assert!(parse("-cl-std=CL9.9", Stage::Compile).is_err());
+        assert!(parse("-cl-mad-enable", Stage::Link).is_err());
+        assert!(parse("-enable-link-options", Stage::Link).is_err());
+        assert!(parse("-D", Stage::Build).is_err());
+    }
+}

@@ -1,0 +1,441 @@
+//! Program objects (API section 5.8): SPIR-V from clCreateProgramWithIL or a Clift binary,
+//! compiled, linked and built into an executable whose kernels the JIT has translated.
+
+use crate::binary::ProgramBinary;
+use crate::callback::ObjectCallback;
+use crate::context::Context;
+use crate::device::Device;
+use crate::object::{ClObject, Header, Kind};
+use crate::options::{self, Options, Stage};
+use jit::codegen::{self, CompileOptions};
+use jit::spirv::{self, Module};
+use opencl_sys::*;
+use std::collections::HashMap;
+use std::ffi::c_void;
+use std::sync::atomic::AtomicUsize;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// Where a program came from; it decides which of build/compile/link apply.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    Source,
+    Il,
+    Binary,
+    Linked,
+}
+
+/// The state clGetProgramBuildInfo reports, and what a build produced.
+pub struct Build {
+    pub status: cl_build_status,
+    pub log: String,
+    pub options: String,
+    pub binary_type: cl_program_binary_type,
+    /// The SPIR-V binaries this program is made of (one per compiled input).
+    pub inputs: Vec<Arc<Vec<u8>>>,
+    /// The modules parsed from `inputs`.
+    pub modules: Vec<Arc<Module>>,
+    /// Built executables: the compiled kernels.
+    pub executable: Option<Arc<codegen::Program>>,
+    pub parsed_options: Options,
+}
+
+#[repr(C)]
+pub struct Program {
+    header: Header,
+    pub context: Arc<Context>,
+    pub devices: Vec<&'static Device>,
+    pub origin: Origin,
+    /// CL_PROGRAM_IL: the bytes given to clCreateProgramWithIL.
+    pub il: Vec<u8>,
+    /// CL_PROGRAM_SOURCE: the OpenCL C given to clCreateProgramWithSource.
+    pub source: String,
+    /// Specialization constants of the IL (SpecId -> size in bytes).
+    pub spec_sizes: HashMap<u32, usize>,
+    spec_values: Mutex<HashMap<u32, u64>>,
+    build: Mutex<Build>,
+    /// Kernel objects made from this program (clBuildProgram refuses to rebuild under them).
+    pub kernels_attached: AtomicUsize,
+    release_callbacks: Mutex<Vec<ObjectCallback>>,
+}
+
+impl ClObject for Program {
+    const KIND: Kind = Kind::Program;
+    fn header(&self) -> &Header {
+        &self.header
+    }
+}
+
+/// Parses a SPIR-V binary; the message is for the build log or a CL_INVALID_VALUE report.
+pub fn parse_il(bytes: &[u8]) -> Result<Module, String> {
+    spirv::parse(bytes).map_err(|e| e.to_string())
+}
+
+/// Specialization constants: SpecId decorations on OpSpecConstant* with their sizes.
+fn spec_sizes(module: &Module) -> HashMap<u32, usize> {
+    let mut sizes = HashMap::new();
+    for d in &module.decorations {
+        if d.decoration != rspirv_spec_id() || d.member.is_some() {
+            continue;
+        }
+        let Some(rspirv::dr::Operand::LiteralBit32(spec_id)) = d.operands.first() else {
+            continue;
+        };
+        let Some(c) = module.constant(d.target) else { continue };
+        let size = match module.type_of(c.ty) {
+            Some(spirv::module::Type::Bool) => 1,
+            Some(spirv::module::Type::Int { width, .. }) | Some(spirv::module::Type::Float { width }) => {
+                (*width / 8) as usize
+            }
+            _ => continue,
+        };
+        sizes.insert(*spec_id, size);
+    }
+    sizes
+}
+
+fn rspirv_spec_id() -> rspirv::spirv::Decoration {
+    rspirv::spirv::Decoration::SpecId
+}
+
+impl Program {
+    fn new(context: Arc<Context>, devices: Vec<&'static Device>, origin: Origin, il: Vec<u8>, build: Build) -> Program {
+        let spec_sizes = build.modules.first().map(|m| spec_sizes(m)).unwrap_or_default();
+        Program {
+            header: Header::new(Kind::Program),
+            devices,
+            context,
+            origin,
+            il,
+            source: String::new(),
+            spec_sizes,
+            spec_values: Mutex::new(HashMap::new()),
+            build: Mutex::new(build),
+            kernels_attached: AtomicUsize::new(0),
+            release_callbacks: Mutex::new(Vec::new()),
+        }
+    }
+
+    fn empty_build(binary_type: cl_program_binary_type, inputs: Vec<Arc<Vec<u8>>>, modules: Vec<Arc<Module>>) -> Build {
+        Build {
+            status: CL_BUILD_NONE,
+            log: String::new(),
+            options: String::new(),
+            binary_type,
+            inputs,
+            modules,
+            executable: None,
+            parsed_options: Options::default(),
+        }
+    }
+
+    /// clCreateProgramWithIL: the module is parsed at once, so ill-formed IL is refused here.
+    pub fn from_il(context: Arc<Context>, il: Vec<u8>) -> Result<Program, String> {
+        let module = parse_il(&il)?;
+        let devices = context.devices.clone();
+        let build = Self::empty_build(
+            CL_PROGRAM_BINARY_TYPE_NONE,
+            vec![Arc::new(il.clone())],
+            vec![Arc::new(module)],
+        );
+        Ok(Program::new(context, devices, Origin::Il, il, build))
+    }
+
+    /// clCreateProgramWithSource: nothing is compiled until a build or compile.
+    pub fn from_source(context: Arc<Context>, source: String) -> Program {
+        let devices = context.devices.clone();
+        let mut p = Program::new(
+            context,
+            devices,
+            Origin::Source,
+            Vec::new(),
+            Self::empty_build(CL_PROGRAM_BINARY_TYPE_NONE, Vec::new(), Vec::new()),
+        );
+        p.source = source;
+        p
+    }
+
+    /// OpenCL C to a SPIR-V module: the module and clang's diagnostics, or the build log.
+    fn compile_source(
+        &self,
+        headers: &[(String, String)],
+        opts: &Options,
+    ) -> Result<(Arc<Vec<u8>>, Arc<Module>, String), String> {
+        let out = crate::clc::compile(&self.source, headers, opts)?;
+        let module = parse_il(&out.spirv)
+            .map_err(|e| format!("{}error: the translator produced unreadable SPIR-V: {e}\n", out.log))?;
+        Ok((Arc::new(out.spirv), Arc::new(module), out.log))
+    }
+
+    /// "CL_COMPILER_NOT_AVAILABLE if program is created with clCreateProgramWithSource and a
+    /// compiler is not available."
+    fn check_compiler(&self) -> Result<(), cl_int> {
+        if self.origin == Origin::Source {
+            if let Err(why) = crate::clc::toolchain() {
+                let mut b = self.lock();
+                b.status = CL_BUILD_ERROR;
+                b.log = format!("error: {why}\n");
+                return Err(CL_COMPILER_NOT_AVAILABLE);
+            }
+        }
+        Ok(())
+    }
+
+    /// clCreateProgramWithBinary for one device's binary.
+    pub fn from_binary(context: Arc<Context>, devices: Vec<&'static Device>, binary: &[u8]) -> Result<Program, String> {
+        let decoded = ProgramBinary::decode(binary)?;
+        let mut modules = Vec::new();
+        for m in &decoded.modules {
+            modules.push(Arc::new(parse_il(m)?));
+        }
+        let inputs = decoded.modules.into_iter().map(Arc::new).collect();
+        let build = Self::empty_build(decoded.binary_type, inputs, modules);
+        Ok(Program::new(context, devices, Origin::Binary, Vec::new(), build))
+    }
+
+    pub fn lock(&self) -> MutexGuard<'_, Build> {
+        self.build.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn set_spec_constant(&self, spec_id: u32, value: u64) {
+        self.spec_values
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(spec_id, value);
+    }
+
+    pub fn add_release_callback(&self, cb: ObjectCallback) {
+        self.release_callbacks
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(cb);
+    }
+
+    /// The Clift binary of this program (CL_PROGRAM_BINARIES); empty before anything was
+    /// compiled.
+    pub fn binary(&self) -> Vec<u8> {
+        let b = self.lock();
+        if b.binary_type == CL_PROGRAM_BINARY_TYPE_NONE {
+            return Vec::new();
+        }
+        let device = self.devices.first().map(|d| d.name().to_string()).unwrap_or_default();
+        ProgramBinary {
+            binary_type: b.binary_type,
+            device,
+            modules: b.inputs.iter().map(|m| m.to_vec()).collect(),
+        }
+        .encode()
+    }
+
+    /// clBuildProgram: compile (IL or binary) and link into an executable.
+    pub fn build(&self, options_text: &str) -> Result<(), cl_int> {
+        let parsed = options::parse(options_text, Stage::Build).map_err(|e| {
+            let mut b = self.lock();
+            b.log = format!("error: {e}\n");
+            CL_INVALID_BUILD_OPTIONS
+        })?;
+        self.check_compiler()?;
+        let mut b = self.lock();
+        b.options = options_text.to_string();
+        b.parsed_options = parsed.clone();
+        b.status = CL_BUILD_IN_PROGRESS;
+        let modules = b.modules.clone();
+        drop(b);
+        let result = if self.origin == Origin::Source {
+            self.compile_source(&[], &parsed)
+                .and_then(|(spirv, module, clang_log)| {
+                    let mut b = self.lock();
+                    b.inputs = vec![spirv];
+                    b.modules = vec![module.clone()];
+                    drop(b);
+                    self.make_executable(&[module], &parsed)
+                        .map(|(exe, log)| (exe, clang_log.clone() + &log))
+                        .map_err(|log| clang_log + &log)
+                })
+        } else {
+            self.make_executable(&modules, &parsed)
+        };
+        let mut b = self.lock();
+        match result {
+            Ok((executable, log)) => {
+                b.status = CL_BUILD_SUCCESS;
+                b.log = log;
+                b.binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+                b.executable = Some(Arc::new(executable));
+                Ok(())
+            }
+            Err(log) => {
+                b.status = CL_BUILD_ERROR;
+                b.log = log;
+                b.executable = None;
+                Err(CL_BUILD_PROGRAM_FAILURE)
+            }
+        }
+    }
+
+    /// clCompileProgram: OpenCL C (with its embedded headers) to SPIR-V, or an IL program's
+    /// module checked; either is kept as a compiled object.
+    pub fn compile(&self, options_text: &str, headers: &[(String, String)]) -> Result<(), cl_int> {
+        let parsed = options::parse(options_text, Stage::Compile).map_err(|e| {
+            self.lock().log = format!("error: {e}\n");
+            CL_INVALID_COMPILER_OPTIONS
+        })?;
+        self.check_compiler()?;
+        let compiled = if self.origin == Origin::Source {
+            Some(self.compile_source(headers, &parsed))
+        } else {
+            None
+        };
+        let mut b = self.lock();
+        b.options = options_text.to_string();
+        b.parsed_options = parsed;
+        let mut log = String::new();
+        let checked = match compiled {
+            Some(Err(clang_log)) => Err(clang_log),
+            Some(Ok((spirv, module, clang_log))) => {
+                b.inputs = vec![spirv];
+                b.modules = vec![module];
+                log = clang_log;
+                Ok(())
+            }
+            None => Ok(()),
+        };
+        let checked = checked.and_then(|()| {
+            b.modules
+                .iter()
+                .try_for_each(|m| spirv::validate(m, &features()).map_err(|e| format!("{log}error: {e}\n")))
+        });
+        match checked {
+            Ok(()) => {
+                b.status = CL_BUILD_SUCCESS;
+                b.log = log;
+                b.binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+                b.executable = None;
+                Ok(())
+            }
+            Err(log) => {
+                b.status = CL_BUILD_ERROR;
+                b.log = log;
+                Err(CL_COMPILE_PROGRAM_FAILURE)
+            }
+        }
+    }
+
+    /// clLinkProgram: a new program from compiled objects and libraries. The program is
+    /// returned even when linking fails, so that its log can be read.
+    pub fn link(
+        context: Arc<Context>,
+        devices: Vec<&'static Device>,
+        inputs: &[Arc<Program>],
+        options_text: &str,
+    ) -> Result<(Program, bool), cl_int> {
+        let parsed = options::parse(options_text, Stage::Link).map_err(|_| CL_INVALID_LINKER_OPTIONS)?;
+        let mut sources = Vec::new();
+        let mut modules = Vec::new();
+        for p in inputs {
+            let b = p.lock();
+            // "CL_INVALID_OPERATION if the rules for devices containing compiled binaries or
+            // libraries as described in input_programs argument above are not followed."
+            if b.binary_type != CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT
+                && b.binary_type != CL_PROGRAM_BINARY_TYPE_LIBRARY
+            {
+                return Err(CL_INVALID_OPERATION);
+            }
+            sources.extend(b.inputs.iter().cloned());
+            modules.extend(b.modules.iter().cloned());
+        }
+        let binary_type = if parsed.create_library {
+            CL_PROGRAM_BINARY_TYPE_LIBRARY
+        } else {
+            CL_PROGRAM_BINARY_TYPE_EXECUTABLE
+        };
+        let mut build = Self::empty_build(binary_type, sources, modules.clone());
+        build.options = options_text.to_string();
+        let program = Program::new(context, devices, Origin::Linked, Vec::new(), build);
+        let outcome = if parsed.create_library {
+            let refs: Vec<&Module> = modules.iter().map(|m| m.as_ref()).collect();
+            spirv::link(&refs, true)
+                .map(|_| ())
+                .map_err(|e| format!("error: {e}\n"))
+        } else {
+            program.make_executable(&modules, &parsed).map(|(exe, log)| {
+                let mut b = program.lock();
+                b.executable = Some(Arc::new(exe));
+                b.log = log;
+            })
+        };
+        let mut b = program.lock();
+        let ok = match outcome {
+            Ok(()) => {
+                b.status = CL_BUILD_SUCCESS;
+                true
+            }
+            Err(log) => {
+                b.status = CL_BUILD_ERROR;
+                b.log = log;
+                b.binary_type = CL_PROGRAM_BINARY_TYPE_NONE;
+                false
+            }
+        };
+        drop(b);
+        Ok((program, ok))
+    }
+
+    /// Links, validates and JIT-compiles; the error is the build log.
+    fn make_executable(&self, modules: &[Arc<Module>], opts: &Options) -> Result<(codegen::Program, String), String> {
+        let linked;
+        let module: &Module = if modules.len() == 1 {
+            &modules[0]
+        } else {
+            let refs: Vec<&Module> = modules.iter().map(|m| m.as_ref()).collect();
+            linked = spirv::link(&refs, false).map_err(|e| format!("error: {e}\n"))?;
+            &linked
+        };
+        spirv::validate(module, &features()).map_err(|e| format!("error: {e}\n"))?;
+        let spec_constants = self.spec_values.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let compile_options = CompileOptions {
+            spec_constants,
+            denorms_are_zero: opts.denorms_are_zero,
+            fast_relaxed_math: opts.fast_relaxed_math,
+            opt_level_none: opts.opt_disable,
+        };
+        let start = std::time::Instant::now();
+        let program = codegen::compile(module, &compile_options).map_err(|e| format!("error: {e}\n"))?;
+        let log = format!(
+            "Clift: {} kernel(s) compiled in {:.2} ms\n",
+            program.kernels().len(),
+            start.elapsed().as_secs_f64() * 1e3
+        );
+        Ok((program, log))
+    }
+
+    /// The executable's kernels, if the program was built.
+    pub fn executable(&self) -> Option<Arc<codegen::Program>> {
+        let b = self.lock();
+        if b.status == CL_BUILD_SUCCESS && b.binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE {
+            b.executable.clone()
+        } else {
+            None
+        }
+    }
+}
+
+impl Drop for Program {
+    fn drop(&mut self) {
+        let callbacks = std::mem::take(self.release_callbacks.get_mut().unwrap_or_else(|e| e.into_inner()));
+        // SAFETY: the callbacks were registered for this program.
+        unsafe { crate::callback::run_destructors(callbacks, self as *mut Program as *mut c_void) };
+    }
+}
+
+/// What the validator accepts: what the device reports.
+pub fn features() -> spirv::DeviceFeatures {
+    let f = &crate::device::FEATURES;
+    spirv::DeviceFeatures {
+        float64: f.fp64(),
+        float16: f.fp16(),
+        images: f.images(),
+        read_write_images: f.has_feature("__opencl_c_read_write_images"),
+        generic_pointer: f.has_feature("__opencl_c_generic_address_space"),
+        ..spirv::DeviceFeatures::default()
+    }
+}
