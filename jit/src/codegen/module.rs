@@ -578,9 +578,9 @@ pub(crate) fn store_leaves(
         }
         Ty::Vector(_, n) => {
             need(*n as usize)?;
-            for i in 0..*n as usize {
-                b.ins()
-                    .store(flags, vals[i], addr, (off + i as i64 * info.stride as i64) as i32);
+            for (i, v) in vals.iter().take(*n as usize).enumerate() {
+                let o = off + i as i64 * info.stride as i64;
+                b.ins().store(flags, *v, addr, o as i32);
             }
             *n as usize
         }
