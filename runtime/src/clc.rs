@@ -154,6 +154,8 @@ pub fn compile(source: &str, headers: &[(String, String)], options: &Options) ->
     }
     let out = Command::new(&tools.llvm_spirv)
         .current_dir(dir)
+        // Keeps kernel_arg_type and kernel_arg_type_qual as OpStrings (clGetKernelArgInfo).
+        .arg("--preserve-ocl-kernel-arg-type-metadata-through-string")
         .args(["program.bc", "-o", "program.spv"])
         .output()
         .map_err(|e| format!("cannot run {}: {e}", tools.llvm_spirv.display()))?;

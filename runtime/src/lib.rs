@@ -1,5 +1,6 @@
 //! Clift's OpenCL objects and their behaviour. The icd crate turns C calls into calls here.
 
+pub mod arginfo;
 pub mod binary;
 pub mod callback;
 pub mod clc;

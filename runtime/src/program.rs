@@ -1,6 +1,7 @@
 //! Program objects (API section 5.8): SPIR-V from clCreateProgramWithIL or a Clift binary,
 //! compiled, linked and built into an executable whose kernels the JIT has translated.
 
+use crate::arginfo::{self, ArgInfo};
 use crate::binary::ProgramBinary;
 use crate::callback::ObjectCallback;
 use crate::context::Context;
@@ -36,7 +37,16 @@ pub struct Build {
     pub modules: Vec<Arc<Module>>,
     /// Built executables: the compiled kernels.
     pub executable: Option<Arc<codegen::Program>>,
+    /// Argument information of each kernel of the executable.
+    pub arg_info: HashMap<String, Vec<ArgInfo>>,
     pub parsed_options: Options,
+}
+
+/// What building an executable yields.
+struct Built {
+    program: codegen::Program,
+    arg_info: HashMap<String, Vec<ArgInfo>>,
+    log: String,
 }
 
 #[repr(C)]
@@ -124,6 +134,7 @@ impl Program {
             inputs,
             modules,
             executable: None,
+            arg_info: HashMap::new(),
             parsed_options: Options::default(),
         }
     }
@@ -248,7 +259,10 @@ impl Program {
                     b.modules = vec![module.clone()];
                     drop(b);
                     self.make_executable(&[module], &parsed)
-                        .map(|(exe, log)| (exe, clang_log.clone() + &log))
+                        .map(|built| Built {
+                            log: clang_log.clone() + &built.log,
+                            ..built
+                        })
                         .map_err(|log| clang_log + &log)
                 })
         } else {
@@ -256,11 +270,12 @@ impl Program {
         };
         let mut b = self.lock();
         match result {
-            Ok((executable, log)) => {
+            Ok(built) => {
                 b.status = CL_BUILD_SUCCESS;
-                b.log = log;
+                b.log = built.log;
                 b.binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
-                b.executable = Some(Arc::new(executable));
+                b.executable = Some(Arc::new(built.program));
+                b.arg_info = built.arg_info;
                 Ok(())
             }
             Err(log) => {
@@ -357,10 +372,11 @@ impl Program {
                 .map(|_| ())
                 .map_err(|e| format!("error: {e}\n"))
         } else {
-            program.make_executable(&modules, &parsed).map(|(exe, log)| {
+            program.make_executable(&modules, &parsed).map(|built| {
                 let mut b = program.lock();
-                b.executable = Some(Arc::new(exe));
-                b.log = log;
+                b.executable = Some(Arc::new(built.program));
+                b.arg_info = built.arg_info;
+                b.log = built.log;
             })
         };
         let mut b = program.lock();
@@ -381,7 +397,7 @@ impl Program {
     }
 
     /// Links, validates and JIT-compiles; the error is the build log.
-    fn make_executable(&self, modules: &[Arc<Module>], opts: &Options) -> Result<(codegen::Program, String), String> {
+    fn make_executable(&self, modules: &[Arc<Module>], opts: &Options) -> Result<Built, String> {
         let linked;
         let module: &Module = if modules.len() == 1 {
             &modules[0]
@@ -405,7 +421,17 @@ impl Program {
             program.kernels().len(),
             start.elapsed().as_secs_f64() * 1e3
         );
-        Ok((program, log))
+        let arg_info = program
+            .kernels()
+            .iter()
+            .map(|k| (k.name.clone(), arginfo::kernel_args(module, &k.name)))
+            .collect();
+        Ok(Built { program, arg_info, log })
+    }
+
+    /// Argument information of a kernel of the executable.
+    pub fn arg_info(&self, kernel: &str) -> Vec<ArgInfo> {
+        self.lock().arg_info.get(kernel).cloned().unwrap_or_default()
     }
 
     /// The executable's kernels, if the program was built.

@@ -239,11 +239,27 @@ pub unsafe extern "C" fn clGetKernelArgInfo(
 ) -> cl_int {
     guard(|| {
         let k = kernel(k)?;
+        // "CL_INVALID_ARG_INDEX if arg_indx is not a valid argument index."
         k.arg(arg_indx as usize).ok_or(CL_INVALID_ARG_INDEX)?;
-        let _ = (param_name, param_value_size, param_value, param_value_size_ret);
+        let arg = k
+            .program
+            .arg_info(k.name())
+            .into_iter()
+            .nth(arg_indx as usize)
+            .unwrap_or_default();
         // "CL_KERNEL_ARG_INFO_NOT_AVAILABLE if the argument information is not available for
-        // kernel": programs from SPIR-V carry no argument metadata.
-        Err(CL_KERNEL_ARG_INFO_NOT_AVAILABLE)
+        // kernel": names need an OpName, type names and qualifiers the translator's strings.
+        let missing = Err(CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
+        let answer = match param_name {
+            CL_KERNEL_ARG_ADDRESS_QUALIFIER => info::uint(arg.address),
+            CL_KERNEL_ARG_ACCESS_QUALIFIER => info::uint(arg.access),
+            CL_KERNEL_ARG_TYPE_NAME => arg.type_name.as_deref().map_or(missing, info::string),
+            // cl_kernel_arg_type_qualifier is a cl_bitfield (64 bits) in cl.h.
+            CL_KERNEL_ARG_TYPE_QUALIFIER => arg.type_qualifier.map_or(missing, |q| info::ulong(q as cl_ulong)),
+            CL_KERNEL_ARG_NAME => arg.name.as_deref().map_or(missing, info::string),
+            _ => Err(CL_INVALID_VALUE),
+        };
+        write_info(answer, param_value_size, param_value, param_value_size_ret)
     })
 }
 

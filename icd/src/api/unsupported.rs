@@ -449,7 +449,10 @@ pub unsafe extern "C" fn clSetKernelArgSVMPointer(
     guard(|| Err(CL_INVALID_KERNEL))
 }
 
-/// [5.9.2]: "CL_INVALID_KERNEL if kernel is a not a valid kernel object".
+/// [5.9.2]: "CL_INVALID_KERNEL if kernel is a not a valid kernel object"; "CL_INVALID_VALUE if
+/// param_name is not valid, if param_value is NULL or if the size specified by
+/// param_value_size is not valid"; "CL_INVALID_OPERATION if ... no devices in the context
+/// associated with kernel support SVM" (CL_DEVICE_SVM_CAPABILITIES is 0).
 #[no_mangle]
 pub unsafe extern "C" fn clSetKernelExecInfo(
     kernel: cl_kernel,
@@ -457,7 +460,21 @@ pub unsafe extern "C" fn clSetKernelExecInfo(
     param_value_size: usize,
     param_value: *const c_void,
 ) -> cl_int {
-    guard(|| Err(CL_INVALID_KERNEL))
+    guard(|| {
+        runtime::object::lookup::<runtime::kernel::Kernel>(kernel as _).ok_or(CL_INVALID_KERNEL)?;
+        if param_value.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        let size_ok = match param_name {
+            CL_KERNEL_EXEC_INFO_SVM_PTRS => param_value_size % std::mem::size_of::<*const c_void>() == 0,
+            CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM => param_value_size == std::mem::size_of::<cl_bool>(),
+            _ => false,
+        };
+        if !size_ok {
+            return Err(CL_INVALID_VALUE);
+        }
+        Err(CL_INVALID_OPERATION)
+    })
 }
 
 /// [5.9.4]: "CL_INVALID_KERNEL if kernel is a not a valid kernel object" (then "CL_INVALID_OPERATION

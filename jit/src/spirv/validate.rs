@@ -834,7 +834,25 @@ fn check_entry_points(ctx: &Ctx) -> R {
             ));
         }
         for (pid, pty) in &f.params {
-            if let Err(why) = kernel_arg_ok(ctx, *pty, 0) {
+            // A struct passed by value arrives as a Function pointer marked ByVal
+            // (llvm-spirv's form); the pointee is the argument's type.
+            let byval = ctx.m.decorations_of(*pid).any(|d| {
+                d.decoration == spirv::Decoration::FuncParamAttr
+                    && matches!(
+                        d.operands.first(),
+                        Some(Operand::FunctionParameterAttribute(
+                            spirv::FunctionParameterAttribute::ByVal
+                        ))
+                    )
+            });
+            let checked = match ctx.ty(*pty) {
+                Some(Type::Pointer {
+                    storage: spirv::StorageClass::Function,
+                    pointee,
+                }) if byval => kernel_arg_ok(ctx, *pointee, 1),
+                _ => kernel_arg_ok(ctx, *pty, 0),
+            };
+            if let Err(why) = checked {
                 return Err(err(
                     format!("{} section 2.8.2 (kernel argument types)", ENV),
                     format!("kernel \"{}\" argument %{}: {}", ep.name, pid, why),
