@@ -28,7 +28,7 @@ macro_rules! direct2 {
 
 direct! {
     clift_acos_f64 => libm::acos;
-    clift_acosh_f64 => libm::acosh;
+    clift_acosh_f64 => k::acosh;
     clift_acospi_f64 => k::acospi;
     clift_asin_f64 => libm::asin;
     clift_asinh_f64 => libm::asinh;

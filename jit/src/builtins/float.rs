@@ -30,7 +30,7 @@ macro_rules! via_f64_2 {
 
 via_f64! {
     clift_acos_f32 => libm::acos;
-    clift_acosh_f32 => libm::acosh;
+    clift_acosh_f32 => k::acosh;
     clift_acospi_f32 => k::acospi;
     clift_asin_f32 => libm::asin;
     clift_asinh_f32 => libm::asinh;

@@ -50,7 +50,18 @@ fn tan_pi_small(r: f64) -> f64 {
 /// Multiplies `a` by 1/pi with the constant in double-double.
 #[inline]
 pub(crate) fn mul_inv_pi(a: f64) -> f64 {
+    if a == 0.0 {
+        return a; // keep the sign of zero
+    }
     a.mul_add(INV_PI_HI, a * INV_PI_LO)
+}
+
+/// acosh with an explicit domain check (`libm::acosh` returns garbage for some x < -1).
+pub(crate) fn acosh(x: f64) -> f64 {
+    if x < 1.0 {
+        return f64::NAN;
+    }
+    libm::acosh(x)
 }
 
 /// Splits |x| (finite) into (r, odd) with |x| = 2k + r, r in [0, 2) exactly; or for tanpi,
@@ -358,10 +369,8 @@ pub(crate) fn fmax(x: f64, y: f64) -> f64 {
         y
     } else if y.is_nan() || x > y {
         x
-    } else if y > x {
-        y
-    } else if x.is_sign_negative() {
-        y
+    } else if y > x || x.is_sign_negative() {
+        y // equal values: prefer +0 over -0
     } else {
         x
     }
