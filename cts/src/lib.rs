@@ -765,3 +765,257 @@ fn describe_status(s: &std::process::ExitStatus) -> String {
         _ => "unknown status".into(),
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Programs and kernels
+// ---------------------------------------------------------------------------------------------
+
+pub struct Program(pub cl_program);
+pub struct Kernel(pub cl_kernel);
+
+unsafe impl Send for Program {}
+unsafe impl Sync for Program {}
+unsafe impl Send for Kernel {}
+
+impl Drop for Program {
+    fn drop(&mut self) {
+        if !self.0.is_null() {
+            let err = unsafe { clReleaseProgram(self.0) };
+            if !std::thread::panicking() {
+                assert_eq!(err, CL_SUCCESS, "clReleaseProgram: {}", err_name(err));
+            }
+        }
+    }
+}
+impl Drop for Kernel {
+    fn drop(&mut self) {
+        if !self.0.is_null() {
+            let err = unsafe { clReleaseKernel(self.0) };
+            if !std::thread::panicking() {
+                assert_eq!(err, CL_SUCCESS, "clReleaseKernel: {}", err_name(err));
+            }
+        }
+    }
+}
+
+/// The folder of kernel sources (`cts/kernels`).
+pub fn kernels_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels")
+}
+
+/// Text of `cts/kernels/<file>`.
+pub fn kernel_text(file: &str) -> String {
+    let p = kernels_dir().join(file);
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("read {}: {e}", p.display()))
+}
+
+/// Whether kernels that have an OpenCL C reference source (`cts/kernels/<name>.cl`) are built
+/// from that source instead of their SPIR-V (`CTS_KERNELS_FROM_SOURCE=1`). This exists only to
+/// validate the tests' host references on an implementation without SPIR-V ingestion (PoCL 3.1);
+/// the suite proper always uses the SPIR-V.
+pub fn kernels_from_source() -> bool {
+    std::env::var_os("CTS_KERNELS_FROM_SOURCE").is_some_and(|v| v != "0")
+}
+
+/// The SPIR-V version written in a `; Version: X.Y` header comment (as `spirv-dis` writes), or
+/// 1.0 when there is none.
+pub fn spvasm_version(text: &str) -> (u8, u8) {
+    for line in text.lines() {
+        if let Some(v) = line.trim().strip_prefix("; Version:") {
+            let mut it = v.trim().split('.');
+            let maj = it.next().and_then(|s| s.parse().ok()).unwrap_or(1);
+            let min = it.next().and_then(|s| s.parse().ok()).unwrap_or(0);
+            return (maj, min);
+        }
+    }
+    (1, 0)
+}
+
+impl Context {
+    /// clCreateProgramWithIL; the error code on failure (checking the handle is NULL).
+    pub fn try_program_il(&self, il: &[u8]) -> Result<Program, cl_int> {
+        let mut err = 0;
+        let p = unsafe { clCreateProgramWithIL(self.0, il.as_ptr() as *const c_void, il.len(), &mut err) };
+        if err != CL_SUCCESS {
+            assert!(p.is_null(), "failed clCreateProgramWithIL returned a non-NULL handle");
+            return Err(err);
+        }
+        assert!(!p.is_null());
+        Ok(Program(p))
+    }
+
+    pub fn program_il(&self, il: &[u8]) -> Program {
+        self.try_program_il(il)
+            .unwrap_or_else(|e| panic!("clCreateProgramWithIL: {}", err_name(e)))
+    }
+
+    /// clCreateProgramWithSource (used only under `kernels_from_source()`).
+    pub fn program_source(&self, src: &str) -> Program {
+        let mut err = 0;
+        let s = src.as_ptr() as *const c_char;
+        let len = src.len();
+        let p = unsafe { clCreateProgramWithSource(self.0, 1, &s, &len, &mut err) };
+        check_err!(err, CL_SUCCESS, "clCreateProgramWithSource");
+        Program(p)
+    }
+
+    /// Program `name` built for the device: from the SPIR-V `spirv` (assembled by the test from
+    /// `cts/kernels/<name>.spvasm`), or from `cts/kernels/<name>.cl` under
+    /// `kernels_from_source()`. Panics with the build log on failure.
+    pub fn built_program(&self, name: &str, spirv: &[u8]) -> Program {
+        let src = kernels_dir().join(format!("{name}.cl"));
+        let (p, opts) = if kernels_from_source() && src.exists() {
+            // A `// cts-source-options: <options>` line in the source overrides the options.
+            let text = kernel_text(&format!("{name}.cl"));
+            let opts = text
+                .lines()
+                .find_map(|l| l.strip_prefix("// cts-source-options:"))
+                .map(|o| o.split(" (").next().unwrap_or("").trim().to_string())
+                .unwrap_or_else(|| "-cl-std=CL2.0".to_string());
+            (self.program_source(&text), opts)
+        } else {
+            (self.program_il(spirv), String::new())
+        };
+        let err = p.build(&opts);
+        assert!(
+            err == CL_SUCCESS,
+            "clBuildProgram({name}): {}\nlog:\n{}",
+            err_name(err),
+            p.build_log()
+        );
+        p
+    }
+}
+
+impl Program {
+    /// clBuildProgram for the device under test with `options`; the return code.
+    pub fn build(&self, options: &str) -> cl_int {
+        let opts = std::ffi::CString::new(options).unwrap();
+        let dev = device();
+        unsafe { clBuildProgram(self.0, 1, &dev, opts.as_ptr(), None, ptr::null_mut()) }
+    }
+
+    pub fn build_bytes(&self, param: cl_program_build_info) -> Result<Vec<u8>, cl_int> {
+        info_bytes(|s, v, r| unsafe { clGetProgramBuildInfo(self.0, device(), param, s, v, r) })
+    }
+
+    pub fn build_log(&self) -> String {
+        match self.build_bytes(CL_PROGRAM_BUILD_LOG) {
+            Ok(b) => bytes_to_string(&b),
+            Err(e) => format!("<clGetProgramBuildInfo(LOG) failed: {}>", err_name(e)),
+        }
+    }
+
+    pub fn build_status(&self) -> cl_build_status {
+        info_scalar(|s, v, r| unsafe { clGetProgramBuildInfo(self.0, device(), CL_PROGRAM_BUILD_STATUS, s, v, r) })
+            .unwrap_or_else(|e| panic!("clGetProgramBuildInfo(STATUS): {}", err_name(e)))
+    }
+
+    pub fn info_bytes(&self, param: cl_program_info) -> Result<Vec<u8>, cl_int> {
+        info_bytes(|s, v, r| unsafe { clGetProgramInfo(self.0, param, s, v, r) })
+    }
+
+    pub fn info<T: Copy + Default>(&self, param: cl_program_info) -> T {
+        info_scalar(|s, v, r| unsafe { clGetProgramInfo(self.0, param, s, v, r) })
+            .unwrap_or_else(|e| panic!("clGetProgramInfo({param:#x}): {}", err_name(e)))
+    }
+
+    pub fn try_kernel(&self, name: &str) -> Result<Kernel, cl_int> {
+        let n = std::ffi::CString::new(name).unwrap();
+        let mut err = 0;
+        let k = unsafe { clCreateKernel(self.0, n.as_ptr(), &mut err) };
+        if err != CL_SUCCESS {
+            assert!(k.is_null(), "failed clCreateKernel returned a non-NULL handle");
+            return Err(err);
+        }
+        assert!(!k.is_null());
+        Ok(Kernel(k))
+    }
+
+    pub fn kernel(&self, name: &str) -> Kernel {
+        self.try_kernel(name)
+            .unwrap_or_else(|e| panic!("clCreateKernel({name}): {}", err_name(e)))
+    }
+}
+
+impl Kernel {
+    /// clSetKernelArg with a by-value argument (a `cl_mem` handle for buffers).
+    pub fn arg<T: Copy>(&self, index: cl_uint, value: &T) {
+        ok!(clSetKernelArg(
+            self.0,
+            index,
+            std::mem::size_of::<T>(),
+            value as *const T as *const c_void
+        ));
+    }
+
+    pub fn arg_mem(&self, index: cl_uint, m: &Mem) {
+        self.arg(index, &m.0);
+    }
+
+    /// A `__local` argument of `size` bytes.
+    pub fn arg_local(&self, index: cl_uint, size: usize) {
+        ok!(clSetKernelArg(self.0, index, size, ptr::null()));
+    }
+
+    pub fn info_bytes(&self, param: cl_kernel_info) -> Result<Vec<u8>, cl_int> {
+        info_bytes(|s, v, r| unsafe { clGetKernelInfo(self.0, param, s, v, r) })
+    }
+
+    pub fn info<T: Copy + Default>(&self, param: cl_kernel_info) -> T {
+        info_scalar(|s, v, r| unsafe { clGetKernelInfo(self.0, param, s, v, r) })
+            .unwrap_or_else(|e| panic!("clGetKernelInfo({param:#x}): {}", err_name(e)))
+    }
+
+    pub fn work_group_info<T: Copy + Default>(&self, param: cl_kernel_work_group_info) -> T {
+        info_scalar(|s, v, r| unsafe { clGetKernelWorkGroupInfo(self.0, device(), param, s, v, r) })
+            .unwrap_or_else(|e| panic!("clGetKernelWorkGroupInfo({param:#x}): {}", err_name(e)))
+    }
+}
+
+impl Queue {
+    /// clEnqueueNDRangeKernel with `global.len()` dimensions; `offset`/`local` may be empty
+    /// (NULL). Returns the code.
+    pub fn try_nd_range(&self, k: &Kernel, offset: &[usize], global: &[usize], local: &[usize]) -> cl_int {
+        let off = if offset.is_empty() {
+            ptr::null()
+        } else {
+            offset.as_ptr()
+        };
+        let loc = if local.is_empty() { ptr::null() } else { local.as_ptr() };
+        unsafe {
+            clEnqueueNDRangeKernel(
+                self.0,
+                k.0,
+                global.len() as cl_uint,
+                off,
+                global.as_ptr(),
+                loc,
+                0,
+                ptr::null(),
+                ptr::null_mut(),
+            )
+        }
+    }
+
+    /// Enqueues an ND-range, checking CL_SUCCESS, and waits for it (clFinish).
+    pub fn run(&self, k: &Kernel, offset: &[usize], global: &[usize], local: &[usize]) {
+        let err = self.try_nd_range(k, offset, global, local);
+        assert!(
+            err == CL_SUCCESS,
+            "clEnqueueNDRangeKernel(global {global:?}, local {local:?}, offset {offset:?}): {}",
+            err_name(err)
+        );
+        self.finish();
+    }
+}
+
+/// Plain-data values as bytes (for buffers).
+pub fn as_bytes<T: Copy>(v: &[T]) -> &[u8] {
+    unsafe { std::slice::from_raw_parts(v.as_ptr() as *const u8, std::mem::size_of_val(v)) }
+}
+
+/// Bytes read back from a buffer as values of `T`.
+pub fn from_bytes<T: Copy>(b: &[u8]) -> Vec<T> {
+    bytes_to_vec(b)
+}

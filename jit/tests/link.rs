@@ -85,3 +85,22 @@ fn duplicate_export_is_an_error() {
     let lib = module(LIB);
     assert!(link(&[&lib, &lib], false).is_err());
 }
+
+#[test]
+fn links_translator_output() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../cts/kernels/");
+    let load = |name: &str| {
+        let text = std::fs::read_to_string(format!("{dir}{name}")).expect("kernel file");
+        module_v(&text)
+    };
+    let (main, lib) = (load("link_main.spvasm"), load("link_lib.spvasm"));
+    for order in [[&main, &lib], [&lib, &main]] {
+        let linked = link(&order, false).expect("links");
+        validate(&linked, &DeviceFeatures::default()).unwrap_or_else(|e| panic!("{e}"));
+    }
+}
+
+fn module_v(text: &str) -> jit::spirv::Module {
+    let words = assemble(text, AsmOptions { version: (1, 0), ..AsmOptions::default() }).expect("assembles");
+    parse_words(&words).expect("parses")
+}

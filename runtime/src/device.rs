@@ -59,7 +59,7 @@ const V3_0: cl_version = info::version(3, 0, 0);
 
 /// What works today: SPIR-V 1.0-1.5 programs (cl_khr_il_program) JIT-compiled by Cranelift,
 /// OpenCL C through clang + llvm-spirv, byte-addressable stores and 32/64-bit atomics on
-/// global and local memory, non-uniform work-groups. Not yet: images, fp64, fp16, subgroups,
+/// global and local memory, non-uniform work-groups, double precision. Not yet: images, fp16, subgroups,
 /// work-group collectives, pipes, device enqueue. Each later issue adds its entries here.
 pub const FEATURES: Features = Features {
     extensions: &[
@@ -72,6 +72,7 @@ pub const FEATURES: Features = Features {
         ("cl_khr_local_int32_extended_atomics", V1_0),
         ("cl_khr_int64_base_atomics", V1_0),
         ("cl_khr_int64_extended_atomics", V1_0),
+        ("cl_khr_fp64", V1_0),
     ],
     opencl_c_features: &[
         ("__opencl_c_int64", V3_0),
@@ -80,6 +81,7 @@ pub const FEATURES: Features = Features {
         ("__opencl_c_atomic_scope_device", V3_0),
         ("__opencl_c_atomic_scope_all_devices", V3_0),
         ("__opencl_c_generic_address_space", V3_0),
+        ("__opencl_c_fp64", V3_0),
     ],
     opencl_c_versions: &[V1_0, V1_1, V1_2, V3_0],
     opencl_c_version: "OpenCL C 1.2 Clift",

@@ -2,6 +2,7 @@
 
 pub mod arginfo;
 pub mod binary;
+pub mod cache;
 pub mod callback;
 pub mod clc;
 pub mod clock;

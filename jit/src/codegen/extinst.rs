@@ -117,15 +117,13 @@ impl FnTx<'_, '_, '_> {
                 let off = self.int_resize(off, types::I64, false);
                 let p = self.val1(arg_ids[2])?;
                 let half = name != "vstoren";
-                let mode = if name.ends_with("_r") {
-                    op_lit(inst, inst.operands.len() - 1).unwrap_or(0) as i32
-                } else {
-                    0
-                };
+                // The rounding mode is a literal FPRoundingMode; rspirv has no operand table
+                // for OpenCL.std and hands it over as an IdRef word.
                 let mode = if name.ends_with("_r") {
                     match inst.operands.last() {
                         Some(rspirv::dr::Operand::FPRoundingMode(m)) => *m as i32,
-                        _ => mode,
+                        Some(rspirv::dr::Operand::IdRef(v) | rspirv::dr::Operand::LiteralBit32(v)) => *v as i32,
+                        _ => 0,
                     }
                 } else {
                     0

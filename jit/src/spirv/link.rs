@@ -239,6 +239,14 @@ pub fn link(modules: &[&Module], allow_unresolved: bool) -> Result<Module, LinkE
         map_ids(&mut inst, &|id| resolved.get(&id).copied().unwrap_or(id));
         insts.push(inst);
     }
+    // Offsets order instructions for the validator's define-before-use checks; the inputs'
+    // own offsets overlap, so number the merged stream afresh (20 bytes: the header).
+    let mut offset = 20;
+    for inst in &mut insts {
+        inst.offset = offset;
+        let words = 1 + inst.operands.len() + usize::from(inst.result_id.is_some()) + usize::from(inst.result_type.is_some());
+        offset += 4 * words;
+    }
     let header = Header {
         version,
         generator,

@@ -1,0 +1,3 @@
+// The launch-overhead micro-benchmark: a kernel that does nothing.
+__kernel void empty(void) {
+}

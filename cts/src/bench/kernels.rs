@@ -1,0 +1,562 @@
+//! The benchmark's kernels: for each, the host data, the ND-range, the amount of work (for a
+//! rate) and the check of the outputs against a host reference. The kernels themselves live in
+//! `cts/kernels/bench/<name>.cl` (and `<name>.spvasm`, their SPIR-V).
+
+/// What bounds a kernel, which decides the steady-state target it is held to.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Class {
+    Memory,
+    Compute,
+    /// The empty-kernel launch micro-benchmark.
+    Launch,
+}
+
+impl Class {
+    pub fn label(self) -> &'static str {
+        match self {
+            Class::Memory => "memory",
+            Class::Compute => "compute",
+            Class::Launch => "launch",
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Size {
+    Small,
+    Large,
+}
+
+/// One kernel argument.
+pub enum Arg {
+    /// A buffer of `size` bytes, initialised from `init` when given; `out` buffers are read
+    /// back (in argument order) and handed to the check.
+    Buf {
+        size: usize,
+        init: Option<Vec<u8>>,
+        out: bool,
+    },
+    /// A by-value argument.
+    Scalar(Vec<u8>),
+    /// A `__local` pointer argument of this many bytes.
+    Local(usize),
+}
+
+/// `Ok(note)` when the outputs match the reference ("ok", or "ok" with a remark), else what
+/// differs.
+pub type Check = Box<dyn Fn(&[Vec<u8>]) -> Result<String, String>>;
+
+pub struct Job {
+    /// Kernel (entry point) name, also the file name without extension.
+    pub name: &'static str,
+    pub class: Class,
+    /// The problem size, in words.
+    pub desc: String,
+    pub args: Vec<Arg>,
+    pub offset: Vec<usize>,
+    pub global: Vec<usize>,
+    pub local: Vec<usize>,
+    /// Work per run in `unit`s (bytes moved, floating-point operations, iterations).
+    pub work: f64,
+    /// Rate unit: "GB/s", "GFLOP/s", "Giter/s".
+    pub unit: &'static str,
+    pub check: Check,
+}
+
+/// Every kernel, in the order they run.
+pub const NAMES: &[&str] = &[
+    "vecadd",
+    "saxpy",
+    "reduce",
+    "sgemm",
+    "mandelbrot",
+    "histogram",
+    "nbody",
+    "empty",
+];
+
+macro_rules! src {
+    ($name:literal) => {
+        (
+            $name,
+            include_str!(concat!("../../kernels/bench/", $name, ".cl")),
+            include_str!(concat!("../../kernels/bench/", $name, ".spvasm")),
+        )
+    };
+}
+/// The OpenCL C source and the SPIR-V assembly of every kernel, built into the binary.
+pub const SOURCES: &[(&str, &str, &str)] = &[
+    src!("vecadd"),
+    src!("saxpy"),
+    src!("reduce"),
+    src!("sgemm"),
+    src!("mandelbrot"),
+    src!("histogram"),
+    src!("nbody"),
+    src!("empty"),
+];
+
+/// (OpenCL C source, SPIR-V assembly) of kernel `name`.
+pub fn sources(name: &str) -> (&'static str, &'static str) {
+    let (_, cl, spv) = SOURCES.iter().find(|(n, _, _)| *n == name).expect("kernel sources");
+    (cl, spv)
+}
+
+pub fn job(name: &str, size: Size) -> Option<Job> {
+    let large = size == Size::Large;
+    Some(match name {
+        "vecadd" => vecadd(if large { 1 << 24 } else { 1 << 20 }),
+        "saxpy" => saxpy(if large { 1 << 24 } else { 1 << 20 }),
+        "reduce" => reduce(if large { 1 << 24 } else { 1 << 20 }),
+        "sgemm" => sgemm(if large { 1024 } else { 256 }),
+        "mandelbrot" => mandelbrot(if large { 2048 } else { 512 }),
+        "histogram" => histogram(if large { 1 << 24 } else { 1 << 20 }),
+        "nbody" => nbody(if large { 8192 } else { 2048 }),
+        "empty" => empty(),
+        _ => return None,
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Host data helpers
+// ---------------------------------------------------------------------------------------------
+
+/// Deterministic xorshift64 generator.
+struct Rng(u64);
+
+impl Rng {
+    fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    fn next_u32(&mut self) -> u32 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 >> 32) as u32
+    }
+    /// Uniform in [0, 1).
+    fn unit(&mut self) -> f32 {
+        (self.next_u32() >> 8) as f32 / (1u32 << 24) as f32
+    }
+    /// Uniform in [-1, 1).
+    fn signed(&mut self) -> f32 {
+        self.unit() * 2.0 - 1.0
+    }
+}
+
+fn bytes<T: Copy>(v: &[T]) -> Vec<u8> {
+    cts::as_bytes(v).to_vec()
+}
+
+fn scalar<T: Copy>(v: T) -> Arg {
+    Arg::Scalar(bytes(&[v]))
+}
+
+fn input<T: Copy>(v: &[T]) -> Arg {
+    Arg::Buf {
+        size: std::mem::size_of_val(v),
+        init: Some(bytes(v)),
+        out: false,
+    }
+}
+
+fn output(size: usize) -> Arg {
+    Arg::Buf {
+        size,
+        init: None,
+        out: true,
+    }
+}
+
+fn floats(b: &[u8]) -> Vec<f32> {
+    cts::from_bytes(b)
+}
+
+fn uints(b: &[u8]) -> Vec<u32> {
+    cts::from_bytes(b)
+}
+
+/// Compares element by element with `ok(i, got)`; the message counts the mismatches and shows
+/// the first.
+fn compare<T: std::fmt::Debug + Copy>(
+    got: &[T],
+    want_len: usize,
+    mut ok: impl FnMut(usize, T) -> bool,
+    mut want: impl FnMut(usize) -> String,
+) -> Result<usize, String> {
+    if got.len() != want_len {
+        return Err(format!("output has {} elements, expected {want_len}", got.len()));
+    }
+    let mut bad = 0usize;
+    let mut first = None;
+    for (i, &g) in got.iter().enumerate() {
+        if !ok(i, g) {
+            bad += 1;
+            if first.is_none() {
+                first = Some((i, g));
+            }
+        }
+    }
+    match first {
+        None => Ok(0),
+        Some((i, g)) => Err(format!(
+            "{bad} of {want_len} differ; first [{i}]: got {g:?}, want {}",
+            want(i)
+        )),
+    }
+}
+
+fn mega(n: usize) -> String {
+    if n >= 1 << 20 && n & ((1 << 20) - 1) == 0 {
+        format!("{}Mi", n >> 20)
+    } else if n >= 1 << 10 && n & ((1 << 10) - 1) == 0 {
+        format!("{}Ki", n >> 10)
+    } else {
+        n.to_string()
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The kernels
+// ---------------------------------------------------------------------------------------------
+
+fn vecadd(n: usize) -> Job {
+    let mut r = Rng::new(1);
+    let a: Vec<f32> = (0..n).map(|_| r.signed()).collect();
+    let b: Vec<f32> = (0..n).map(|_| r.signed()).collect();
+    let want: Vec<f32> = a.iter().zip(&b).map(|(x, y)| x + y).collect();
+    Job {
+        name: "vecadd",
+        class: Class::Memory,
+        desc: format!("{} floats", mega(n)),
+        args: vec![input(&a), input(&b), output(4 * n)],
+        offset: vec![],
+        global: vec![n],
+        local: vec![],
+        work: 12.0 * n as f64,
+        unit: "GB/s",
+        check: Box::new(move |out| {
+            compare(
+                &floats(&out[0]),
+                n,
+                |i, g| g.to_bits() == want[i].to_bits(),
+                |i| format!("{:?}", want[i]),
+            )
+            .map(|_| "ok".into())
+        }),
+    }
+}
+
+fn saxpy(n: usize) -> Job {
+    let off = 1000usize;
+    let alpha = 2.5f32;
+    let mut r = Rng::new(2);
+    let x: Vec<f32> = (0..n).map(|_| r.signed()).collect();
+    let y: Vec<f32> = (0..n).map(|_| r.signed()).collect();
+    let sentinel = -7.0f32;
+    let z0 = vec![sentinel; n];
+    Job {
+        name: "saxpy",
+        class: Class::Memory,
+        desc: format!("{} floats, offset {off}", mega(n)),
+        args: vec![
+            scalar(alpha),
+            input(&x),
+            input(&y),
+            Arg::Buf {
+                size: 4 * n,
+                init: Some(bytes(&z0)),
+                out: true,
+            },
+        ],
+        offset: vec![off],
+        global: vec![n - off],
+        local: vec![],
+        work: 12.0 * (n - off) as f64,
+        unit: "GB/s",
+        check: Box::new(move |out| {
+            // Below the offset nothing may be written; above it, alpha*x+y rounded once or twice
+            // (a fused multiply-add is allowed).
+            let want = |i: usize| {
+                if i < off {
+                    sentinel as f64
+                } else {
+                    alpha as f64 * x[i] as f64 + y[i] as f64
+                }
+            };
+            compare(
+                &floats(&out[0]),
+                n,
+                |i, g| {
+                    if i < off {
+                        g.to_bits() == sentinel.to_bits()
+                    } else {
+                        let tol = 2.0 * f32::EPSILON as f64 * ((alpha * x[i]).abs() as f64 + y[i].abs() as f64);
+                        (g as f64 - want(i)).abs() <= tol
+                    }
+                },
+                |i| format!("{:?}", want(i) as f32),
+            )
+            .map(|_| "ok".into())
+        }),
+    }
+}
+
+fn reduce(n: usize) -> Job {
+    let local = 256usize;
+    let per_item = 8usize;
+    let global = n / per_item;
+    let groups = global / local;
+    let mut r = Rng::new(3);
+    let data: Vec<f32> = (0..n).map(|_| r.unit()).collect();
+    // Group g sums, for each of its work-items gid, data[gid + k * global].
+    let mut want = vec![0f64; groups];
+    for (i, &v) in data.iter().enumerate() {
+        want[(i % global) / local] += v as f64;
+    }
+    Job {
+        name: "reduce",
+        class: Class::Memory,
+        desc: format!("{} floats, {groups} groups of {local}", mega(n)),
+        args: vec![
+            input(&data),
+            output(4 * groups),
+            Arg::Local(4 * local),
+            scalar(n as u32),
+        ],
+        offset: vec![],
+        global: vec![global],
+        local: vec![local],
+        work: 4.0 * n as f64,
+        unit: "GB/s",
+        check: Box::new(move |out| {
+            // Values in [0, 1): the float sum of 2048 of them is good to well under 1e-4.
+            compare(
+                &floats(&out[0]),
+                groups,
+                |i, g| (g as f64 - want[i]).abs() <= 1e-4 * want[i] + 1e-6,
+                |i| format!("{:?}", want[i] as f32),
+            )
+            .map(|_| "ok".into())
+        }),
+    }
+}
+
+fn histogram(n: usize) -> Job {
+    const BINS: usize = 256;
+    let local = 256usize;
+    let per_item = 16usize;
+    let groups = n / (local * per_item);
+    let mut r = Rng::new(4);
+    // The bin (low byte) is the smaller of two random bytes, which skews the counts towards
+    // the low bins, so some bins are contended.
+    let data: Vec<u32> = (0..n)
+        .map(|_| {
+            let (a, b) = (r.next_u32(), r.next_u32() & 255);
+            (a & !255) | (a & 255).min(b)
+        })
+        .collect();
+    let mut want = vec![0u32; groups * BINS];
+    for (i, &v) in data.iter().enumerate() {
+        want[(i / (local * per_item)) * BINS + (v as usize & (BINS - 1))] += 1;
+    }
+    Job {
+        name: "histogram",
+        class: Class::Memory,
+        desc: format!("{} uints, 256 bins, {groups} groups of {local}", mega(n)),
+        args: vec![input(&data), output(4 * groups * BINS), scalar(per_item as u32)],
+        offset: vec![],
+        global: vec![groups * local],
+        local: vec![local],
+        work: 4.0 * n as f64,
+        unit: "GB/s",
+        check: Box::new(move |out| {
+            compare(
+                &uints(&out[0]),
+                groups * BINS,
+                |i, g| g == want[i],
+                |i| want[i].to_string(),
+            )
+            .map(|_| "ok".into())
+        }),
+    }
+}
+
+fn sgemm(n: usize) -> Job {
+    let mut r = Rng::new(5);
+    let a: Vec<f32> = (0..n * n).map(|_| r.signed()).collect();
+    let b: Vec<f32> = (0..n * n).map(|_| r.signed()).collect();
+    // Reference in f64, with the sum of |a_ik * b_kj| to bound the float error.
+    let mut want = vec![0f64; n * n];
+    let mut mag = vec![0f64; n * n];
+    for i in 0..n {
+        for k in 0..n {
+            let aik = a[i * n + k] as f64;
+            let row = &b[k * n..(k + 1) * n];
+            let w = &mut want[i * n..(i + 1) * n];
+            let m = &mut mag[i * n..(i + 1) * n];
+            for j in 0..n {
+                let p = aik * row[j] as f64;
+                w[j] += p;
+                m[j] += p.abs();
+            }
+        }
+    }
+    let tol = n as f64 * f32::EPSILON as f64;
+    Job {
+        name: "sgemm",
+        class: Class::Compute,
+        desc: format!("{n}x{n}, 16x16 tiles"),
+        args: vec![scalar(n as u32), input(&a), input(&b), output(4 * n * n)],
+        offset: vec![],
+        global: vec![n, n],
+        local: vec![16, 16],
+        work: 2.0 * (n as f64).powi(3),
+        unit: "GFLOP/s",
+        check: Box::new(move |out| {
+            compare(
+                &floats(&out[0]),
+                n * n,
+                |i, g| (g as f64 - want[i]).abs() <= tol * mag[i] + 1e-6,
+                |i| format!("{:?}", want[i] as f32),
+            )
+            .map(|_| "ok".into())
+        }),
+    }
+}
+
+fn mandelbrot(w: usize) -> Job {
+    let h = w;
+    let max_iter = 256u32;
+    let (x0, y0) = (-2.0f32, -1.25f32);
+    let dx = 2.5f32 / w as f32;
+    let dy = 2.5f32 / h as f32;
+    let mut want = vec![0u32; w * h];
+    for py in 0..h {
+        for px in 0..w {
+            let cr = x0 + px as f32 * dx;
+            let ci = y0 + py as f32 * dy;
+            let (mut zr, mut zi, mut it) = (0f32, 0f32, 0u32);
+            while it < max_iter && zr * zr + zi * zi <= 4.0 {
+                let t = zr * zr - zi * zi + cr;
+                zi = 2.0 * zr * zi + ci;
+                zr = t;
+                it += 1;
+            }
+            want[py * w + px] = it;
+        }
+    }
+    let iters: f64 = want.iter().map(|&v| v as f64).sum();
+    Job {
+        name: "mandelbrot",
+        class: Class::Compute,
+        desc: format!("{w}x{h}, {max_iter} iterations max"),
+        args: vec![
+            output(4 * w * h),
+            scalar(w as u32),
+            scalar(max_iter),
+            scalar(x0),
+            scalar(y0),
+            scalar(dx),
+            scalar(dy),
+        ],
+        offset: vec![],
+        global: vec![w, h],
+        local: vec![],
+        work: iters,
+        unit: "Giter/s",
+        check: Box::new(move |out| {
+            // The kernel forbids contraction, so every pixel should match exactly; a handful of
+            // pixels on the set's boundary may still differ if an implementation rounds one
+            // operation differently, which is reported but tolerated up to 0.01%.
+            let got = uints(&out[0]);
+            match compare(&got, w * h, |i, g| g == want[i], |i| want[i].to_string()) {
+                Ok(_) => Ok("ok".into()),
+                Err(msg) => {
+                    let bad = got.iter().zip(&want).filter(|(g, v)| g != v).count();
+                    if got.len() == want.len() && bad * 10_000 <= w * h {
+                        Ok(format!("ok ({bad} px differ)"))
+                    } else {
+                        Err(msg)
+                    }
+                }
+            }
+        }),
+    }
+}
+
+fn nbody(n: usize) -> Job {
+    let local = 128usize;
+    let eps2 = 0.01f32;
+    let mut r = Rng::new(6);
+    let pos: Vec<[f32; 4]> = (0..n)
+        .map(|_| [r.signed(), r.signed(), r.signed(), 0.5 + r.unit()])
+        .collect();
+    let mut want = vec![[0f64; 3]; n];
+    let mut mag = vec![0f64; n];
+    for i in 0..n {
+        let p = pos[i];
+        let (mut a, mut m) = ([0f64; 3], 0f64);
+        for q in &pos {
+            let d = [(q[0] - p[0]) as f64, (q[1] - p[1]) as f64, (q[2] - p[2]) as f64];
+            let d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + eps2 as f64;
+            let s = q[3] as f64 / (d2 * d2.sqrt());
+            for c in 0..3 {
+                a[c] += d[c] * s;
+            }
+            m += (d2.sqrt()) * s;
+        }
+        want[i] = a;
+        mag[i] = m;
+    }
+    let tol = 1e-5 + n as f64 * f32::EPSILON as f64;
+    Job {
+        name: "nbody",
+        class: Class::Compute,
+        desc: format!("{n} bodies, groups of {local}"),
+        args: vec![
+            input(&pos),
+            output(16 * n),
+            Arg::Local(16 * local),
+            scalar(n as u32),
+            scalar(eps2),
+        ],
+        offset: vec![],
+        global: vec![n],
+        local: vec![local],
+        work: 20.0 * (n as f64) * (n as f64),
+        unit: "GFLOP/s",
+        check: Box::new(move |out| {
+            let got = floats(&out[0]);
+            compare(
+                &got,
+                4 * n,
+                |i, g| {
+                    let (b, c) = (i / 4, i % 4);
+                    if c == 3 {
+                        g == 0.0
+                    } else {
+                        (g as f64 - want[b][c]).abs() <= tol * mag[b]
+                    }
+                },
+                |i| format!("{:?}", if i % 4 == 3 { 0.0 } else { want[i / 4][i % 4] as f32 }),
+            )
+            .map(|_| "ok".into())
+        }),
+    }
+}
+
+fn empty() -> Job {
+    Job {
+        name: "empty",
+        class: Class::Launch,
+        desc: "1 work-item, no arguments".into(),
+        args: vec![],
+        offset: vec![],
+        global: vec![1],
+        local: vec![],
+        work: 0.0,
+        unit: "",
+        check: Box::new(|_| Ok("ok".into())),
+    }
+}

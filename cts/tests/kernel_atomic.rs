@@ -1,0 +1,210 @@
+//! Atomics under contention with exact final values: every OpAtomic* on 32-bit integers in
+//! global and local memory (kernels/atomic.cl), 64-bit atomics (kernels/atomic64.cl), OpenCL
+//! 2.0 atomics with explicit order and scope (kernels/atomic20.cl), atomic_flag test-and-set/clear, and a local-memory
+//! histogram.
+
+use cts::*;
+
+fn spirv(name: &str) -> Vec<u8> {
+    let text = kernel_text(&format!("{name}.spvasm"));
+    let opts = jit::spirv::AsmOptions {
+        version: spvasm_version(&text),
+        ..Default::default()
+    };
+    let words = jit::spirv::assemble(&text, opts).unwrap_or_else(|e| panic!("assemble {name}.spvasm: {e:?}"));
+    jit::spirv::words_to_bytes(&words)
+}
+
+const N: usize = 4096;
+
+#[test]
+fn global_32bit_atomics_exact_counts() {
+    if !isolate("global_32bit_atomics_exact_counts") {
+        return;
+    }
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let prog = ctx.built_program("atomic", &spirv("atomic"));
+    let c0: [i32; 12] = [0, 0, 0, 0, i32::MAX, i32::MIN, 0, -1, 0, -1, 5, 0];
+    let u0: [u32; 2] = [u32::MAX, 0];
+    let bc = ctx.buffer_from(as_bytes(&c0));
+    let bu = ctx.buffer_from(as_bytes(&u0));
+    let bold = ctx.buffer(N * 4);
+    let k = prog.kernel("global32");
+    k.arg_mem(0, &bc);
+    k.arg_mem(1, &bu);
+    k.arg_mem(2, &bold);
+    q.run(&k, &[], &[N], &[64]);
+    let c: Vec<i32> = from_bytes(&q.read(&bc, 0, 48));
+    let u: Vec<u32> = from_bytes(&q.read(&bu, 0, 8));
+    let n = N as i32;
+    let sum = n * (n - 1) / 2;
+    let xor = (0..n).fold(0, |a, g| a ^ g);
+    assert_eq!(c[0], n, "atomic_inc");
+    assert_eq!(c[1], -n, "atomic_dec");
+    assert_eq!(c[2], sum, "atomic_add");
+    assert_eq!(c[3], -sum, "atomic_sub");
+    assert_eq!(c[4], -500, "atomic_min");
+    assert_eq!(c[5], n - 1 - 500, "atomic_max");
+    assert_eq!(c[6], -1, "atomic_or");
+    assert_eq!(c[7], 0, "atomic_and");
+    assert_eq!(c[8], xor, "atomic_xor");
+    assert_eq!(c[10], 5 + 2 * n, "atomic_cmpxchg loop");
+    assert_eq!(u[0], 7, "atomic_min (unsigned)");
+    assert_eq!(u[1], (N as u32 - 1) * 3, "atomic_max (unsigned)");
+    // atomic_xchg: the old values plus the final value are a permutation of {-1, 0..N}.
+    let mut old: Vec<i32> = from_bytes(&q.read(&bold, 0, N * 4));
+    old.push(c[9]);
+    old.sort_unstable();
+    let want: Vec<i32> = (-1..n).collect();
+    assert_eq!(old, want, "atomic_xchg chain");
+}
+
+#[test]
+fn local_32bit_atomics_per_group() {
+    if !isolate("local_32bit_atomics_per_group") {
+        return;
+    }
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let prog = ctx.built_program("atomic", &spirv("atomic"));
+    for local in [64usize, 256, 7] {
+        let groups = 12;
+        let bo = ctx.buffer(groups * 16);
+        let k = prog.kernel("local32");
+        k.arg_mem(0, &bo);
+        q.run(&k, &[], &[groups * local], &[local]);
+        let o: Vec<i32> = from_bytes(&q.read(&bo, 0, groups * 16));
+        let l = local as i32;
+        let xor = (0..l).fold(0, |a, g| a ^ g);
+        for g in 0..groups {
+            assert_eq!(
+                &o[g * 4..g * 4 + 4],
+                &[l * (l + 1) / 2, -5, (l - 1) * 3 - 5, xor],
+                "local32: group {g} of size {local} (add, min, max, xor)"
+            );
+        }
+    }
+}
+
+#[test]
+fn local_histogram_exact_bins() {
+    if !isolate("local_histogram_exact_bins") {
+        return;
+    }
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let prog = ctx.built_program("atomic", &spirv("atomic"));
+    let n = 64 * 256;
+    // Skewed: half of the values land in bin 3.
+    let a: Vec<u32> = from_bytes::<u32>(&pattern(n * 4, 21))
+        .iter()
+        .enumerate()
+        .map(|(i, v)| if i % 2 == 0 { 3 } else { v % 64 })
+        .collect();
+    let ba = ctx.buffer_from(as_bytes(&a));
+    let bins = ctx.buffer_from(&[0u8; 256]);
+    let k = prog.kernel("histogram");
+    k.arg_mem(0, &ba);
+    k.arg_mem(1, &bins);
+    q.run(&k, &[], &[n], &[128]);
+    let got: Vec<u32> = from_bytes(&q.read(&bins, 0, 256));
+    let mut want = [0u32; 64];
+    for v in &a {
+        want[*v as usize] += 1;
+    }
+    assert_eq!(got, want.to_vec(), "histogram bins");
+}
+
+#[test]
+fn opencl20_atomics_and_flags() {
+    if !isolate("opencl20_atomics_and_flags") {
+        return;
+    }
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let prog = ctx.built_program("atomic20", &spirv("atomic20"));
+    let c0: [i32; 7] = [0, 0, -1, 0, 0, 0x10, 0x0F00];
+    let bc = ctx.buffer_from(as_bytes(&c0));
+    let bf = ctx.buffer_from(as_bytes(&[0i32, 1]));
+    let bw = ctx.buffer(N * 4);
+    let k = prog.kernel("c11");
+    k.arg_mem(0, &bc);
+    k.arg_mem(1, &bf);
+    k.arg_mem(2, &bw);
+    q.run(&k, &[], &[N], &[]);
+    let c: Vec<i32> = from_bytes(&q.read(&bc, 0, 28));
+    let n = N as i32;
+    assert_eq!(c[0], n, "atomic_fetch_add_explicit");
+    assert_eq!(c[1], -2 * n, "atomic_fetch_sub_explicit");
+    assert_eq!(c[2], n - 1, "atomic_fetch_max_explicit");
+    assert!(
+        c[3] >= 1 && c[3] <= n,
+        "compare_exchange_strong: exactly one winner stored g + 1, got {}",
+        c[3]
+    );
+    assert_eq!(c[4], 77, "atomic_store");
+    assert_eq!(c[5], 0x0F10, "atomic_fetch_or(atomic_load)");
+    let won: Vec<i32> = from_bytes(&q.read(&bw, 0, N * 4));
+    assert_eq!(
+        won.iter().filter(|&&w| w == 1).count(),
+        1,
+        "atomic_flag_test_and_set: one winner"
+    );
+    let f: Vec<i32> = from_bytes(&q.read(&bf, 0, 8));
+    assert_ne!(f[0], 0, "flag 0 set");
+    assert_eq!(f[1], 0, "atomic_flag_clear");
+}
+
+#[test]
+fn global_64bit_atomics_exact_counts() {
+    if !isolate("global_64bit_atomics_exact_counts") {
+        return;
+    }
+    let ext = device_string(CL_DEVICE_EXTENSIONS);
+    assert!(
+        ext.contains("cl_khr_int64_base_atomics") && ext.contains("cl_khr_int64_extended_atomics"),
+        "issue 3 requires 64-bit atomics: {ext}"
+    );
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let prog = ctx.built_program("atomic64", &spirv("atomic64"));
+    let c0: [i64; 6] = [0, 0, 0, i64::MAX, i64::MIN, 7];
+    let u0: [u64; 4] = [0, 0, u64::MAX, 0];
+    let bc = ctx.buffer_from(as_bytes(&c0));
+    let bu = ctx.buffer_from(as_bytes(&u0));
+    let k = prog.kernel("global64");
+    k.arg_mem(0, &bc);
+    k.arg_mem(1, &bu);
+    q.run(&k, &[], &[N], &[32]);
+    let c: Vec<i64> = from_bytes(&q.read(&bc, 0, 48));
+    let u: Vec<u64> = from_bytes(&q.read(&bu, 0, 32));
+    let n = N as i64;
+    let sum = n * (n - 1) / 2;
+    assert_eq!(c[0], sum << 33, "atom_add");
+    assert_eq!(c[1], n, "atom_inc");
+    assert_eq!(c[2], -3 * n, "atom_sub");
+    assert_eq!(c[3], -1000, "atom_min");
+    assert_eq!(c[4], (n - 1) * 0x1_0000_0000, "atom_max");
+    assert_eq!(u[0], u64::MAX, "atom_or");
+    assert_eq!(
+        u[1],
+        (0..N as u64).fold(0, |a, g| a ^ g.wrapping_mul(0x9E3779B97F4A7C15)),
+        "atom_xor"
+    );
+    assert_eq!(u[2], 0, "atom_and");
+    assert_eq!(c[5], 7 + sum, "atom_cmpxchg loop");
+    assert_eq!(u[3], 5, "atom_xchg");
+    let bl = ctx.buffer_from(as_bytes(&[0i64, 0]));
+    let bu2 = ctx.buffer_from(as_bytes(&[0u64, 0]));
+    let k = prog.kernel("c11_64");
+    k.arg_mem(0, &bl);
+    k.arg_mem(1, &bu2);
+    q.run(&k, &[], &[N], &[]);
+    let l: Vec<i64> = from_bytes(&q.read(&bl, 0, 16));
+    let u2: Vec<u64> = from_bytes(&q.read(&bu2, 0, 16));
+    assert_eq!(l[0], sum * 0x1000_0000, "atomic_fetch_add_explicit (long)");
+    assert_eq!(l[1], -(n - 1) * 0x1000_0000, "atomic_fetch_min_explicit (long)");
+    assert_eq!(u2[0], (N as u64 - 1) << 40, "atomic_fetch_max_explicit (ulong)");
+    assert_eq!(u2[1], 0u64.wrapping_sub(N as u64), "atomic_fetch_sub (ulong)");
+}

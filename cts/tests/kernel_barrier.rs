@@ -1,0 +1,219 @@
+//! Barriers (OpControlBarrier) in every pattern issue 3 names: in a loop with a uniform trip
+//! count (tree reduction in a `__local` argument), inside a called function, in nested loops,
+//! a `__local` variable (Workgroup storage) shared across the group, and many private values
+//! live across a barrier; several work-group sizes each. Kernels: kernels/barrier.cl.
+
+use cts::*;
+
+fn spirv(name: &str) -> Vec<u8> {
+    let text = kernel_text(&format!("{name}.spvasm"));
+    let opts = jit::spirv::AsmOptions {
+        version: spvasm_version(&text),
+        ..Default::default()
+    };
+    let words = jit::spirv::assemble(&text, opts).unwrap_or_else(|e| panic!("assemble {name}.spvasm: {e:?}"));
+    jit::spirv::words_to_bytes(&words)
+}
+
+fn input(n: usize, seed: u64) -> Vec<i32> {
+    from_bytes::<i32>(&pattern(n * 4, seed))
+        .iter()
+        .map(|v| v % 100_000)
+        .collect()
+}
+
+struct Env {
+    ctx: Context,
+    q: Queue,
+    prog: Program,
+}
+
+fn env() -> Env {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let prog = ctx.built_program("barrier", &spirv("barrier"));
+    Env { ctx, q, prog }
+}
+
+#[test]
+fn barrier_in_uniform_loop_tree_reduction() {
+    if !isolate("barrier_in_uniform_loop_tree_reduction") {
+        return;
+    }
+    let e = env();
+    for (groups, local) in [(5usize, 64usize), (3, 256), (17, 16), (4, 1), (2, 128)] {
+        let n = groups * local;
+        let a = input(n, local as u64);
+        let ba = e.ctx.buffer_from(as_bytes(&a));
+        let bo = e.ctx.buffer(groups * 4);
+        let k = e.prog.kernel("reduce");
+        k.arg_mem(0, &ba);
+        k.arg_mem(1, &bo);
+        k.arg_local(2, local * 4);
+        e.q.run(&k, &[], &[n], &[local]);
+        let o: Vec<i32> = from_bytes(&e.q.read(&bo, 0, groups * 4));
+        for g in 0..groups {
+            let want: i32 = a[g * local..(g + 1) * local].iter().sum();
+            assert_eq!(o[g], want, "reduce: group {g} of {groups} x {local}");
+        }
+    }
+}
+
+#[test]
+fn barrier_inside_called_function() {
+    if !isolate("barrier_inside_called_function") {
+        return;
+    }
+    let e = env();
+    for (groups, local) in [(4usize, 32usize), (2, 7), (3, 100)] {
+        let n = groups * local;
+        let a = input(n, 3);
+        let ba = e.ctx.buffer_from(as_bytes(&a));
+        let bo = e.ctx.buffer(n * 4);
+        let k = e.prog.kernel("in_function");
+        k.arg_mem(0, &ba);
+        k.arg_mem(1, &bo);
+        k.arg_local(2, local * 4);
+        e.q.run(&k, &[], &[n], &[local]);
+        let o: Vec<i32> = from_bytes(&e.q.read(&bo, 0, n * 4));
+        for g in 0..groups {
+            for l in 0..local {
+                assert_eq!(
+                    o[g * local + l],
+                    a[g * local + (l + 3) % local],
+                    "in_function: group {g} item {l}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn barrier_in_nested_loops() {
+    if !isolate("barrier_in_nested_loops") {
+        return;
+    }
+    let e = env();
+    for (groups, local, outer, inner) in [
+        (3usize, 16usize, 3i32, 4i32),
+        (2, 64, 2, 5),
+        (4, 5, 4, 1),
+        (1, 64, 0, 3),
+    ] {
+        let n = groups * local;
+        let a: Vec<i32> = input(n, 4).iter().map(|v| v % 100).collect();
+        let ba = e.ctx.buffer_from(as_bytes(&a));
+        let bo = e.ctx.buffer(n * 4);
+        let k = e.prog.kernel("nested");
+        k.arg_mem(0, &ba);
+        k.arg_mem(1, &bo);
+        k.arg(2, &outer);
+        k.arg(3, &inner);
+        e.q.run(&k, &[], &[n], &[local]);
+        let o: Vec<i32> = from_bytes(&e.q.read(&bo, 0, n * 4));
+        for g in 0..groups {
+            let mut v: Vec<i32> = a[g * local..(g + 1) * local].to_vec();
+            for i in 0..outer {
+                for j in 0..inner {
+                    let t = v.clone();
+                    for l in 0..local {
+                        v[l] = v[l]
+                            .wrapping_add(t[(l + local - 1) % local].wrapping_mul(j + 1))
+                            .wrapping_sub(i);
+                    }
+                }
+                for x in v.iter_mut() {
+                    *x ^= i;
+                }
+            }
+            assert_eq!(
+                &o[g * local..(g + 1) * local],
+                &v[..],
+                "nested({outer}, {inner}): group {g}"
+            );
+        }
+    }
+}
+
+#[test]
+fn local_variable_shared_across_group() {
+    if !isolate("local_variable_shared_across_group") {
+        return;
+    }
+    let e = env();
+    for (groups, local) in [(4usize, 256usize), (9, 10), (2, 1)] {
+        let n = groups * local;
+        let a = input(n, 5);
+        let ba = e.ctx.buffer_from(as_bytes(&a));
+        let bo = e.ctx.buffer(n * 4);
+        let k = e.prog.kernel("reverse");
+        k.arg_mem(0, &ba);
+        k.arg_mem(1, &bo);
+        e.q.run(&k, &[], &[n], &[local]);
+        let o: Vec<i32> = from_bytes(&e.q.read(&bo, 0, n * 4));
+        for g in 0..groups {
+            for l in 0..local {
+                assert_eq!(
+                    o[g * local + l],
+                    a[g * local + local - 1 - l],
+                    "reverse: group {g} item {l}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn many_private_values_live_across_barrier() {
+    if !isolate("many_private_values_live_across_barrier") {
+        return;
+    }
+    let e = env();
+    for (groups, local) in [(3usize, 64usize), (5, 13)] {
+        let n = groups * local;
+        let a: Vec<i32> = input(n, 6).iter().map(|v| v % 10_000).collect();
+        let ba = e.ctx.buffer_from(as_bytes(&a));
+        let bo = e.ctx.buffer(n * 4);
+        let k = e.prog.kernel("many_live");
+        k.arg_mem(0, &ba);
+        k.arg_mem(1, &bo);
+        k.arg_local(2, local * 4);
+        e.q.run(&k, &[], &[n], &[local]);
+        let o: Vec<i32> = from_bytes(&e.q.read(&bo, 0, n * 4));
+        for g in 0..groups {
+            for l in 0..local {
+                let x = a[g * local + l];
+                let nb = a[g * local + (l + 1) % local];
+                let vals = [
+                    x + 1,
+                    x * 3,
+                    x ^ 0x55,
+                    x - 7,
+                    x << 2,
+                    x >> 1,
+                    x * x,
+                    x + 1000,
+                    x & 0xf0,
+                    x | 3,
+                    !x,
+                    -x,
+                    x * 5 + 1,
+                    x / 3,
+                    x % 11,
+                    x * 7 - 2,
+                    x + l as i32,
+                    x * 9,
+                    x - 100,
+                    x ^ 0x1234,
+                    x * 13,
+                    x + 21,
+                    ((x as i64 * 100000) % 1000003) as i32,
+                    (x as f32 * 0.5) as i32,
+                    nb * 31,
+                ];
+                let want = vals.iter().fold(0i32, |s, &v| s.wrapping_add(v));
+                assert_eq!(o[g * local + l], want, "many_live: group {g} item {l} (x = {x})");
+            }
+        }
+    }
+}
