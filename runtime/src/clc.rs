@@ -2,6 +2,7 @@
 //! SPIR-V/LLVM translator turns that into SPIR-V, which then takes Clift's SPIR-V path. Both
 //! programs are found at run time.
 
+use crate::cache;
 use crate::options::Options;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -25,8 +26,9 @@ const LLVM_SPIRV_NAMES: &[&str] = &[
 ];
 
 fn find(env: &str, names: &[&str]) -> Option<PathBuf> {
+    // An override that names no file means "no compiler", not "search elsewhere".
     if let Some(path) = std::env::var_os(env).filter(|p| !p.is_empty()) {
-        return Some(PathBuf::from(path));
+        return Some(PathBuf::from(path)).filter(|p| p.is_file());
     }
     let path = std::env::var_os("PATH")?;
     names.iter().find_map(|name| {
@@ -99,10 +101,65 @@ pub struct Output {
     pub log: String,
 }
 
-/// Compiles `source` with the embedded `headers` (include name, text). The error is the
-/// build log: clang's diagnostics, then what failed.
+/// Everything that decides the SPIR-V of a compilation, for the cache key.
+fn cache_key(tools: &Toolchain, source: &str, headers: &[(String, String)], options: &Options) -> String {
+    let stamp = |p: &Path| {
+        std::fs::metadata(p)
+            .map(|m| format!("{} {} {:?}", p.display(), m.len(), m.modified().ok()))
+            .unwrap_or_default()
+    };
+    let mut key = cache::Key::default()
+        .part(env!("CARGO_PKG_VERSION").as_bytes())
+        .part(stamp(&tools.clang).as_bytes())
+        .part(stamp(&tools.llvm_spirv).as_bytes())
+        .part(cl_ext_flag().as_bytes())
+        .part(crate::device::device().name().as_bytes())
+        .part(format!("{options:?}").as_bytes())
+        .part(source.as_bytes());
+    for (name, text) in headers {
+        key = key.part(name.as_bytes()).part(text.as_bytes());
+    }
+    key.hex()
+}
+
+/// The files clang read, from its `-MD` dependency file (a make rule), outside `dir`.
+fn dependencies(dir: &Path) -> Vec<PathBuf> {
+    let text = std::fs::read_to_string(dir.join("program.d")).unwrap_or_default();
+    let body = text.split_once(':').map_or("", |(_, deps)| deps);
+    body.replace("\\\n", " ")
+        .split_ascii_whitespace()
+        .filter(|w| *w != "\\")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute() && !p.starts_with(dir))
+        .collect()
+}
+
+/// Compiles `source` with the embedded `headers` (include name, text), from the cache when an
+/// identical compilation was done before. The error is the build log: clang's diagnostics,
+/// then what failed.
 pub fn compile(source: &str, headers: &[(String, String)], options: &Options) -> Result<Output, String> {
     let tools = toolchain().map_err(str::to_string)?;
+    let key = cache_key(tools, source, headers, options);
+    if let Some(hit) = cache::lookup(&key) {
+        let log = format!("{}Clift: OpenCL C compilation taken from the cache\n", hit.log);
+        return Ok(Output { spirv: hit.spirv, log });
+    }
+    let out = run_compiler(tools, source, headers, options)?;
+    cache::store(&key, &cache::Entry::with_deps(out.spirv.clone(), out.clang_log, &out.deps));
+    Ok(Output { spirv: out.spirv, log: out.log })
+}
+
+/// What running clang and llvm-spirv produced.
+struct Compiled {
+    spirv: Vec<u8>,
+    /// clang's diagnostics only (what a cache hit replays).
+    clang_log: String,
+    /// clang's diagnostics and the timing.
+    log: String,
+    deps: Vec<PathBuf>,
+}
+
+fn run_compiler(tools: &Toolchain, source: &str, headers: &[(String, String)], options: &Options) -> Result<Compiled, String> {
     let scratch = Scratch::new().map_err(|e| format!("cannot create a scratch directory: {e}"))?;
     let dir = &scratch.0;
     let write = |name: &Path, text: &str| -> Result<(), String> {
@@ -140,18 +197,21 @@ pub fn compile(source: &str, headers: &[(String, String)], options: &Options) ->
                 .iter()
                 .filter(|o| *o != "-cl-kernel-arg-info" && *o != "-cl-no-subgroup-ifp"),
         )
-        .args(["-o", "program.bc", "program.cl"]);
+        .args(["-MD", "-MF", "program.d", "-o", "program.bc", "program.cl"]);
     if options.kernel_arg_info {
         clang.arg("-cl-kernel-arg-info");
     }
+    let started = std::time::Instant::now();
     let out = clang
         .output()
         .map_err(|e| format!("cannot run {}: {e}", tools.clang.display()))?;
+    let clang_ms = started.elapsed().as_secs_f64() * 1e3;
     let mut log = String::from_utf8_lossy(&out.stderr).into_owned();
     if !out.status.success() {
         log.push_str("error: OpenCL C compilation failed\n");
         return Err(log);
     }
+    let started = std::time::Instant::now();
     let out = Command::new(&tools.llvm_spirv)
         .current_dir(dir)
         // Keeps kernel_arg_type and kernel_arg_type_qual as OpStrings (clGetKernelArgInfo).
@@ -164,6 +224,9 @@ pub fn compile(source: &str, headers: &[(String, String)], options: &Options) ->
         log.push_str("error: translation to SPIR-V failed\n");
         return Err(log);
     }
+    let spirv_ms = started.elapsed().as_secs_f64() * 1e3;
     let spirv = std::fs::read(dir.join("program.spv")).map_err(|e| format!("cannot read the SPIR-V: {e}"))?;
-    Ok(Output { spirv, log })
+    let clang_log = log.clone();
+    log.push_str(&format!("Clift: clang {clang_ms:.1} ms, llvm-spirv {spirv_ms:.1} ms\n"));
+    Ok(Compiled { spirv, clang_log, log, deps: dependencies(dir) })
 }
