@@ -23,5 +23,10 @@ fi
 echo "== clinfo -l =="
 clinfo -l
 echo "== Clift in clinfo =="
-clinfo -a 2>&1 | awk '/Platform Name/ && /Clift/ {p=1} p' | head -60
-clinfo -l | grep -q Clift && echo "Clift is installed."
+clinfo 2>&1 | awk '/Platform Name/ && /Clift/ {p=1} p' | head -40
+clinfo -l | grep -q Clift
+echo "== a sample OpenCL C kernel on Clift (examples/hello.c) =="
+out="${CARGO_TARGET_DIR:-$PWD/target}/hello"
+cc -O2 -o "$out" examples/hello.c -lOpenCL
+"$out"
+echo "Clift is installed."

@@ -11,7 +11,13 @@ mkdir -p "$vendors"
 echo "$target/release/libclift.so" > "$vendors/clift.icd"
 export OCL_ICD_VENDORS="$vendors"
 export CLIFT_CTS_PLATFORM="${CLIFT_CTS_PLATFORM:-Clift}"
+# A cache of our own, emptied first, so every run starts cold and leaves the user's alone.
+export CLIFT_CACHE_DIR="$target/test-cache"
+rm -rf "$CLIFT_CACHE_DIR"
 echo "== clinfo sees =="
 clinfo -l
+echo "== the sample application =="
+cc -O2 -o "$target/hello" examples/hello.c -lOpenCL
+"$target/hello"
 cargo test --release --workspace --exclude clift-cts
 cargo test --release -p clift-cts -- --test-threads="${CTS_THREADS:-4}"
