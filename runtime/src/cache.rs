@@ -19,7 +19,10 @@ const MAGIC: &[u8; 8] = b"CLIFTCC1";
 
 /// The cache directory, or `None` when the cache is off or no home is known.
 pub fn dir() -> Option<PathBuf> {
-    if matches!(std::env::var("CLIFT_CACHE").as_deref(), Ok("0" | "off" | "false" | "no")) {
+    if matches!(
+        std::env::var("CLIFT_CACHE").as_deref(),
+        Ok("0" | "off" | "false" | "no")
+    ) {
         return None;
     }
     if let Some(d) = std::env::var_os("CLIFT_CACHE_DIR").filter(|d| !d.is_empty()) {
@@ -28,7 +31,9 @@ pub fn dir() -> Option<PathBuf> {
     if let Some(d) = std::env::var_os("XDG_CACHE_HOME").filter(|d| !d.is_empty()) {
         return Some(PathBuf::from(d).join("clift"));
     }
-    std::env::var_os("HOME").filter(|d| !d.is_empty()).map(|h| PathBuf::from(h).join(".cache").join("clift"))
+    std::env::var_os("HOME")
+        .filter(|d| !d.is_empty())
+        .map(|h| PathBuf::from(h).join(".cache").join("clift"))
 }
 
 /// Builds a key from named parts (each length-prefixed, so parts cannot run together).
@@ -125,7 +130,10 @@ pub fn lookup(key: &str) -> Option<Entry> {
         let _ = std::fs::remove_file(&path);
         return None;
     };
-    let fresh = entry.deps.iter().all(|(p, h)| file_hash(p).as_deref() == Some(h.as_str()));
+    let fresh = entry
+        .deps
+        .iter()
+        .all(|(p, h)| file_hash(p).as_deref() == Some(h.as_str()));
     fresh.then_some(entry)
 }
 
@@ -135,7 +143,11 @@ pub fn store(key: &str, entry: &Entry) {
     if std::fs::create_dir_all(&dir).is_err() {
         return;
     }
-    let tmp = dir.join(format!(".{key}.{}.{:?}.tmp", std::process::id(), std::thread::current().id()));
+    let tmp = dir.join(format!(
+        ".{key}.{}.{:?}.tmp",
+        std::process::id(),
+        std::thread::current().id()
+    ));
     if std::fs::write(&tmp, entry.encode()).is_ok() && std::fs::rename(&tmp, dir.join(format!("{key}.clc"))).is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
@@ -147,7 +159,11 @@ mod tests {
 
     #[test]
     fn entries_round_trip_and_detect_corruption() {
-        let e = Entry { spirv: vec![3, 2, 0x23, 7], log: "warning".into(), deps: vec![("/x.h".into(), "ab".into())] };
+        let e = Entry {
+            spirv: vec![3, 2, 0x23, 7],
+            log: "warning".into(),
+            deps: vec![("/x.h".into(), "ab".into())],
+        };
         let bytes = e.encode();
         assert_eq!(Entry::decode(&bytes), Some(e));
         let mut bad = bytes.clone();
@@ -159,6 +175,9 @@ mod tests {
 
     #[test]
     fn keys_separate_their_parts() {
-        assert_ne!(Key::default().part(b"ab").part(b"c").hex(), Key::default().part(b"a").part(b"bc").hex());
+        assert_ne!(
+            Key::default().part(b"ab").part(b"c").hex(),
+            Key::default().part(b"a").part(b"bc").hex()
+        );
     }
 }

@@ -95,11 +95,98 @@ fn cl_ext_flag() -> String {
     format!("-cl-ext={}", items.join(","))
 }
 
+/// Feature and extension macros clang or its default header may define for the `spir64`
+/// target. Those the device does not report are undefined after the default header, so that
+/// the macros agree exactly with CL_DEVICE_OPENCL_C_FEATURES and CL_DEVICE_EXTENSIONS.
+const KNOWN_MACROS: &[&str] = &[
+    "__opencl_c_3d_image_writes",
+    "__opencl_c_atomic_order_acq_rel",
+    "__opencl_c_atomic_order_seq_cst",
+    "__opencl_c_atomic_scope_device",
+    "__opencl_c_atomic_scope_all_devices",
+    "__opencl_c_device_enqueue",
+    "__opencl_c_fp16",
+    "__opencl_c_fp64",
+    "__opencl_c_generic_address_space",
+    "__opencl_c_images",
+    "__opencl_c_int64",
+    "__opencl_c_pipes",
+    "__opencl_c_program_scope_global_variables",
+    "__opencl_c_read_write_images",
+    "__opencl_c_subgroups",
+    "__opencl_c_work_group_collective_functions",
+    "__opencl_c_integer_dot_product_input_4x8bit",
+    "__opencl_c_integer_dot_product_input_4x8bit_packed",
+    "__opencl_c_ext_fp16_global_atomic_load_store",
+    "__opencl_c_ext_fp16_local_atomic_load_store",
+    "__opencl_c_ext_fp16_global_atomic_add",
+    "__opencl_c_ext_fp16_local_atomic_add",
+    "__opencl_c_ext_fp16_global_atomic_min_max",
+    "__opencl_c_ext_fp16_local_atomic_min_max",
+    "__opencl_c_ext_fp32_global_atomic_add",
+    "__opencl_c_ext_fp32_local_atomic_add",
+    "__opencl_c_ext_fp32_global_atomic_min_max",
+    "__opencl_c_ext_fp32_local_atomic_min_max",
+    "__opencl_c_ext_fp64_global_atomic_add",
+    "__opencl_c_ext_fp64_local_atomic_add",
+    "__opencl_c_ext_fp64_global_atomic_min_max",
+    "__opencl_c_ext_fp64_local_atomic_min_max",
+    "cl_khr_3d_image_writes",
+    "cl_khr_depth_images",
+    "cl_khr_fp16",
+    "cl_khr_fp64",
+    "cl_khr_gl_msaa_sharing",
+    "cl_khr_mipmap_image",
+    "cl_khr_mipmap_image_writes",
+    "cl_khr_subgroups",
+    "cl_khr_subgroup_extended_types",
+    "cl_khr_subgroup_non_uniform_vote",
+    "cl_khr_subgroup_ballot",
+    "cl_khr_subgroup_non_uniform_arithmetic",
+    "cl_khr_subgroup_shuffle",
+    "cl_khr_subgroup_shuffle_relative",
+    "cl_khr_subgroup_clustered_reduce",
+    "cl_khr_subgroup_rotate",
+    "cl_khr_extended_bit_ops",
+    "cl_khr_integer_dot_product",
+    "cl_ext_float_atomics",
+    "cl_khr_int64_base_atomics",
+    "cl_khr_int64_extended_atomics",
+    "cl_khr_global_int32_base_atomics",
+    "cl_khr_global_int32_extended_atomics",
+    "cl_khr_local_int32_base_atomics",
+    "cl_khr_local_int32_extended_atomics",
+    "cl_khr_byte_addressable_store",
+    "cl_khr_3d_image_writes",
+    "cl_khr_srgb_image_writes",
+    "cl_khr_gl_sharing",
+    "cl_khr_spir",
+    "cl_khr_expect_assume",
+    "cl_khr_kernel_clock",
+    "cl_ext_image_raw10_raw12",
+];
+
+/// The `-include`d header that undefines the macros of features the device lacks.
+fn undef_header() -> String {
+    let f = &crate::device::FEATURES;
+    let reported = |m: &str| f.has_extension(m) || f.has_feature(m);
+    let mut text = String::from("/* Clift: feature and extension macros the device does not report. */\n");
+    for m in KNOWN_MACROS.iter().filter(|m| !reported(m)) {
+        text.push_str(&format!("#undef {m}\n"));
+    }
+    text
+}
+
 /// What a compilation produced: SPIR-V and clang's diagnostics (warnings included).
 pub struct Output {
     pub spirv: Vec<u8>,
     pub log: String,
 }
+
+/// Names the way clang and llvm-spirv are driven; change it whenever their arguments change,
+/// so that no cache entry made the old way is served.
+const PIPELINE: &str =
+    "clang -c -target spir64 -emit-llvm, -include undef header; llvm-spirv with arg type strings; v2";
 
 /// Everything that decides the SPIR-V of a compilation, for the cache key.
 fn cache_key(tools: &Toolchain, source: &str, headers: &[(String, String)], options: &Options) -> String {
@@ -112,7 +199,9 @@ fn cache_key(tools: &Toolchain, source: &str, headers: &[(String, String)], opti
         .part(env!("CARGO_PKG_VERSION").as_bytes())
         .part(stamp(&tools.clang).as_bytes())
         .part(stamp(&tools.llvm_spirv).as_bytes())
+        .part(PIPELINE.as_bytes())
         .part(cl_ext_flag().as_bytes())
+        .part(undef_header().as_bytes())
         .part(crate::device::device().name().as_bytes())
         .part(format!("{options:?}").as_bytes())
         .part(source.as_bytes());
@@ -145,8 +234,14 @@ pub fn compile(source: &str, headers: &[(String, String)], options: &Options) ->
         return Ok(Output { spirv: hit.spirv, log });
     }
     let out = run_compiler(tools, source, headers, options)?;
-    cache::store(&key, &cache::Entry::with_deps(out.spirv.clone(), out.clang_log, &out.deps));
-    Ok(Output { spirv: out.spirv, log: out.log })
+    cache::store(
+        &key,
+        &cache::Entry::with_deps(out.spirv.clone(), out.clang_log, &out.deps),
+    );
+    Ok(Output {
+        spirv: out.spirv,
+        log: out.log,
+    })
 }
 
 /// What running clang and llvm-spirv produced.
@@ -159,7 +254,12 @@ struct Compiled {
     deps: Vec<PathBuf>,
 }
 
-fn run_compiler(tools: &Toolchain, source: &str, headers: &[(String, String)], options: &Options) -> Result<Compiled, String> {
+fn run_compiler(
+    tools: &Toolchain,
+    source: &str,
+    headers: &[(String, String)],
+    options: &Options,
+) -> Result<Compiled, String> {
     let scratch = Scratch::new().map_err(|e| format!("cannot create a scratch directory: {e}"))?;
     let dir = &scratch.0;
     let write = |name: &Path, text: &str| -> Result<(), String> {
@@ -180,6 +280,7 @@ fn run_compiler(tools: &Toolchain, source: &str, headers: &[(String, String)], o
         write(rel, text)?;
     }
     write(Path::new("program.cl"), source)?;
+    write(Path::new("clift_features.h"), &undef_header())?;
     let std = options.cl_std.clone().unwrap_or_else(|| "CL1.2".into());
     let mut clang = Command::new(&tools.clang);
     clang
@@ -188,6 +289,8 @@ fn run_compiler(tools: &Toolchain, source: &str, headers: &[(String, String)], o
         .arg(format!("-cl-std={std}"))
         .arg(if options.opt_disable { "-O0" } else { "-O2" })
         .args(["-Xclang", &cl_ext_flag()])
+        // After the default header, which defines some feature macros for every SPIR target.
+        .args(["-include", "clift_features.h"])
         .arg("-I.")
         .args(options.includes.iter().map(|i| format!("-I{i}")))
         .args(options.defines.iter().map(|d| format!("-D{d}")))
@@ -228,5 +331,10 @@ fn run_compiler(tools: &Toolchain, source: &str, headers: &[(String, String)], o
     let spirv = std::fs::read(dir.join("program.spv")).map_err(|e| format!("cannot read the SPIR-V: {e}"))?;
     let clang_log = log.clone();
     log.push_str(&format!("Clift: clang {clang_ms:.1} ms, llvm-spirv {spirv_ms:.1} ms\n"));
-    Ok(Compiled { spirv, clang_log, log, deps: dependencies(dir) })
+    Ok(Compiled {
+        spirv,
+        clang_log,
+        log,
+        deps: dependencies(dir),
+    })
 }

@@ -100,7 +100,9 @@ pub const FEATURES: Features = Features {
         | CL_FP_ROUND_TO_NEAREST
         | CL_FP_ROUND_TO_ZERO
         | CL_FP_ROUND_TO_INF
-        | CL_FP_FMA,
+        | CL_FP_FMA
+        // Cranelift's fdiv and sqrt are IEEE operations, correctly rounded.
+        | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT,
 };
 
 impl Features {

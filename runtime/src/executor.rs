@@ -21,11 +21,13 @@ fn pool() -> &'static Pool {
         let threads = crate::device::worker_threads().clamp(2, 8);
         for i in 0..threads {
             let rx = rx.clone();
-            let _ = std::thread::Builder::new().name(format!("clift-cmd-{i}")).spawn(move || {
-                for job in rx {
-                    run(job);
-                }
-            });
+            let _ = std::thread::Builder::new()
+                .name(format!("clift-cmd-{i}"))
+                .spawn(move || {
+                    for job in rx {
+                        run(job);
+                    }
+                });
         }
         Pool { tx, rx }
     })

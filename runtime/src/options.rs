@@ -56,12 +56,42 @@ const COMPILE_FLAGS: &[&str] = &[
     "-Werror",
 ];
 
-const CL_STD: &[&str] = &["CL1.0", "CL1.1", "CL1.2", "CL2.0", "CL3.0"];
+/// The OpenCL C versions the device reports (CL_DEVICE_OPENCL_C_ALL_VERSIONS); OpenCL C 2.0
+/// would need pipes and device-side enqueue.
+const CL_STD: &[&str] = &["CL1.0", "CL1.1", "CL1.2", "CL3.0"];
+
+/// Splits an option string into words the way a shell would for these options: blanks
+/// separate words, and double or single quotes keep blanks inside a word (`-I "/my dir"`).
+fn words(text: &str) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    let mut word: Option<String> = None;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            c if c.is_ascii_whitespace() => out.extend(word.take()),
+            '"' | '\'' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next() {
+                        Some(q) if q == c => break,
+                        Some('\\') if c == '"' => w.extend(chars.next()),
+                        Some(other) => w.push(other),
+                        None => return Err(format!("unterminated {c} quote in the options")),
+                    }
+                }
+            }
+            c => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    out.extend(word);
+    Ok(out)
+}
 
 /// Parses `text`; the error names the offending option.
 pub fn parse(text: &str, stage: Stage) -> Result<Options, String> {
     let mut o = Options::default();
-    let mut words = text.split_ascii_whitespace();
+    let words = words(text)?;
+    let mut words = words.iter().map(String::as_str);
     while let Some(word) = words.next() {
         let mut take_value = |flag: &str| -> Result<String, String> {
             match word.strip_prefix(flag) {
@@ -75,8 +105,12 @@ pub fn parse(text: &str, stage: Stage) -> Result<Options, String> {
                 if word.starts_with("-D") {
                     o.defines.push(take_value("-D")?);
                 } else if word.starts_with("-I") {
-                    o.includes.push(take_value("-I")?);
+                    // clang runs elsewhere: a relative directory is the application's.
+                    let dir = std::path::PathBuf::from(take_value("-I")?);
+                    let dir = std::env::current_dir().map(|cwd| cwd.join(&dir)).unwrap_or(dir);
+                    o.includes.push(dir.to_string_lossy().into_owned());
                 } else if let Some(std) = word.strip_prefix("-cl-std=") {
+                    // Only the versions of CL_DEVICE_OPENCL_C_ALL_VERSIONS.
                     if !CL_STD.contains(&std) {
                         return Err(format!(
                             "unsupported OpenCL C version in {word} (accepted: {})",
@@ -131,6 +165,10 @@ mod tests {
         .unwrap();
         assert_eq!(o.defines, ["FOO=1", "BAR"]);
         assert_eq!(o.includes, ["/tmp"]);
+        let q = parse(r#"-I "/a b" -D X="1 2""#, Stage::Build).unwrap();
+        assert_eq!(q.includes, ["/a b"]);
+        assert_eq!(q.defines, ["X=1 2"]);
+        assert!(parse("-cl-std=CL2.0", Stage::Build).is_err());
         assert!(o.kernel_arg_info);
         assert!(
             parse(

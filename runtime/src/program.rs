@@ -429,6 +429,16 @@ impl Program {
         Ok(Built { program, arg_info, log })
     }
 
+    /// True when ND-ranges of this program's kernels must be uniform: built with
+    /// `-cl-uniform-work-group-size`, or OpenCL C before 2.0 (the default `-cl-std`), which
+    /// has no non-uniform work-groups.
+    pub fn requires_uniform_work_groups(&self) -> bool {
+        let b = self.lock();
+        let opts = &b.parsed_options;
+        opts.passthrough.iter().any(|o| o == "-cl-uniform-work-group-size")
+            || (self.origin == Origin::Source && opts.cl_std.as_deref().is_none_or(|v| v.starts_with("CL1.")))
+    }
+
     /// Argument information of a kernel of the executable.
     pub fn arg_info(&self, kernel: &str) -> Vec<ArgInfo> {
         self.lock().arg_info.get(kernel).cloned().unwrap_or_default()

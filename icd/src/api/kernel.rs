@@ -352,14 +352,7 @@ unsafe fn enqueue_kernel(
         }
         // "... if the work-group size must be uniform, and if the global_work_size is not
         // evenly divisible by the local_work_size."
-        if k.program
-            .lock()
-            .parsed_options
-            .passthrough
-            .iter()
-            .any(|o| o == "-cl-uniform-work-group-size")
-            && (0..3).any(|d| global[d] % l[d] != 0)
-        {
+        if k.program.requires_uniform_work_groups() && (0..3).any(|d| global[d] % l[d] != 0) {
             return Err(CL_INVALID_WORK_GROUP_SIZE);
         }
         l
