@@ -1019,3 +1019,196 @@ pub fn as_bytes<T: Copy>(v: &[T]) -> &[u8] {
 pub fn from_bytes<T: Copy>(b: &[u8]) -> Vec<T> {
     bytes_to_vec(b)
 }
+
+// ---------------------------------------------------------------------------------------------
+// OpenCL C programs (`cts/kernels/source`): creation from several strings, compile with
+// embedded headers, link, binaries, and scratch directories for -I headers and caches.
+// ---------------------------------------------------------------------------------------------
+
+/// Text of `cts/kernels/source/<file>`.
+pub fn source_text(file: &str) -> String {
+    kernel_text(&format!("source/{file}"))
+}
+
+/// A fresh, empty directory under the system temporary directory, removed when dropped.
+pub struct TempDir(pub std::path::PathBuf);
+
+impl TempDir {
+    pub fn new(tag: &str) -> TempDir {
+        static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.subsec_nanos())
+            .unwrap_or(0);
+        let p = std::env::temp_dir().join(format!("clift-cts-{tag}-{}-{n}-{nanos}", std::process::id()));
+        std::fs::create_dir_all(&p).unwrap_or_else(|e| panic!("create {}: {e}", p.display()));
+        TempDir(p)
+    }
+
+    pub fn path(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+impl Context {
+    /// clCreateProgramWithSource with `strings.len()` strings and the given `lengths` (NULL when
+    /// `None`); the error code on failure (checking the handle is NULL).
+    pub fn try_program_sources(&self, strings: &[*const c_char], lengths: Option<&[usize]>) -> Result<Program, cl_int> {
+        let mut err = 0;
+        let lens = lengths.map_or(ptr::null(), |l| l.as_ptr());
+        let p = unsafe {
+            clCreateProgramWithSource(
+                self.0,
+                strings.len() as cl_uint,
+                strings.as_ptr() as *mut *const c_char,
+                lens,
+                &mut err,
+            )
+        };
+        if err != CL_SUCCESS {
+            assert!(
+                p.is_null(),
+                "failed clCreateProgramWithSource returned a non-NULL handle"
+            );
+            return Err(err);
+        }
+        assert!(!p.is_null());
+        Ok(Program(p))
+    }
+
+    /// A program from `cts/kernels/source/<file>`, not built.
+    pub fn source_program(&self, file: &str) -> Program {
+        self.program_source(&source_text(file))
+    }
+
+    /// `cts/kernels/source/<file>` built with `options`; panics with the build log on failure.
+    pub fn built_source(&self, file: &str, options: &str) -> Program {
+        let p = self.source_program(file);
+        let err = p.build(options);
+        assert!(
+            err == CL_SUCCESS,
+            "clBuildProgram({file}, {options:?}): {}\nlog:\n{}",
+            err_name(err),
+            p.build_log()
+        );
+        p
+    }
+
+    /// clLinkProgram for the device under test: the program (also returned on a link failure,
+    /// when the implementation returns one) and the error code.
+    pub fn link(&self, options: &str, inputs: &[&Program]) -> (Option<Program>, cl_int) {
+        let opts = std::ffi::CString::new(options).unwrap();
+        let dev = device();
+        let handles: Vec<cl_program> = inputs.iter().map(|p| p.0).collect();
+        let mut err = 0;
+        let p = unsafe {
+            clLinkProgram(
+                self.0,
+                1,
+                &dev,
+                opts.as_ptr(),
+                handles.len() as cl_uint,
+                handles.as_ptr(),
+                None,
+                ptr::null_mut(),
+                &mut err,
+            )
+        };
+        ((!p.is_null()).then_some(Program(p)), err)
+    }
+
+    /// clCreateProgramWithBinary for the device under test; the error code on failure.
+    pub fn try_program_binary(&self, binary: &[u8]) -> Result<Program, cl_int> {
+        let dev = device();
+        let len = binary.len();
+        let bp = binary.as_ptr();
+        let mut status = 99;
+        let mut err = 0;
+        let p = unsafe {
+            clCreateProgramWithBinary(
+                self.0,
+                1,
+                &dev,
+                &len,
+                &bp as *const *const u8 as *mut _,
+                &mut status,
+                &mut err,
+            )
+        };
+        if err != CL_SUCCESS {
+            assert!(
+                p.is_null(),
+                "failed clCreateProgramWithBinary returned a non-NULL handle"
+            );
+            return Err(err);
+        }
+        assert_eq!(
+            status, CL_SUCCESS,
+            "binary_status of a successful clCreateProgramWithBinary"
+        );
+        Ok(Program(p))
+    }
+}
+
+impl Program {
+    /// clCompileProgram for the device under test with embedded headers (include name, header
+    /// program); the return code.
+    pub fn compile(&self, options: &str, headers: &[(&str, &Program)]) -> cl_int {
+        let opts = std::ffi::CString::new(options).unwrap();
+        let dev = device();
+        let names: Vec<std::ffi::CString> = headers
+            .iter()
+            .map(|(n, _)| std::ffi::CString::new(*n).unwrap())
+            .collect();
+        let mut name_ptrs: Vec<*const c_char> = names.iter().map(|n| n.as_ptr()).collect();
+        let progs: Vec<cl_program> = headers.iter().map(|(_, p)| p.0).collect();
+        let (hp, np) = if headers.is_empty() {
+            (ptr::null(), ptr::null_mut())
+        } else {
+            (progs.as_ptr(), name_ptrs.as_mut_ptr())
+        };
+        unsafe {
+            clCompileProgram(
+                self.0,
+                1,
+                &dev,
+                opts.as_ptr(),
+                headers.len() as cl_uint,
+                hp,
+                np,
+                None,
+                ptr::null_mut(),
+            )
+        }
+    }
+
+    /// CL_PROGRAM_BINARY_TYPE for the device under test.
+    pub fn binary_type(&self) -> cl_program_binary_type {
+        info_scalar(|s, v, r| unsafe { clGetProgramBuildInfo(self.0, device(), CL_PROGRAM_BINARY_TYPE, s, v, r) })
+            .unwrap_or_else(|e| panic!("clGetProgramBuildInfo(BINARY_TYPE): {}", err_name(e)))
+    }
+
+    /// The program's binary for the device under test (CL_PROGRAM_BINARY_SIZES, then
+    /// CL_PROGRAM_BINARIES).
+    pub fn binary(&self) -> Vec<u8> {
+        let sizes: Vec<size_t> = bytes_to_vec(&self.info_bytes(CL_PROGRAM_BINARY_SIZES).unwrap());
+        assert_eq!(sizes.len(), 1, "one binary size per device");
+        let mut bin = vec![0u8; sizes[0]];
+        let mut ptrs = [bin.as_mut_ptr()];
+        ok!(clGetProgramInfo(
+            self.0,
+            CL_PROGRAM_BINARIES,
+            std::mem::size_of_val(&ptrs),
+            ptrs.as_mut_ptr() as *mut c_void,
+            ptr::null_mut()
+        ));
+        bin
+    }
+}

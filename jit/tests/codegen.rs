@@ -362,9 +362,9 @@ fn local_memory_reduction_with_barriers(p: &Program) {
         [0; 3],
         2,
     );
-    for g in 0..n / local {
+    for (g, o) in out.iter().enumerate() {
         let want: f32 = (g * local..(g + 1) * local).map(|i| i as f32).sum();
-        assert_eq!(out[g], want);
+        assert_eq!(*o, want);
     }
 }
 
@@ -376,10 +376,10 @@ fn barrier_in_called_function(p: &Program) {
     let local = 16;
     let mut out = vec![0i32; n];
     run1(&k, &[ptr(&mut out)], n as u64, local as u64);
-    for i in 0..n {
+    for (i, o) in out.iter().enumerate() {
         let lid = (i % local) as i32;
         let l = local as i32;
-        assert_eq!(out[i], ((lid + 1) % l) * 2 + ((lid + l - 1) % l) * 2);
+        assert_eq!(*o, ((lid + 1) % l) * 2 + ((lid + l - 1) % l) * 2);
     }
 }
 

@@ -97,7 +97,7 @@ pub fn parse(text: &str, stage: Stage) -> Result<Options, String> {
             match word.strip_prefix(flag) {
                 Some("") => words.next().map(str::to_string).ok_or(format!("{flag} needs a value")),
                 Some(rest) => Ok(rest.to_string()),
-                None => unreachable!("called only for words with this prefix"),
+                None => Err(format!("{word} is not {flag}")),
             }
         };
         match stage {

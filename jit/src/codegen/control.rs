@@ -132,6 +132,7 @@ impl FnTx<'_, '_, '_> {
                 }
                 let _ = cur;
             }
+            Op::Return | Op::ReturnValue | Op::Unreachable | Op::Kill if self.finish_item()? => {}
             Op::Return => {
                 self.b.ins().return_(&[]);
             }
@@ -159,6 +160,7 @@ impl FnTx<'_, '_, '_> {
                 let res = self.b.inst_results(call).to_vec();
                 self.def(r, ty, res);
             }
+            Op::ControlBarrier | Op::GroupWaitEvents if self.yield_at_barrier()? => {}
             Op::ControlBarrier => {
                 let exec = self.const_scope(op_id(inst, 0)?);
                 if exec == Some(Scope::Workgroup as u32) || exec.is_none() {

@@ -1,6 +1,8 @@
-//! The work-group driver: runs every work-item of one work-group. Kernels without barriers run
-//! as plain nested work-item loops; kernels with barriers run one fiber (stackful coroutine)
-//! per work-item, resumed round-robin, where a barrier suspends the fiber.
+//! The work-group driver: runs every work-item of one work-group. Most kernels run through
+//! their generated work-group function (work-item loops inside the JIT code, see `group.rs`),
+//! which gets the group's `WorkItem` state and, for kernels with barriers, a per-work-item
+//! spill area kept per thread. The fallback runs one fiber (stackful coroutine) per
+//! work-item, resumed round-robin, where a barrier suspends the fiber.
 
 use crate::abi::WorkGroupContext;
 use corosensei::stack::DefaultStack;
@@ -45,8 +47,22 @@ pub(crate) const OFF_GLOBAL_LINEAR_ID: usize = offset_of!(WorkItem, global_linea
 pub(crate) const OFF_LOCAL_LINEAR_ID: usize = offset_of!(WorkItem, local_linear_id);
 pub(crate) const OFF_LOCAL_MEM: usize = offset_of!(WorkItem, local_mem);
 
-/// The compiled entry: `fn(args, work_item)`.
+/// The compiled per-work-item entry of the fiber fallback: `fn(args, work_item)`.
 pub(crate) type EntryFn = unsafe extern "C" fn(*const u8, *mut WorkItem);
+
+/// A compiled work-group function: `fn(args, work_item, spill)`.
+pub(crate) type GroupFn = unsafe extern "C" fn(*const u8, *mut WorkItem, *mut u8);
+
+/// How a kernel runs.
+#[derive(Clone, Copy)]
+pub(crate) enum Exec {
+    /// A work-group function; `record` bytes of spill area per work-item (0: none).
+    Group {
+        f: GroupFn,
+        record: usize,
+    },
+    Fibers(EntryFn),
+}
 
 impl WorkItem {
     fn for_group(ctx: &WorkGroupContext) -> WorkItem {
@@ -83,21 +99,42 @@ impl WorkItem {
     }
 }
 
-/// Runs all work-items of a group without barriers.
+thread_local! {
+    /// This thread's spill area for work-group functions with barriers (16-byte units).
+    static SPILL: RefCell<Vec<u128>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Runs all work-items of a group through its work-group function.
 ///
 /// # Safety
-/// `entry` is compiled code for a kernel whose argument block is `args`.
-pub(crate) unsafe fn run_plain(entry: EntryFn, args: *const u8, ctx: &WorkGroupContext) {
+/// `f` is compiled code for a kernel whose argument block is `args`; `record` is the spill
+/// bytes per work-item it was compiled with.
+pub(crate) unsafe fn run_group_fn(f: GroupFn, record: usize, args: *const u8, ctx: &WorkGroupContext) {
     let mut wi = WorkItem::for_group(ctx);
-    let [lx, ly, lz] = ctx.local_size;
-    for z in 0..lz {
-        for y in 0..ly {
-            for x in 0..lx {
-                wi.set_local(x, y, z);
-                unsafe { entry(args, &mut wi) };
-            }
-        }
+    if record == 0 {
+        unsafe { f(args, &mut wi, std::ptr::null_mut()) };
+        return;
     }
+    let n = (ctx.local_size[0] * ctx.local_size[1] * ctx.local_size[2]) as usize;
+    let units = (n * record).div_ceil(16);
+    // Take the buffer out of the thread's slot while it is in use, so a nested use (none is
+    // expected) would get its own.
+    let mut buf = SPILL.with(|s| std::mem::take(&mut *s.borrow_mut()));
+    if buf.len() < units {
+        buf = vec![0u128; units];
+    }
+    let base = buf.as_mut_ptr() as *mut u8;
+    for i in 0..n {
+        // Every work-item starts at state 0 (the kernel's entry).
+        unsafe { (base.add(i * record) as *mut u32).write(0) };
+    }
+    unsafe { f(args, &mut wi, base) };
+    SPILL.with(|s| {
+        let mut slot = s.borrow_mut();
+        if slot.len() < buf.len() {
+            *slot = buf;
+        }
+    });
 }
 
 const FIBER_STACK: usize = 256 * 1024;

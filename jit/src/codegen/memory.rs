@@ -153,13 +153,18 @@ impl FnTx<'_, '_, '_> {
                     self.vtys.insert(r, ty);
                     return Ok(());
                 }
-                let info = self.cx.layout.get(pointee)?;
-                let slot = self.b.create_sized_stack_slot(StackSlotData::new(
-                    StackSlotKind::ExplicitSlot,
-                    info.size.max(1) as u32,
-                    info.align.max(1).trailing_zeros().min(7) as u8,
-                ));
-                let addr = self.b.ins().stack_addr(types::I64, slot, 0);
+                let addr = match self.region_var_addr(r) {
+                    Some(a) => a,
+                    None => {
+                        let info = self.cx.layout.get(pointee)?;
+                        let slot = self.b.create_sized_stack_slot(StackSlotData::new(
+                            StackSlotKind::ExplicitSlot,
+                            info.size.max(1) as u32,
+                            info.align.max(1).trailing_zeros().min(7) as u8,
+                        ));
+                        self.b.ins().stack_addr(types::I64, slot, 0)
+                    }
+                };
                 if let Some(i) = init {
                     let v = self.val(i)?;
                     store_leaves(&self.cx.layout, &mut self.b, pointee, addr, 0, &v)?;
@@ -171,6 +176,10 @@ impl FnTx<'_, '_, '_> {
                 let p = op_id(inst, 0)?;
                 if let Some((_, vars)) = self.promoted.get(&p).cloned() {
                     let v = vars.iter().map(|x| self.b.use_var(*x)).collect();
+                    self.def(r, ty, v);
+                    return Ok(());
+                }
+                if let Some(v) = self.builtin_load(p, ty)? {
                     self.def(r, ty, v);
                     return Ok(());
                 }

@@ -10,7 +10,9 @@ mod control;
 mod convert;
 pub mod driver;
 mod extinst;
+mod group;
 pub mod helpers;
+mod inline;
 mod layout;
 mod memory;
 mod module;
@@ -103,8 +105,23 @@ pub struct Kernel {
     /// Approximate bytes of Function-storage variables per work-item.
     pub private_mem_size: usize,
     pub has_barriers: bool,
-    entry: driver::EntryFn,
+    /// How the work-items of a group are run (chosen per kernel at compile time).
+    pub barrier_strategy: BarrierStrategy,
+    exec: driver::Exec,
     _code: Arc<CodeMemory>,
+}
+
+/// How a kernel's work-group function runs its work-items.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BarrierStrategy {
+    /// No barriers: the kernel body inlined into generated work-item loops.
+    WorkItemLoops,
+    /// Barriers as yield points: the kernel body (with every function that contains a barrier
+    /// inlined) runs for all work-items region by region, values live across a barrier kept in
+    /// per-work-item records.
+    Regions,
+    /// One fiber (stackful coroutine) per work-item: the fallback for what regions cannot do.
+    Fibers,
 }
 
 impl fmt::Debug for Kernel {
@@ -115,6 +132,7 @@ impl fmt::Debug for Kernel {
             .field("args_size", &self.args_size)
             .field("static_local_size", &self.static_local_size)
             .field("has_barriers", &self.has_barriers)
+            .field("barrier_strategy", &self.barrier_strategy)
             .finish()
     }
 }
@@ -129,18 +147,28 @@ impl Kernel {
     /// during the call.
     pub unsafe fn run_group(&self, args: *const u8, ctx: &WorkGroupContext) {
         unsafe {
-            if self.has_barriers {
-                driver::run_fibers(self.entry, args, ctx)
-            } else {
-                driver::run_plain(self.entry, args, ctx)
+            match self.exec {
+                driver::Exec::Group { f, record } => driver::run_group_fn(f, record, args, ctx),
+                driver::Exec::Fibers(entry) => driver::run_fibers(entry, args, ctx),
             }
         }
     }
 }
 
 /// Compiles every kernel of a validated module.
+///
+/// Setting the environment variable `CLIFT_BARRIERS=fibers` runs every kernel with barriers as
+/// fibers (the fallback), for comparisons.
 pub fn compile(module: &Module, options: &CompileOptions) -> Result<Program, CompileError> {
-    module::compile_program(module, options)
+    let fibers = std::env::var("CLIFT_BARRIERS").is_ok_and(|v| v == "fibers");
+    module::compile_program(module, options, fibers)
+}
+
+/// As [`compile`], with every kernel that has barriers forced onto the fiber fallback (tests
+/// compare both strategies with it).
+#[doc(hidden)]
+pub fn compile_with_fibers(module: &Module, options: &CompileOptions) -> Result<Program, CompileError> {
+    module::compile_program(module, options, true)
 }
 
 /// The OpenCL.std math library's symbols (the `builtins` module), registered with the JIT.

@@ -1,13 +1,18 @@
 //! Program-level compilation: decorations, the JIT module, program-scope data, function
 //! declarations, the kernel entry wrappers and the kernels' argument layouts.
 
-use super::driver::{EntryFn, WorkItem};
+use super::driver::{EntryFn, Exec, GroupFn, WorkItem};
 use super::layout::{round_up, Id, Layout, Scalar, Ty};
-use super::{helpers, math_symbols, translate, CodeMemory, CompileError, CompileOptions, Kernel, Program};
+use super::{
+    group, helpers, inline, math_symbols, translate, BarrierStrategy, CodeMemory, CompileError, CompileOptions, Kernel,
+    Program,
+};
 use crate::abi::{ArgKind, KernelArg};
 use crate::spirv::module::{ConstantValue, Function};
 use crate::spirv::Module;
-use cranelift_codegen::ir::{types, AbiParam, InstBuilder, MemFlagsData, Signature, UserFuncName};
+use cranelift_codegen::ir::{
+    types, AbiParam, InstBuilder, MemFlagsData, Signature, StackSlotData, StackSlotKind, UserFuncName, Value,
+};
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_codegen::Context;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
@@ -156,7 +161,7 @@ fn make_isa(opts: &CompileOptions) -> Result<cranelift_codegen::isa::OwnedTarget
         .map_err(|e| err(format!("host ISA: {e}")))
 }
 
-pub(crate) fn compile_program(m: &Module, opts: &CompileOptions) -> Result<Program, CompileError> {
+pub(crate) fn compile_program(m: &Module, opts: &CompileOptions, force_fibers: bool) -> Result<Program, CompileError> {
     let layout = Layout::new(m)?;
     let isa = make_isa(opts)?;
     let mut jb = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
@@ -255,9 +260,79 @@ pub(crate) fn compile_program(m: &Module, opts: &CompileOptions) -> Result<Progr
     }
     let static_local_size = round_up(local_size, 16) as usize;
 
-    // Declare every defined function.
+    // How each kernel runs: work-item loops (no barriers), regions (barriers as yield points,
+    // functions with barriers inlined) or fibers (the fallback).
+    let barrier_fns = inline::barrier_functions(&cx);
+    let mut next_id = inline::id_bound(&cx);
+    struct Plan {
+        index: usize,
+        name: String,
+        func: Id,
+        strategy: BarrierStrategy,
+        body: Option<Function>,
+        has_barriers: bool,
+        private: usize,
+    }
+    let mut plans = Vec::new();
+    for (i, ep) in m.entry_points.iter().enumerate() {
+        if ep.model != ExecutionModel::Kernel {
+            continue;
+        }
+        let f = m
+            .function(ep.function)
+            .ok_or_else(|| err(format!("OpEntryPoint {}: function %{} not found", ep.name, ep.function)))?;
+        let (has_barriers, private) = scan_calls(m, &cx, f.id);
+        let (strategy, body) = if !has_barriers {
+            // Small callees are inlined into the work-item loop too (when possible).
+            (
+                BarrierStrategy::WorkItemLoops,
+                inline::flatten(&mut cx, f, &barrier_fns, &mut next_id),
+            )
+        } else if force_fibers {
+            (BarrierStrategy::Fibers, None)
+        } else {
+            match inline::flatten(&mut cx, f, &barrier_fns, &mut next_id) {
+                Some(b) => (BarrierStrategy::Regions, Some(b)),
+                None => (BarrierStrategy::Fibers, None),
+            }
+        };
+        plans.push(Plan {
+            index: i,
+            name: ep.name.clone(),
+            func: f.id,
+            strategy,
+            body,
+            has_barriers,
+            private,
+        });
+    }
+
+    // The functions that need a definition of their own: everything called from a work-group
+    // body and everything a fiber kernel reaches.
+    let mut needed: HashSet<Id> = HashSet::new();
+    let mut stack: Vec<Id> = Vec::new();
+    for p in &plans {
+        match (&p.body, p.strategy) {
+            (_, BarrierStrategy::Fibers) => stack.push(p.func),
+            (Some(b), _) => stack.extend(callees(b)),
+            (None, _) => {
+                if let Some(f) = m.function(p.func) {
+                    stack.extend(callees(f));
+                }
+            }
+        }
+    }
+    while let Some(id) = stack.pop() {
+        if needed.insert(id) {
+            if let Some(f) = m.function(id) {
+                stack.extend(callees(f));
+            }
+        }
+    }
+
+    // Declare every needed function.
     for f in &m.functions {
-        if f.is_declaration() {
+        if f.is_declaration() || !needed.contains(&f.id) {
             continue;
         }
         let sig = cx.signature(f)?;
@@ -271,7 +346,7 @@ pub(crate) fn compile_program(m: &Module, opts: &CompileOptions) -> Result<Progr
     let mut ctx = cx.jit.make_context();
     let mut fbc = FunctionBuilderContext::new();
     for (i, f) in m.functions.iter().enumerate() {
-        if f.is_declaration() {
+        if f.is_declaration() || !needed.contains(&f.id) {
             continue;
         }
         let fid = cx.funcs[&f.id];
@@ -281,23 +356,42 @@ pub(crate) fn compile_program(m: &Module, opts: &CompileOptions) -> Result<Progr
         define(&mut cx, fid, &mut ctx, &format!("OpFunction %{}", f.id))?;
     }
 
-    // Kernel wrappers.
+    // Work-group functions and fiber wrappers.
+    enum Code {
+        Group(FuncId, usize),
+        Fiber(FuncId),
+    }
     struct Pending {
         kernel: Kernel0,
-        fid: FuncId,
+        code: Code,
+        strategy: BarrierStrategy,
     }
     let mut pending = Vec::new();
-    for (i, ep) in m.entry_points.iter().enumerate() {
-        if ep.model != ExecutionModel::Kernel {
-            continue;
-        }
+    for p in plans {
         let f = m
-            .function(ep.function)
-            .ok_or_else(|| err(format!("OpEntryPoint {}: function %{} not found", ep.name, ep.function)))?;
-        let (k0, fid) = build_wrapper(&mut cx, f, &ep.name, i, &mut ctx, &mut fbc)?;
-        let mut k0 = k0;
-        k0.static_local_size = static_local_size;
-        for em in m.execution_modes.iter().filter(|e| e.entry == ep.function) {
+            .function(p.func)
+            .ok_or_else(|| err(format!("kernel {}: function %{} not found", p.name, p.func)))?;
+        let (args, args_size) = kernel_args(&cx, f)?;
+        let code = match p.strategy {
+            BarrierStrategy::Fibers => Code::Fiber(build_wrapper(&mut cx, f, &p.name, p.index, &mut ctx, &mut fbc)?),
+            s => {
+                let body = p.body.as_ref().unwrap_or(f);
+                let regions = s == BarrierStrategy::Regions;
+                let g = group::build_group(&mut cx, f, body, &p.name, p.index, regions, &mut ctx, &mut fbc)?;
+                Code::Group(g.fid, g.record_size)
+            }
+        };
+        let mut k0 = Kernel0 {
+            name: p.name.clone(),
+            args,
+            args_size,
+            static_local_size,
+            reqd: None,
+            hint: None,
+            private: p.private,
+            has_barriers: p.has_barriers,
+        };
+        for em in m.execution_modes.iter().filter(|e| e.entry == p.func) {
             let three = || -> Option<[u32; 3]> {
                 Some([
                     lit(em.operands.first())?,
@@ -311,24 +405,38 @@ pub(crate) fn compile_program(m: &Module, opts: &CompileOptions) -> Result<Progr
                 _ => {}
             }
         }
-        let (barriers, private) = scan_calls(m, &cx, f.id);
-        k0.has_barriers = barriers;
-        k0.private = private;
-        pending.push(Pending { kernel: k0, fid });
+        pending.push(Pending {
+            kernel: k0,
+            code,
+            strategy: p.strategy,
+        });
     }
 
     cx.jit
         .finalize_definitions()
         .map_err(|e| err(format!("linking: {e}")))?;
-    let entries: Vec<*const u8> = pending.iter().map(|p| cx.jit.get_finalized_function(p.fid)).collect();
+    let mut execs = Vec::new();
+    for p in &pending {
+        execs.push(match p.code {
+            Code::Group(fid, record) => {
+                let ptr = cx.jit.get_finalized_function(fid);
+                // SAFETY: the function was built with the `GroupFn` signature.
+                let f = unsafe { std::mem::transmute::<*const u8, GroupFn>(ptr) };
+                Exec::Group { f, record }
+            }
+            Code::Fiber(fid) => {
+                let ptr = cx.jit.get_finalized_function(fid);
+                // SAFETY: the wrapper was built with the `EntryFn` signature.
+                Exec::Fibers(unsafe { std::mem::transmute::<*const u8, EntryFn>(ptr) })
+            }
+        });
+    }
     let code = Arc::new(CodeMemory(Some(cx.jit)));
     let kernels = pending
         .into_iter()
-        .zip(entries)
-        .map(|(p, ptr)| {
+        .zip(execs)
+        .map(|(p, exec)| {
             let k = p.kernel;
-            // SAFETY: the wrapper was built with the `EntryFn` signature.
-            let entry: EntryFn = unsafe { std::mem::transmute::<*const u8, EntryFn>(ptr) };
             Arc::new(Kernel {
                 name: k.name,
                 args: k.args,
@@ -338,7 +446,8 @@ pub(crate) fn compile_program(m: &Module, opts: &CompileOptions) -> Result<Progr
                 work_group_size_hint: k.hint,
                 private_mem_size: k.private,
                 has_barriers: k.has_barriers,
-                entry,
+                barrier_strategy: p.strategy,
+                exec,
                 _code: code.clone(),
             })
         })
@@ -346,8 +455,33 @@ pub(crate) fn compile_program(m: &Module, opts: &CompileOptions) -> Result<Progr
     Ok(Program { kernels, _code: code })
 }
 
-fn define(cx: &mut Ctx, fid: FuncId, ctx: &mut Context, what: &str) -> Result<(), CompileError> {
+/// The functions `f` calls directly.
+fn callees(f: &Function) -> Vec<Id> {
+    let mut out = Vec::new();
+    for blk in &f.blocks {
+        for inst in &blk.instructions {
+            if inst.opcode == Op::FunctionCall {
+                if let Some(Operand::IdRef(c)) = inst.operands.first() {
+                    out.push(*c);
+                }
+            }
+        }
+    }
+    out
+}
+
+pub(crate) fn define(cx: &mut Ctx, fid: FuncId, ctx: &mut Context, what: &str) -> Result<(), CompileError> {
+    // CLIFT_DUMP_CODE=1 prints the generated machine code of every function (debugging aid).
+    let dump = std::env::var_os("CLIFT_DUMP_CODE").is_some();
+    if dump {
+        ctx.set_disasm(true);
+    }
     let r = cx.jit.define_function(fid, ctx);
+    if dump {
+        if let Some(cc) = ctx.compiled_code() {
+            eprintln!("== {what}\n{}", cc.vcode.as_deref().unwrap_or(""));
+        }
+    }
     if let Err(e) = r {
         let detail = match &e {
             cranelift_module::ModuleError::Compilation(ce) => {
@@ -373,8 +507,122 @@ struct Kernel0 {
     has_barriers: bool,
 }
 
+/// A kernel parameter's value as the work-group code receives it.
+pub(crate) enum ArgVal {
+    /// Flattened leaves, the same for every work-item.
+    Leaves(Vec<Value>),
+    /// A by-value struct: every work-item gets a private copy of `size` bytes at `src`.
+    ByVal { src: Value, size: u64, align: u64 },
+}
+
+/// The argument block layout of kernel function `f`.
+pub(crate) fn kernel_args(cx: &Ctx, f: &Function) -> Result<(Vec<KernelArg>, usize), CompileError> {
+    let mut args = Vec::new();
+    let mut off = 0usize;
+    for (pid, ty) in &f.params {
+        let info = cx.layout.get(*ty)?;
+        let pname = cx.m.name_of(*pid).map(str::to_string);
+        let (kind, size, align) = match info.ty {
+            Ty::Pointer(sc, pointee) => match sc {
+                StorageClass::Workgroup => (ArgKind::Local, 8, 8),
+                StorageClass::UniformConstant => (ArgKind::Constant, 8, 8),
+                StorageClass::Function if cx.byval.contains(pid) => {
+                    let pi = cx.layout.get(pointee)?;
+                    (ArgKind::Value, pi.size as usize, pi.align.max(1) as usize)
+                }
+                _ => (ArgKind::Global, 8, 8),
+            },
+            Ty::Scalar(Scalar::Ptr) => {
+                let k = match cx.m.type_of(*ty) {
+                    Some(crate::spirv::module::Type::Image { .. }) => ArgKind::Image,
+                    Some(crate::spirv::module::Type::Sampler) => ArgKind::Sampler,
+                    _ => ArgKind::Value,
+                };
+                (k, 8, 8)
+            }
+            _ => (ArgKind::Value, info.size as usize, info.align.max(1) as usize),
+        };
+        off = round_up(off as u64, align as u64) as usize;
+        args.push(KernelArg {
+            kind,
+            offset: off,
+            size,
+            align,
+            name: pname,
+        });
+        off += size;
+    }
+    Ok((args, round_up(off as u64, 8) as usize))
+}
+
+/// Loads the parameters of kernel function `f` from the argument block at `argp`.
+pub(crate) fn load_args(
+    cx: &Ctx,
+    b: &mut FunctionBuilder,
+    f: &Function,
+    args: &[KernelArg],
+    argp: Value,
+    wi: Value,
+) -> Result<Vec<ArgVal>, CompileError> {
+    let flags = MemFlagsData::trusted();
+    let mut out = Vec::new();
+    for ((_, ty), ka) in f.params.iter().zip(args) {
+        let info = cx.layout.get(*ty)?;
+        let off = ka.offset;
+        out.push(match (ka.kind, &info.ty) {
+            (ArgKind::Local, _) => {
+                let o = b.ins().load(types::I64, flags, argp, off as i32);
+                let base = b.ins().load(types::I64, flags, wi, super::driver::OFF_LOCAL_MEM as i32);
+                ArgVal::Leaves(vec![b.ins().iadd(base, o)])
+            }
+            (ArgKind::Value, Ty::Pointer(_, pointee)) => {
+                let pi = cx.layout.get(*pointee)?;
+                ArgVal::ByVal {
+                    src: b.ins().iadd_imm_s(argp, off as i64),
+                    size: pi.size,
+                    align: pi.align.max(1),
+                }
+            }
+            (ArgKind::Value, _) => {
+                let a = b.ins().iadd_imm_s(argp, off as i64);
+                ArgVal::Leaves(load_leaves(&cx.layout, b, *ty, a, 0)?)
+            }
+            _ => ArgVal::Leaves(vec![b.ins().load(types::I64, flags, argp, off as i32)]),
+        });
+    }
+    Ok(out)
+}
+
+/// Copies `size` bytes from `src` to `dst` (a by-value argument's private copy).
+pub(crate) fn copy_struct(b: &mut FunctionBuilder, dst: Value, src: Value, size: u64) {
+    let flags = MemFlagsData::trusted();
+    let mut o = 0i64;
+    while o < size as i64 {
+        let (t, n) = if size as i64 - o >= 8 {
+            (types::I64, 8)
+        } else {
+            (types::I8, 1)
+        };
+        let v = b.ins().load(t, flags, src, o as i32);
+        b.ins().store(flags, v, dst, o as i32);
+        o += n;
+    }
+}
+
+/// A private stack copy of a by-value argument.
+pub(crate) fn stack_copy(b: &mut FunctionBuilder, src: Value, size: u64, align: u64) -> Value {
+    let slot = b.create_sized_stack_slot(StackSlotData::new(
+        StackSlotKind::ExplicitSlot,
+        size.max(1) as u32,
+        align.max(1).trailing_zeros().min(6) as u8,
+    ));
+    let dst = b.ins().stack_addr(types::I64, slot, 0);
+    copy_struct(b, dst, src, size);
+    dst
+}
+
 /// Builds `fn(args: *const u8, wi: *mut WorkItem)` that loads the kernel's arguments from the
-/// argument block and calls the kernel function.
+/// argument block and calls the kernel function (one work-item; the fiber fallback).
 fn build_wrapper(
     cx: &mut Ctx,
     f: &Function,
@@ -382,7 +630,7 @@ fn build_wrapper(
     index: usize,
     ctx: &mut Context,
     fbc: &mut FunctionBuilderContext,
-) -> Result<(Kernel0, FuncId), CompileError> {
+) -> Result<FuncId, CompileError> {
     let mut sig = cx.jit.make_signature();
     sig.params.push(AbiParam::new(types::I64));
     sig.params.push(AbiParam::new(types::I64));
@@ -396,9 +644,7 @@ fn build_wrapper(
         .funcs
         .get(&f.id)
         .ok_or_else(|| err(format!("kernel {name}: no body")))?;
-
-    let mut args = Vec::new();
-    let mut off = 0usize;
+    let (args, _) = kernel_args(cx, f)?;
     {
         let mut b = FunctionBuilder::new(&mut ctx.func, fbc);
         let entry = b.create_block();
@@ -407,75 +653,12 @@ fn build_wrapper(
         b.seal_block(entry);
         let argp = b.block_params(entry)[0];
         let wi = b.block_params(entry)[1];
-        let flags = MemFlagsData::trusted();
         let mut call_args = Vec::new();
-        for (pid, ty) in &f.params {
-            let info = cx.layout.get(*ty)?.clone();
-            let pname = cx.m.name_of(*pid).map(str::to_string);
-            let (kind, size, align) = match info.ty {
-                Ty::Pointer(sc, pointee) => match sc {
-                    StorageClass::Workgroup => (ArgKind::Local, 8, 8),
-                    StorageClass::UniformConstant => (ArgKind::Constant, 8, 8),
-                    StorageClass::Function if cx.byval.contains(pid) => {
-                        let pi = cx.layout.get(pointee)?;
-                        (ArgKind::Value, pi.size as usize, pi.align.max(1) as usize)
-                    }
-                    _ => (ArgKind::Global, 8, 8),
-                },
-                Ty::Scalar(Scalar::Ptr) => {
-                    let k = match cx.m.type_of(*ty) {
-                        Some(crate::spirv::module::Type::Image { .. }) => ArgKind::Image,
-                        Some(crate::spirv::module::Type::Sampler) => ArgKind::Sampler,
-                        _ => ArgKind::Value,
-                    };
-                    (k, 8, 8)
-                }
-                _ => (ArgKind::Value, info.size as usize, info.align.max(1) as usize),
-            };
-            off = round_up(off as u64, align as u64) as usize;
-            let a = b.ins().iadd_imm_s(argp, off as i64);
-            match (kind, &info.ty) {
-                (ArgKind::Local, _) => {
-                    let o = b.ins().load(types::I64, flags, argp, off as i32);
-                    let base = b.ins().load(types::I64, flags, wi, super::driver::OFF_LOCAL_MEM as i32);
-                    call_args.push(b.ins().iadd(base, o));
-                }
-                (ArgKind::Value, Ty::Pointer(_, pointee)) => {
-                    // By-value struct: a private copy per work-item.
-                    let pi = cx.layout.get(*pointee)?;
-                    let slot = b.create_sized_stack_slot(cranelift_codegen::ir::StackSlotData::new(
-                        cranelift_codegen::ir::StackSlotKind::ExplicitSlot,
-                        pi.size.max(1) as u32,
-                        pi.align.max(1).trailing_zeros().min(6) as u8,
-                    ));
-                    let dst = b.ins().stack_addr(types::I64, slot, 0);
-                    let mut o = 0i64;
-                    while o < pi.size as i64 {
-                        let (t, n) = if pi.size as i64 - o >= 8 {
-                            (types::I64, 8)
-                        } else {
-                            (types::I8, 1)
-                        };
-                        let v = b.ins().load(t, flags, a, o as i32);
-                        b.ins().store(flags, v, dst, o as i32);
-                        o += n;
-                    }
-                    call_args.push(dst);
-                }
-                (ArgKind::Value, _) => {
-                    let vals = load_leaves(&cx.layout, &mut b, *ty, a, 0)?;
-                    call_args.extend(vals);
-                }
-                _ => call_args.push(b.ins().load(types::I64, flags, argp, off as i32)),
+        for v in load_args(cx, &mut b, f, &args, argp, wi)? {
+            match v {
+                ArgVal::Leaves(l) => call_args.extend(l),
+                ArgVal::ByVal { src, size, align } => call_args.push(stack_copy(&mut b, src, size, align)),
             }
-            args.push(KernelArg {
-                kind,
-                offset: off,
-                size,
-                align,
-                name: pname,
-            });
-            off += size;
         }
         call_args.push(wi);
         let fref = cx.jit.declare_func_in_func(callee, b.func);
@@ -485,19 +668,7 @@ fn build_wrapper(
         b.finalize(cfg);
     }
     define(cx, fid, ctx, &format!("kernel {name}"))?;
-    Ok((
-        Kernel0 {
-            name: name.to_string(),
-            args,
-            args_size: round_up(off as u64, 8) as usize,
-            static_local_size: 0,
-            reqd: None,
-            hint: None,
-            private: 0,
-            has_barriers: false,
-        },
-        fid,
-    ))
+    Ok(fid)
 }
 
 /// Loads a value of type `ty` at `addr + off` as its flattened leaves.

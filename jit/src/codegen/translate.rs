@@ -3,6 +3,7 @@
 //! The instruction families live in sibling modules as further `impl FnTx` blocks.
 
 use super::driver as drv;
+use super::group::GroupTx;
 use super::layout::{Id, Scalar, Ty};
 use super::module::Ctx;
 use super::CompileError;
@@ -21,6 +22,7 @@ pub(crate) type R<T = ()> = Result<T, CompileError>;
 pub(crate) struct Phi {
     pub ty: Id,
     pub incoming: Vec<(Id, Id)>,
+    pub result: Id,
 }
 
 pub(crate) struct FnTx<'a, 'm, 'f> {
@@ -35,8 +37,12 @@ pub(crate) struct FnTx<'a, 'm, 'f> {
     pub promoted: HashMap<Id, (Id, Vec<Variable>)>,
     pub ret_ty: Id,
     pub cur_label: Id,
+    /// Index of the instruction being translated within its block.
+    pub cur_inst: usize,
     func_refs: HashMap<FuncId, FuncRef>,
     gvs: HashMap<DataId, GlobalValue>,
+    /// Set when the function is a kernel body inlined into a work-group function.
+    pub group: Option<GroupTx>,
 }
 
 pub(crate) fn op_id(inst: &Instruction, i: usize) -> R<Id> {
@@ -68,7 +74,7 @@ pub(crate) fn result(inst: &Instruction) -> R<(Id, Id)> {
     }
 }
 
-fn successors(inst: &Instruction) -> Vec<Id> {
+pub(crate) fn successors(inst: &Instruction) -> Vec<Id> {
     let ids = |idx: &[usize]| {
         idx.iter()
             .filter_map(|i| match inst.operands.get(*i) {
@@ -96,7 +102,7 @@ fn successors(inst: &Instruction) -> Vec<Id> {
 }
 
 /// Labels reachable from the entry, in reverse post-order.
-fn rpo(f: &Function) -> Vec<usize> {
+pub(crate) fn rpo(f: &Function) -> Vec<usize> {
     let index: HashMap<Id, usize> = f.blocks.iter().enumerate().map(|(i, b)| (b.label, i)).collect();
     let succ: Vec<Vec<usize>> = f
         .blocks
@@ -137,7 +143,7 @@ fn rpo(f: &Function) -> Vec<usize> {
 }
 
 /// Function variables that are only loaded and stored directly (never addressed otherwise).
-fn promotable(cx: &Ctx, f: &Function) -> HashSet<Id> {
+pub(crate) fn promotable(cx: &Ctx, f: &Function) -> HashSet<Id> {
     let mut cand: HashSet<Id> = HashSet::new();
     for blk in &f.blocks {
         for inst in &blk.instructions {
@@ -176,26 +182,9 @@ pub(crate) fn translate_function(
     fbc: &mut FunctionBuilderContext,
 ) -> R {
     let order = rpo(f);
-    let promo = promotable(cx, f);
     let b = FunctionBuilder::new(func, fbc);
-    let mut t = FnTx {
-        cx,
-        b,
-        vals: HashMap::new(),
-        vtys: HashMap::new(),
-        blocks: HashMap::new(),
-        phis: HashMap::new(),
-        wi: Value::from_u32(0),
-        promoted: HashMap::new(),
-        ret_ty: f.result_type,
-        cur_label: 0,
-        func_refs: HashMap::new(),
-        gvs: HashMap::new(),
-    };
-    for &bi in &order {
-        let blk = t.b.create_block();
-        t.blocks.insert(f.blocks[bi].label, blk);
-    }
+    let mut t = FnTx::new(cx, b, f.result_type);
+    t.prepare(f, &order)?;
     // Entry block parameters: the function's flattened parameters, then the work-item state.
     let entry = t.blocks[&f.blocks[0].label];
     t.b.append_block_params_for_function_params(entry);
@@ -213,63 +202,7 @@ pub(crate) fn translate_function(
     t.wi = *params
         .last()
         .ok_or_else(|| CompileError::new(format!("OpFunction %{}: missing state parameter", f.id)))?;
-    // Phis become block parameters.
-    for &bi in &order {
-        let blk = &f.blocks[bi];
-        let cblk = t.blocks[&blk.label];
-        let mut list = Vec::new();
-        for inst in blk.instructions.iter().filter(|i| i.opcode == Op::Phi) {
-            let (r, ty) = result(inst)?;
-            let leaves = t.cx.layout.get(ty)?.leaves.clone();
-            let vals: Vec<Value> = leaves.iter().map(|l| t.b.append_block_param(cblk, *l)).collect();
-            t.def(r, ty, vals);
-            let mut incoming = Vec::new();
-            let mut i = 0;
-            while i + 1 < inst.operands.len() {
-                incoming.push((op_id(inst, i)?, op_id(inst, i + 1)?));
-                i += 2;
-            }
-            list.push(Phi { ty, incoming });
-        }
-        t.phis.insert(blk.label, list);
-    }
-    // Promoted variables.
-    for blk in &f.blocks {
-        for inst in &blk.instructions {
-            if let (Op::Variable, Some(r), Some(ty)) = (inst.opcode, inst.result_id, inst.result_type) {
-                if promo.contains(&r) {
-                    if let Ty::Pointer(_, p) = t.cx.layout.get(ty)?.ty {
-                        let leaves = t.cx.layout.get(p)?.leaves.clone();
-                        let vars = leaves.iter().map(|l| t.b.declare_var(*l)).collect();
-                        t.promoted.insert(r, (p, vars));
-                    }
-                }
-            }
-        }
-    }
-    for &bi in &order {
-        let blk = &f.blocks[bi];
-        t.cur_label = blk.label;
-        let cblk = t.blocks[&blk.label];
-        t.b.switch_to_block(cblk);
-        if bi == 0 {
-            // Promoted variables start as zero so every path defines them.
-            let vars: Vec<Variable> = t.promoted.values().flat_map(|(_, v)| v.iter().copied()).collect();
-            for v in vars {
-                let ty = t.b.func.dfg.value_type(t.wi);
-                let _ = ty;
-                let vt = t.var_type(v);
-                let z = t.zero(vt);
-                t.b.def_var(v, z);
-            }
-        }
-        for inst in &blk.instructions {
-            if inst.opcode == Op::Phi {
-                continue;
-            }
-            t.inst(inst)?;
-        }
-    }
+    t.translate_blocks(f, &order)?;
     t.b.seal_all_blocks();
     let cfg = t.cx.jit.target_config();
     t.b.finalize(cfg);
@@ -277,20 +210,144 @@ pub(crate) fn translate_function(
 }
 
 impl<'a, 'm, 'f> FnTx<'a, 'm, 'f> {
-    fn var_type(&self, v: Variable) -> ir::Type {
-        for (_, (p, vars)) in self.promoted.iter() {
-            if let Some(i) = vars.iter().position(|x| *x == v) {
-                if let Ok(info) = self.cx.layout.get(*p) {
-                    return info.leaves[i];
+    pub fn new(cx: &'a mut Ctx<'m>, b: FunctionBuilder<'f>, ret_ty: Id) -> Self {
+        FnTx {
+            cx,
+            b,
+            vals: HashMap::new(),
+            vtys: HashMap::new(),
+            blocks: HashMap::new(),
+            phis: HashMap::new(),
+            wi: Value::from_u32(0),
+            promoted: HashMap::new(),
+            ret_ty,
+            cur_label: 0,
+            cur_inst: 0,
+            func_refs: HashMap::new(),
+            gvs: HashMap::new(),
+            group: None,
+        }
+    }
+
+    /// Creates one Cranelift block per reachable SPIR-V block (`order`), the phis' block
+    /// parameters and the SSA variables of promoted Function variables.
+    pub fn prepare(&mut self, f: &Function, order: &[usize]) -> R {
+        let promo = promotable(self.cx, f);
+        for &bi in order {
+            let blk = self.b.create_block();
+            self.blocks.insert(f.blocks[bi].label, blk);
+        }
+        // Phis become block parameters.
+        for &bi in order {
+            let blk = &f.blocks[bi];
+            let cblk = self.blocks[&blk.label];
+            let mut list = Vec::new();
+            for inst in blk.instructions.iter().filter(|i| i.opcode == Op::Phi) {
+                let (r, ty) = result(inst)?;
+                let leaves = self.cx.layout.get(ty)?.leaves.clone();
+                let vals: Vec<Value> = leaves.iter().map(|l| self.b.append_block_param(cblk, *l)).collect();
+                self.vals.insert(r, vals);
+                self.vtys.insert(r, ty);
+                let mut incoming = Vec::new();
+                let mut i = 0;
+                while i + 1 < inst.operands.len() {
+                    incoming.push((op_id(inst, i)?, op_id(inst, i + 1)?));
+                    i += 2;
+                }
+                list.push(Phi {
+                    ty,
+                    incoming,
+                    result: r,
+                });
+            }
+            self.phis.insert(blk.label, list);
+        }
+        // Promoted variables.
+        for blk in &f.blocks {
+            for inst in &blk.instructions {
+                if let (Op::Variable, Some(r), Some(ty)) = (inst.opcode, inst.result_id, inst.result_type) {
+                    if promo.contains(&r) {
+                        if let Ty::Pointer(_, p) = self.cx.layout.get(ty)?.ty {
+                            let leaves = self.cx.layout.get(p)?.leaves.clone();
+                            let vars = leaves.iter().map(|l| self.b.declare_var(*l)).collect();
+                            self.promoted.insert(r, (p, vars));
+                        }
+                    }
                 }
             }
         }
-        types::I64
+        Ok(())
+    }
+
+    /// Translates the reachable blocks in `order` (the entry first).
+    pub fn translate_blocks(&mut self, f: &Function, order: &[usize]) -> R {
+        for &bi in order {
+            let blk = &f.blocks[bi];
+            self.cur_label = blk.label;
+            let cblk = self.blocks[&blk.label];
+            self.b.switch_to_block(cblk);
+            if bi == 0 {
+                // Promoted variables start as zero so every path defines them.
+                let mut vars: Vec<(Id, Id, Vec<Variable>)> =
+                    self.promoted.iter().map(|(id, (p, v))| (*id, *p, v.clone())).collect();
+                vars.sort_by_key(|(id, _, _)| *id);
+                for (_, p, vs) in vars {
+                    let leaves = self.cx.layout.get(p)?.leaves.clone();
+                    for (v, vt) in vs.into_iter().zip(leaves) {
+                        let z = self.zero(vt);
+                        self.b.def_var(v, z);
+                    }
+                }
+            }
+            self.enter_block(blk.label)?;
+            for (i, inst) in blk.instructions.iter().enumerate() {
+                if inst.opcode == Op::Phi {
+                    continue;
+                }
+                self.cur_inst = i;
+                self.inst(inst)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The SSA variables of a value kept live across barriers (region mode), if `id` is one.
+    fn crossing_vars(&self, id: Id) -> Option<Vec<Variable>> {
+        let r = self.group.as_ref()?.regions.as_ref()?;
+        r.crossing.get(&id).map(|v| v.iter().map(|(var, _, _)| *var).collect())
     }
 
     pub fn def(&mut self, id: Id, ty: Id, v: Vec<Value>) {
-        self.vals.insert(id, v);
         self.vtys.insert(id, ty);
+        if let Some(vars) = self.crossing_vars(id) {
+            for (var, x) in vars.into_iter().zip(v) {
+                self.b.def_var(var, x);
+            }
+            return;
+        }
+        self.vals.insert(id, v);
+    }
+
+    /// At the start of a block: phi results kept in SSA variables are defined from the block
+    /// parameters.
+    fn enter_block(&mut self, label: Id) -> R {
+        if self.group.as_ref().and_then(|g| g.regions.as_ref()).is_none() {
+            return Ok(());
+        }
+        let results: Vec<Id> = self
+            .phis
+            .get(&label)
+            .map(|ps| ps.iter().map(|p| p.result).collect())
+            .unwrap_or_default();
+        for r in results {
+            if let Some(vars) = self.crossing_vars(r) {
+                let vals = self.vals.get(&r).cloned().unwrap_or_default();
+                for (var, x) in vars.into_iter().zip(vals) {
+                    self.b.def_var(var, x);
+                }
+            }
+        }
+        Ok(())
     }
 
     pub fn err(&self, inst: &Instruction, msg: &str) -> CompileError {
@@ -312,6 +369,9 @@ impl<'a, 'm, 'f> FnTx<'a, 'm, 'f> {
 
     /// The leaves of value `id` (instruction result, parameter, constant or global address).
     pub fn val(&mut self, id: Id) -> R<Vec<Value>> {
+        if let Some(vars) = self.crossing_vars(id) {
+            return Ok(vars.into_iter().map(|v| self.b.use_var(v)).collect());
+        }
         if let Some(v) = self.vals.get(&id) {
             return Ok(v.clone());
         }

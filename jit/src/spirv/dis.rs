@@ -317,6 +317,7 @@ pub fn disassemble(words: &[u32], opts: DisOptions) -> Result<String, DisError> 
                     }
                     match kind {
                         Some(OperandKind::LiteralInteger) => v.to_string(),
+                        Some(k) if grammar::is_mask(k) => grammar::mask_text(k, *v),
                         Some(k) if grammar::is_enum(k) => grammar::enum_name(k, *v).unwrap_or_else(|| v.to_string()),
                         _ => id(*v),
                     }

@@ -48,7 +48,7 @@ pub fn op_name(op: spirv::Op) -> String {
 /// Extended instruction set table for an `OpExtInstImport` name.
 pub fn ext_table(set: &str) -> Option<&'static InstructionTable<ExtInstOp>> {
     match set {
-        "OpenCL.std" | "GLSL.std.450" => grammar::ext_inst_table(set),
+        "OpenCL.std" | "GLSL.std.450" | "OpenCL.DebugInfo.100" => grammar::ext_inst_table(set),
         _ => None,
     }
 }
@@ -63,8 +63,7 @@ pub fn ext_inst_by_number(set: &str, n: u32) -> Option<ExtInstGrammar> {
 
 macro_rules! value_enums {
     ($($k:ident),* $(,)?) => {
-        /// Name of a value enumerant, as the assembly syntax spells it.
-        pub fn enum_name(kind: OperandKind, v: u32) -> Option<String> {
+        fn core_enum_name(kind: OperandKind, v: u32) -> Option<String> {
             match kind {
                 OperandKind::Dim => spirv::Dim::from_u32(v).map(|e| {
                     let s = format!("{:?}", e);
@@ -74,8 +73,7 @@ macro_rules! value_enums {
                 _ => None,
             }
         }
-        /// Value of a named enumerant.
-        pub fn enum_value(kind: OperandKind, name: &str) -> Option<u32> {
+        fn core_enum_value(kind: OperandKind, name: &str) -> Option<u32> {
             match kind {
                 OperandKind::Dim => format!("Dim{}", name).parse::<spirv::Dim>().ok().map(|e| e as u32),
                 $(OperandKind::$k => name.parse::<spirv::$k>().ok().map(|e| e as u32),)*
@@ -135,6 +133,22 @@ value_enums!(
     FPEncoding,
 );
 
+/// Name of a value enumerant, as the assembly syntax spells it.
+pub fn enum_name(kind: OperandKind, v: u32) -> Option<String> {
+    match debug_value_table(kind) {
+        Some(t) => t.iter().find(|(n, _)| *n == v).map(|(_, s)| s.to_string()),
+        None => core_enum_name(kind, v),
+    }
+}
+
+/// Value of a named enumerant.
+pub fn enum_value(kind: OperandKind, name: &str) -> Option<u32> {
+    match debug_value_table(kind) {
+        Some(t) => t.iter().find(|(_, s)| *s == name).map(|(n, _)| *n),
+        None => core_enum_value(kind, name),
+    }
+}
+
 macro_rules! mask_enums {
     ($($k:ident),* $(,)?) => {
         fn mask_operand(kind: OperandKind, v: u32) -> Option<Operand> {
@@ -152,7 +166,7 @@ macro_rules! mask_enums {
         }
         /// Whether `kind` is a bit mask (written `A|B`).
         pub fn is_mask(kind: OperandKind) -> bool {
-            matches!(kind, $(OperandKind::$k)|*)
+            matches!(kind, $(OperandKind::$k)|*) || is_debug_flags(kind)
         }
     };
 }
@@ -177,7 +191,77 @@ mask_enums!(
 
 /// Whether `kind` is an enumerant written by name.
 pub fn is_enum(kind: OperandKind) -> bool {
-    is_value_enum(kind)
+    is_value_enum(kind) || debug_value_table(kind).is_some()
+}
+
+/// The value enumerants of the OpenCL.DebugInfo.100 extended grammar
+/// (`extinst.opencl.debuginfo.100.grammar.json`); rspirv carries the operand
+/// kinds of that set but not their enumerant names.
+fn debug_value_table(kind: OperandKind) -> Option<&'static [(u32, &'static str)]> {
+    use grammar::opencl_debuginfo_100::ExtOperandKind as D;
+    match kind {
+        OperandKind::OpenclDebuginfo100(D::DebugBaseTypeAttributeEncoding) => Some(&[
+            (0, "Unspecified"),
+            (1, "Address"),
+            (2, "Boolean"),
+            (3, "Float"),
+            (4, "Signed"),
+            (5, "SignedChar"),
+            (6, "Unsigned"),
+            (7, "UnsignedChar"),
+        ]),
+        OperandKind::OpenclDebuginfo100(D::DebugCompositeType) => {
+            Some(&[(0, "Class"), (1, "Structure"), (2, "Union")])
+        }
+        OperandKind::OpenclDebuginfo100(D::DebugTypeQualifier) => Some(&[
+            (0, "ConstType"),
+            (1, "VolatileType"),
+            (2, "RestrictType"),
+            (3, "AtomicType"),
+        ]),
+        OperandKind::OpenclDebuginfo100(D::DebugOperation) => Some(&[
+            (0, "Deref"),
+            (1, "Plus"),
+            (2, "Minus"),
+            (3, "PlusUconst"),
+            (4, "BitPiece"),
+            (5, "Swap"),
+            (6, "Xderef"),
+            (7, "StackValue"),
+            (8, "Constu"),
+            (9, "Fragment"),
+        ]),
+        OperandKind::OpenclDebuginfo100(D::DebugImportedEntity) => {
+            Some(&[(0, "ImportedModule"), (1, "ImportedDeclaration")])
+        }
+        _ => None,
+    }
+}
+
+/// DebugInfoFlags of OpenCL.DebugInfo.100 (a mask; `FlagIsPublic` is the
+/// two access bits together and is only accepted, never printed).
+const DEBUG_INFO_FLAGS: &[(u32, &str)] = &[
+    (0x1, "FlagIsProtected"),
+    (0x2, "FlagIsPrivate"),
+    (0x4, "FlagIsLocal"),
+    (0x8, "FlagIsDefinition"),
+    (0x10, "FlagFwdDecl"),
+    (0x20, "FlagArtificial"),
+    (0x40, "FlagExplicit"),
+    (0x80, "FlagPrototyped"),
+    (0x100, "FlagObjectPointer"),
+    (0x200, "FlagStaticMember"),
+    (0x400, "FlagIndirectVariable"),
+    (0x800, "FlagLValueReference"),
+    (0x1000, "FlagRValueReference"),
+    (0x2000, "FlagIsOptimized"),
+    (0x4000, "FlagIsEnumClass"),
+    (0x8000, "FlagTypePassByValue"),
+    (0x10000, "FlagTypePassByReference"),
+];
+
+fn is_debug_flags(kind: OperandKind) -> bool {
+    kind == OperandKind::OpenclDebuginfo100(grammar::opencl_debuginfo_100::ExtOperandKind::DebugInfoFlags)
 }
 
 /// (bit, name) pairs of a mask kind, lowest bit first; bit 0 means "None".
@@ -221,6 +305,12 @@ pub fn mask_bit_value(kind: OperandKind, name: &str) -> Option<u32> {
     if name == "None" {
         return Some(0);
     }
+    if is_debug_flags(kind) {
+        if name == "FlagIsPublic" {
+            return Some(0x3);
+        }
+        return DEBUG_INFO_FLAGS.iter().find(|(_, n)| *n == name).map(|(b, _)| *b);
+    }
     mask_table(kind).iter().find(|(_, n)| n == name).map(|(b, _)| *b)
 }
 
@@ -232,6 +322,14 @@ pub fn mask_text(kind: OperandKind, v: u32) -> String {
     }
     let mut names = vec![];
     let mut covered = 0u32;
+    if is_debug_flags(kind) {
+        for (b, n) in DEBUG_INFO_FLAGS {
+            if v & b != 0 {
+                names.push(*n);
+                covered |= b;
+            }
+        }
+    }
     for (b, n) in mask_table(kind) {
         if v & b != 0 {
             names.push(n.as_str());

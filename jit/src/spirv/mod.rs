@@ -4,6 +4,7 @@
 
 pub mod asm;
 pub mod binary;
+pub mod cfg;
 pub mod dis;
 pub mod grammar;
 pub mod link;

@@ -293,10 +293,51 @@ pub fn validate(m: &Module, f: &DeviceFeatures) -> R {
     check_capabilities(&mut ctx)?;
     check_layout(&ctx)?;
     check_functions(&ctx)?;
+    check_dominance(&ctx)?;
     check_entry_points(&ctx)?;
     check_instructions(&ctx)?;
     check_recursion(&ctx)?;
     Ok(())
+}
+
+/// The ids an instruction's operands refer to. Trailing operands of
+/// OpExtInst are ids only where the extended grammar says so (OpenCL.std and
+/// OpenCL.DebugInfo.100); operands of other sets are not looked at.
+fn used_ids(m: &Module, i: &Instruction) -> Vec<Id> {
+    if i.opcode != Op::ExtInst {
+        return ids_of(&i.operands).collect();
+    }
+    let set = op_id(&i.operands, 0)
+        .and_then(|s| m.ext_inst_imports.iter().find(|(id, _)| *id == s))
+        .map(|(_, n)| n.as_str())
+        .unwrap_or("");
+    let g = match i.operands.get(1) {
+        Some(Operand::LiteralExtInstInteger(n)) if set == "OpenCL.std" || set == "OpenCL.DebugInfo.100" => {
+            super::grammar::ext_inst_by_number(set, *n)
+        }
+        _ => None,
+    };
+    let ext_ids: Vec<Id> = match g {
+        Some(g) => i
+            .operands
+            .iter()
+            .skip(2)
+            .enumerate()
+            .filter(|(k, _)| {
+                g.operands
+                    .get(*k)
+                    .or(g.operands.last())
+                    .map(|o| o.kind == rspirv::grammar::OperandKind::IdRef)
+                    .unwrap_or(false)
+            })
+            .filter_map(|(_, o)| match o {
+                Operand::IdRef(v) => Some(*v),
+                _ => None,
+            })
+            .collect(),
+        None => vec![],
+    };
+    op_id(&i.operands, 0).into_iter().chain(ext_ids).collect()
 }
 
 /// SPIR-V 2.2.1/2.4: every result id is defined once and is below the bound;
@@ -338,42 +379,7 @@ fn check_ids(ctx: &mut Ctx) -> R {
             Op::FunctionEnd => in_function = false,
             _ => {}
         }
-        // Trailing operands of OpExtInst are ids only where the extended
-        // grammar says so; non-OpenCL.std sets (debug info) are not checked.
-        let ext_ids: Vec<Id>;
-        let operand_ids: Vec<Id> = if i.opcode == Op::ExtInst {
-            let set = op_id(&i.operands, 0)
-                .and_then(|s| m.ext_inst_imports.iter().find(|(id, _)| *id == s))
-                .map(|(_, n)| n.as_str())
-                .unwrap_or("");
-            let g = match i.operands.get(1) {
-                Some(Operand::LiteralExtInstInteger(n)) if set == "OpenCL.std" => {
-                    super::grammar::ext_inst_by_number(set, *n)
-                }
-                _ => None,
-            };
-            ext_ids = match g {
-                Some(g) => i.operands[2..]
-                    .iter()
-                    .enumerate()
-                    .filter(|(k, _)| {
-                        g.operands
-                            .get(*k)
-                            .or(g.operands.last())
-                            .map(|o| o.kind == rspirv::grammar::OperandKind::IdRef)
-                            .unwrap_or(false)
-                    })
-                    .filter_map(|(_, o)| match o {
-                        Operand::IdRef(v) => Some(*v),
-                        _ => None,
-                    })
-                    .collect(),
-                None => vec![],
-            };
-            op_id(&i.operands, 0).into_iter().chain(ext_ids).collect()
-        } else {
-            ids_of(&i.operands).collect()
-        };
+        let operand_ids = used_ids(m, i);
         let uses = i.result_type.into_iter().chain(operand_ids);
         for u in uses {
             let d = match ctx.defs.get(&u) {
@@ -998,8 +1004,12 @@ fn check_memory_scope(ctx: &Ctx, i: &Instruction, id: Id, atomic: bool) -> R {
     Ok(())
 }
 
-fn check_semantics(ctx: &Ctx, i: &Instruction, id: Id) -> R {
-    let rule = format!("{} section 4 (memory-order constraint of Memory Semantics)", ENV);
+fn check_semantics(ctx: &Ctx, i: &Instruction, id: Id, atomic: bool) -> R {
+    let rule = format!(
+        "{} section 4 (memory-order constraint of Memory Semantics of {})",
+        ENV,
+        if atomic { "atomic instructions" } else { "barriers" }
+    );
     let v = match ctx.int_const(id) {
         Some(v) => v as u32,
         None => {
@@ -1018,8 +1028,11 @@ fn check_semantics(ctx: &Ctx, i: &Instruction, id: Id) -> R {
         0x10 => f.order_seq_cst,
         _ => {
             return Err(err(
-                "SPIR-V 3.25 (at most one memory-order bit in Memory Semantics)",
-                format!("memory semantics 0x{:x} sets more than one memory order", v),
+                rule,
+                format!(
+                    "memory semantics 0x{:x} sets more than one memory order (SPIR-V 3.25 allows at most one)",
+                    v
+                ),
                 Some(i),
             ))
         }
@@ -1147,6 +1160,7 @@ fn check_instruction(ctx: &Ctx, i: &Instruction, fn_ret: Id) -> R {
     let ops = &i.operands;
     let vt = |k: usize| op_id(ops, k).and_then(|v| ctx.value_type(v));
     let mismatch = |what: String| -> R { Err(err(format!("SPIR-V {} (operand types)", i.name()), what, Some(i))) };
+    check_operand_types(ctx, i)?;
     if same_type_ops(i.opcode) {
         let rt = i.result_type;
         for k in 0..ops.len() {
@@ -1275,7 +1289,7 @@ fn check_instruction(ctx: &Ctx, i: &Instruction, fn_ret: Id) -> R {
                 check_memory_scope(ctx, i, s, false)?;
             }
             if let Some(s) = op_id(ops, 2) {
-                check_semantics(ctx, i, s)?;
+                check_semantics(ctx, i, s, false)?;
             }
         }
         Op::MemoryBarrier => {
@@ -1283,7 +1297,7 @@ fn check_instruction(ctx: &Ctx, i: &Instruction, fn_ret: Id) -> R {
                 check_memory_scope(ctx, i, s, false)?;
             }
             if let Some(s) = op_id(ops, 1) {
-                check_semantics(ctx, i, s)?;
+                check_semantics(ctx, i, s, false)?;
             }
         }
         Op::GroupAsyncCopy | Op::GroupWaitEvents => {
@@ -1382,11 +1396,11 @@ fn check_atomic(ctx: &Ctx, i: &Instruction) -> R {
         check_memory_scope(ctx, i, s, true)?;
     }
     if let Some(s) = op_id(ops, 2) {
-        check_semantics(ctx, i, s)?;
+        check_semantics(ctx, i, s, true)?;
     }
     if matches!(i.opcode, Op::AtomicCompareExchange | Op::AtomicCompareExchangeWeak) {
         if let Some(s) = op_id(ops, 3) {
-            check_semantics(ctx, i, s)?;
+            check_semantics(ctx, i, s, true)?;
         }
     }
     Ok(())
@@ -1441,6 +1455,691 @@ fn check_recursion(ctx: &Ctx) -> R {
                 colour.insert(node, 2);
             }
         }
+    }
+    Ok(())
+}
+
+const DOMINANCE: &str = "SPIR-V 2.16.1 (the definition of an id dominates its uses)";
+
+/// SPIR-V 2.16.1: inside a function, every use of an id defined in that
+/// function is dominated by its definition (an OpPhi operand by the end of
+/// the corresponding parent block); uses in unreachable blocks are not
+/// checked. Branch targets are blocks of the same function and OpPhi parents
+/// are the block's predecessors. Dominance comes from the CFG, never from the
+/// order blocks appear in (llvm-spirv writes loop exits before loop bodies).
+fn check_dominance(ctx: &Ctx) -> R {
+    // Function (index) that defines each function-local id.
+    let mut owner: HashMap<Id, usize> = HashMap::new();
+    for (fi, f) in ctx.m.functions.iter().enumerate() {
+        for (p, _) in &f.params {
+            owner.insert(*p, fi);
+        }
+        for b in &f.blocks {
+            owner.insert(b.label, fi);
+            for i in &b.instructions {
+                if let Some(r) = i.result_id {
+                    owner.insert(r, fi);
+                }
+            }
+        }
+    }
+    let fname = |f: &super::module::Function| match ctx.m.name_of(f.id) {
+        Some(n) => format!("%{} \"{}\"", f.id, n),
+        None => format!("%{}", f.id),
+    };
+    for (fi, f) in ctx.m.functions.iter().enumerate() {
+        if f.blocks.is_empty() {
+            continue;
+        }
+        let cfg = match super::cfg::Cfg::new(f) {
+            Ok(c) => c,
+            Err(bt) => {
+                return Err(err(
+                    "SPIR-V 2.16.1 (branch targets are blocks of the same function)",
+                    format!(
+                        "branches to %{}, which is not a block of function {}",
+                        bt.target,
+                        fname(f)
+                    ),
+                    f.blocks[bt.block].instructions.last(),
+                ))
+            }
+        };
+        let labels: HashSet<Id> = cfg.labels.iter().copied().collect();
+        // (block, position) of each id defined in a block of this function.
+        let mut def_at: HashMap<Id, (usize, usize)> = HashMap::new();
+        for (bi, b) in f.blocks.iter().enumerate() {
+            for (k, i) in b.instructions.iter().enumerate() {
+                if let Some(r) = i.result_id {
+                    def_at.insert(r, (bi, k));
+                }
+            }
+        }
+        let not_dominated = |i: &Instruction, u: Id, def_block: usize, what: String| -> ValidationError {
+            let d = ctx.defs.get(&u).map(|d| d.describe()).unwrap_or_else(|| format!("%{}", u));
+            err(
+                DOMINANCE,
+                format!(
+                    "uses %{}, defined by {} in block %{}, which does not dominate {}",
+                    u, d, cfg.labels[def_block], what
+                ),
+                Some(i),
+            )
+        };
+        for (bi, b) in f.blocks.iter().enumerate() {
+            let reachable = cfg.reachable(bi);
+            let mut in_phis = true;
+            for (k, i) in b.instructions.iter().enumerate() {
+                // Ids of other functions are never visible here.
+                for u in used_ids(ctx.m, i) {
+                    if let Some(o) = owner.get(&u) {
+                        if *o != fi {
+                            return Err(err(
+                                "SPIR-V 2.16.1 (an id defined in a function is used only in that function)",
+                                format!(
+                                    "uses %{}, which belongs to function {}, inside function {}",
+                                    u,
+                                    fname(&ctx.m.functions[*o]),
+                                    fname(f)
+                                ),
+                                Some(i),
+                            ));
+                        }
+                    }
+                }
+                if i.opcode == Op::Phi {
+                    if !in_phis {
+                        return Err(err(
+                            "SPIR-V OpPhi (OpPhi instructions come first in their block)",
+                            format!("OpPhi follows other instructions in block %{}", b.label),
+                            Some(i),
+                        ));
+                    }
+                    if i.operands.len() % 2 != 0 {
+                        return Err(err(
+                            "SPIR-V OpPhi (operands are (variable, parent) pairs)",
+                            "OpPhi has an odd number of operands",
+                            Some(i),
+                        ));
+                    }
+                    if !reachable {
+                        continue;
+                    }
+                    let pairs = i.operands.len() / 2;
+                    if pairs != cfg.preds[bi].len() {
+                        return Err(err(
+                            "SPIR-V OpPhi (one (variable, parent) pair per predecessor)",
+                            format!(
+                                "OpPhi has {} incoming blocks but block %{} has {} predecessors",
+                                pairs,
+                                b.label,
+                                cfg.preds[bi].len()
+                            ),
+                            Some(i),
+                        ));
+                    }
+                    for pair in i.operands.chunks(2) {
+                        let (v, parent) = match (pair.first(), pair.get(1)) {
+                            (Some(Operand::IdRef(v)), Some(Operand::IdRef(p))) => (*v, *p),
+                            _ => continue,
+                        };
+                        let pb = match cfg.index.get(&parent) {
+                            Some(pb) if cfg.preds[bi].contains(pb) => *pb,
+                            _ => {
+                                return Err(err(
+                                    "SPIR-V OpPhi (each parent is a predecessor of the block)",
+                                    format!(
+                                        "parent %{} is not a predecessor of block %{}",
+                                        parent, b.label
+                                    ),
+                                    Some(i),
+                                ))
+                            }
+                        };
+                        if let Some((db, _)) = def_at.get(&v) {
+                            if cfg.reachable(pb) && !cfg.dominates(*db, pb) {
+                                return Err(not_dominated(
+                                    i,
+                                    v,
+                                    *db,
+                                    format!("the end of its parent block %{}", parent),
+                                ));
+                            }
+                        }
+                    }
+                    continue;
+                }
+                if !matches!(i.opcode, Op::Line | Op::NoLine) {
+                    in_phis = false;
+                }
+                if !reachable {
+                    continue;
+                }
+                for u in i.result_type.into_iter().chain(used_ids(ctx.m, i)) {
+                    if labels.contains(&u) {
+                        continue;
+                    }
+                    let (db, dk) = match def_at.get(&u) {
+                        Some(d) => *d,
+                        None => continue,
+                    };
+                    let ok = if db == bi { dk < k } else { cfg.dominates(db, bi) };
+                    if !ok {
+                        let what = if db == bi {
+                            format!("this use (it comes later in block %{})", b.label)
+                        } else {
+                            format!("block %{} where it is used", b.label)
+                        };
+                        return Err(not_dominated(i, u, db, what));
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Numeric shape of a scalar or vector type.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Scalar {
+    Int,
+    Float,
+    Bool,
+}
+
+#[derive(Clone, Copy)]
+struct Shape {
+    kind: Scalar,
+    width: u32,
+    count: u32,
+    component: Id,
+}
+
+fn shape(ctx: &Ctx, ty: Id) -> Option<Shape> {
+    let scalar = |t: Id| match ctx.ty(t) {
+        Some(Type::Int { width, .. }) => Some((Scalar::Int, *width)),
+        Some(Type::Float { width }) => Some((Scalar::Float, *width)),
+        Some(Type::Bool) => Some((Scalar::Bool, 1)),
+        _ => None,
+    };
+    match ctx.ty(ty) {
+        Some(Type::Vector { component, count }) => scalar(*component).map(|(kind, width)| Shape {
+            kind,
+            width,
+            count: *count,
+            component: *component,
+        }),
+        _ => scalar(ty).map(|(kind, width)| Shape {
+            kind,
+            width,
+            count: 1,
+            component: ty,
+        }),
+    }
+}
+
+fn kind_text(k: Scalar) -> &'static str {
+    match k {
+        Scalar::Int => "integer",
+        Scalar::Float => "float",
+        Scalar::Bool => "boolean",
+    }
+}
+
+fn shape_text(s: &Shape) -> String {
+    let w = if s.kind == Scalar::Bool {
+        String::new()
+    } else {
+        format!("{}-bit ", s.width)
+    };
+    if s.count == 1 {
+        format!("a {}{} scalar", w, kind_text(s.kind))
+    } else {
+        format!("a {}-component {}{} vector", s.count, w, kind_text(s.kind))
+    }
+}
+
+/// Value of an integer OpConstant (not a spec constant).
+fn const_index(ctx: &Ctx, id: Id) -> Option<u64> {
+    ctx.int_const(id)
+}
+
+/// Array length when it is a known constant.
+fn array_length(ctx: &Ctx, length: Id) -> Option<u64> {
+    match ctx.m.constant(length) {
+        Some(c) if !c.spec => match c.value {
+            super::module::ConstantValue::Scalar(v) => Some(v),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Operand types of conversions, access chains, composites, shuffles,
+/// OpSelect, OpPhi and conditional branches (SPIR-V 3.x instruction rules).
+fn check_operand_types(ctx: &Ctx, i: &Instruction) -> R {
+    let ops = &i.operands;
+    let rule = format!("SPIR-V {} (operand types)", i.name());
+    let fail = |what: String| -> R { Err(err(rule.clone(), what, Some(i))) };
+    let vt = |k: usize| op_id(ops, k).and_then(|v| ctx.value_type(v));
+    let tt = |t: Option<Id>| t.map(|t| ctx.type_text(t)).unwrap_or_else(|| "no type".into());
+    let rt = i.result_type;
+    let rshape = rt.and_then(|t| shape(ctx, t));
+    let oshape = vt(0).and_then(|t| shape(ctx, t));
+    use Scalar::*;
+    let conv = |from: &[Scalar], to: &[Scalar], widths: Option<bool>| -> R {
+        let (r, o) = match (rshape, oshape) {
+            (Some(r), Some(o)) => (r, o),
+            (None, _) => return fail(format!("Result Type {} is not a numerical scalar or vector", tt(rt))),
+            (_, None) => return fail(format!("the operand's type {} is not a numerical scalar or vector", tt(vt(0)))),
+        };
+        if !to.contains(&r.kind) {
+            return fail(format!("Result Type is {}, not {}", shape_text(&r), kind_text(to[0])));
+        }
+        if !from.contains(&o.kind) {
+            return fail(format!("the operand is {}, not {}", shape_text(&o), kind_text(from[0])));
+        }
+        if r.count != o.count {
+            return fail(format!(
+                "the operand has {} components but Result Type has {}",
+                o.count, r.count
+            ));
+        }
+        if widths == Some(false) && r.width == o.width {
+            return fail(format!(
+                "the operand and Result Type have the same component width ({} bits)",
+                r.width
+            ));
+        }
+        Ok(())
+    };
+    match i.opcode {
+        Op::ConvertFToU | Op::ConvertFToS => conv(&[Float], &[Int], None)?,
+        Op::ConvertSToF | Op::ConvertUToF => conv(&[Int], &[Float], None)?,
+        Op::UConvert | Op::SConvert => conv(&[Int], &[Int], Some(false))?,
+        Op::FConvert => conv(&[Float], &[Float], Some(false))?,
+        Op::SatConvertSToU | Op::SatConvertUToS => conv(&[Int], &[Int], None)?,
+        Op::ConvertPtrToU => {
+            if !matches!(ctx.ty(vt(0).unwrap_or(0)), Some(Type::Pointer { .. })) {
+                return fail(format!("the operand's type {} is not a pointer", tt(vt(0))));
+            }
+            if !matches!(rshape, Some(Shape { kind: Int, count: 1, .. })) {
+                return fail(format!("Result Type {} is not an integer scalar", tt(rt)));
+            }
+        }
+        Op::ConvertUToPtr => {
+            if !matches!(ctx.ty(rt.unwrap_or(0)), Some(Type::Pointer { .. })) {
+                return fail(format!("Result Type {} is not a pointer", tt(rt)));
+            }
+            if !matches!(oshape, Some(Shape { kind: Int, count: 1, .. })) {
+                return fail(format!("the operand's type {} is not an integer scalar", tt(vt(0))));
+            }
+        }
+        Op::PtrCastToGeneric | Op::GenericCastToPtr => {
+            let (rp, op) = match (ctx.ty(rt.unwrap_or(0)), vt(0).and_then(|t| ctx.ty(t))) {
+                (Some(Type::Pointer { storage: rs, pointee: rp }), Some(Type::Pointer { storage: os, pointee: op })) => {
+                    ((*rs, *rp), (*os, *op))
+                }
+                _ => return fail("the operand and Result Type must both be pointers".into()),
+            };
+            let generic_side = if i.opcode == Op::PtrCastToGeneric { rp.0 } else { op.0 };
+            if generic_side != spirv::StorageClass::Generic {
+                return fail(format!(
+                    "the {} must point to the Generic storage class, not {:?}",
+                    if i.opcode == Op::PtrCastToGeneric { "Result Type" } else { "operand" },
+                    generic_side
+                ));
+            }
+            if rp.1 != op.1 {
+                return fail("the operand and Result Type must point to the same type".into());
+            }
+        }
+        Op::Bitcast => {
+            let rty = rt.and_then(|t| ctx.ty(t));
+            let oty = vt(0).and_then(|t| ctx.ty(t));
+            let rptr = matches!(rty, Some(Type::Pointer { .. }));
+            let optr = matches!(oty, Some(Type::Pointer { .. }));
+            match (rptr, optr) {
+                (true, true) => {}
+                (true, false) | (false, true) => {
+                    let other = if rptr { oshape } else { rshape };
+                    if !matches!(other, Some(Shape { kind: Int, .. })) {
+                        return fail(
+                            "a pointer can be bitcast only to or from a pointer or an integer scalar or vector".into(),
+                        );
+                    }
+                }
+                (false, false) => {
+                    let (r, o) = match (rshape, oshape) {
+                        (Some(r), Some(o)) if r.kind != Bool && o.kind != Bool => (r, o),
+                        _ => {
+                            return fail(format!(
+                                "OpBitcast needs numerical scalars, vectors or pointers, not {} from {}",
+                                tt(rt),
+                                tt(vt(0))
+                            ))
+                        }
+                    };
+                    if r.width * r.count != o.width * o.count {
+                        return fail(format!(
+                            "Result Type has {} bits but the operand has {} (the total widths must match)",
+                            r.width * r.count,
+                            o.width * o.count
+                        ));
+                    }
+                }
+            }
+        }
+        Op::AccessChain | Op::InBoundsAccessChain | Op::PtrAccessChain | Op::InBoundsPtrAccessChain => {
+            check_access_chain(ctx, i, &fail)?
+        }
+        Op::CompositeExtract | Op::CompositeInsert => {
+            let (ck, first_lit) = if i.opcode == Op::CompositeExtract { (0, 1) } else { (1, 2) };
+            let mut cur = match vt(ck) {
+                Some(t) => t,
+                None => return fail("the Composite operand has no type".into()),
+            };
+            if ops.len() <= first_lit {
+                return fail("at least one index is required".into());
+            }
+            for (n, o) in ops.iter().enumerate().skip(first_lit) {
+                let idx = match o {
+                    Operand::LiteralBit32(v) => *v,
+                    _ => return fail("indexes must be literal integers".into()),
+                };
+                cur = match step_into(ctx, cur, Some(idx as u64)) {
+                    Ok(t) => t,
+                    Err(why) => return fail(format!("index {} ({}): {}", n - first_lit, idx, why)),
+                };
+            }
+            if i.opcode == Op::CompositeExtract {
+                if rt != Some(cur) {
+                    return fail(format!(
+                        "Result Type {} differs from the extracted member's type {}",
+                        tt(rt),
+                        ctx.type_text(cur)
+                    ));
+                }
+            } else {
+                if vt(0) != Some(cur) {
+                    return fail(format!(
+                        "the Object's type {} differs from the type of the member it replaces, {}",
+                        tt(vt(0)),
+                        ctx.type_text(cur)
+                    ));
+                }
+                if rt != vt(1) {
+                    return fail("Result Type must be the Composite's type".into());
+                }
+            }
+        }
+        Op::CompositeConstruct => {
+            let t = rt.unwrap_or(0);
+            match ctx.ty(t) {
+                Some(Type::Vector { component, count }) => {
+                    let mut total = 0u32;
+                    for k in 0..ops.len() {
+                        match vt(k).and_then(|t| shape(ctx, t)) {
+                            Some(s) if s.component == *component => total += s.count,
+                            _ => {
+                                return fail(format!(
+                                    "constituent {} has type {}, not {} or a vector of it",
+                                    k,
+                                    tt(vt(k)),
+                                    ctx.type_text(*component)
+                                ))
+                            }
+                        }
+                    }
+                    if total != *count {
+                        return fail(format!(
+                            "the constituents have {} components but Result Type has {}",
+                            total, count
+                        ));
+                    }
+                }
+                Some(Type::Array { element, length }) => {
+                    if let Some(n) = array_length(ctx, *length) {
+                        if n != ops.len() as u64 {
+                            return fail(format!("{} constituents for an array of {}", ops.len(), n));
+                        }
+                    }
+                    for k in 0..ops.len() {
+                        if vt(k) != Some(*element) {
+                            return fail(format!(
+                                "constituent {} has type {}, not the array element type {}",
+                                k,
+                                tt(vt(k)),
+                                ctx.type_text(*element)
+                            ));
+                        }
+                    }
+                }
+                Some(Type::Struct { members }) => {
+                    if members.len() != ops.len() {
+                        return fail(format!(
+                            "{} constituents for a struct of {} members",
+                            ops.len(),
+                            members.len()
+                        ));
+                    }
+                    for (k, m) in members.iter().enumerate() {
+                        if vt(k) != Some(*m) {
+                            return fail(format!(
+                                "constituent {} has type {}, not the member type {}",
+                                k,
+                                tt(vt(k)),
+                                ctx.type_text(*m)
+                            ));
+                        }
+                    }
+                }
+                _ => return fail(format!("Result Type {} is not a composite type", tt(rt))),
+            }
+        }
+        Op::VectorShuffle => {
+            let (r, a, b) = match (rshape, oshape, vt(1).and_then(|t| shape(ctx, t))) {
+                (Some(r), Some(a), Some(b)) if r.count > 1 && a.count > 1 && b.count > 1 => (r, a, b),
+                _ => return fail("Result Type and both Vector operands must be vectors".into()),
+            };
+            if a.component != r.component || b.component != r.component {
+                return fail("the Vector operands' component type differs from Result Type's".into());
+            }
+            let comps: Vec<u32> = ops
+                .iter()
+                .skip(2)
+                .filter_map(|o| match o {
+                    Operand::LiteralBit32(v) => Some(*v),
+                    _ => None,
+                })
+                .collect();
+            if comps.len() as u32 != r.count {
+                return fail(format!(
+                    "{} Components selected for a {}-component Result Type",
+                    comps.len(),
+                    r.count
+                ));
+            }
+            for (k, c) in comps.iter().enumerate() {
+                if *c != 0xFFFF_FFFF && *c >= a.count + b.count {
+                    return fail(format!(
+                        "Component {} is {}, beyond the {} components of the two vectors (or 0xFFFFFFFF)",
+                        k,
+                        c,
+                        a.count + b.count
+                    ));
+                }
+            }
+        }
+        Op::VectorExtractDynamic | Op::VectorInsertDynamic => {
+            let v = match vt(0).and_then(|t| shape(ctx, t)) {
+                Some(v) if v.count > 1 => v,
+                _ => return fail("the Vector operand is not a vector".into()),
+            };
+            let (comp_ty, idx_k) = if i.opcode == Op::VectorExtractDynamic {
+                (rt, 1)
+            } else {
+                if rt != vt(0) {
+                    return fail("Result Type must be the Vector's type".into());
+                }
+                (vt(1), 2)
+            };
+            if comp_ty != Some(v.component) {
+                return fail(format!(
+                    "the component type {} differs from the vector's component type {}",
+                    tt(comp_ty),
+                    ctx.type_text(v.component)
+                ));
+            }
+            if !matches!(vt(idx_k).and_then(|t| shape(ctx, t)), Some(Shape { kind: Int, count: 1, .. })) {
+                return fail("Index must be an integer scalar".into());
+            }
+        }
+        Op::Select => {
+            let cond = vt(0).and_then(|t| shape(ctx, t));
+            match cond {
+                Some(Shape { kind: Bool, count, .. }) => {
+                    let n = rshape.map(|s| s.count).unwrap_or(1);
+                    if count != 1 && count != n {
+                        return fail(format!(
+                            "Condition has {} components but the objects have {}",
+                            count, n
+                        ));
+                    }
+                }
+                _ => return fail(format!("Condition has type {}, not a boolean scalar or vector", tt(vt(0)))),
+            }
+        }
+        Op::Phi => {
+            for (k, pair) in ops.chunks(2).enumerate() {
+                if let Some(Operand::IdRef(v)) = pair.first() {
+                    let t = ctx.value_type(*v);
+                    if t != rt {
+                        return fail(format!(
+                            "incoming value {} (%{}) has type {}, not the Result Type {}",
+                            k,
+                            v,
+                            tt(t),
+                            tt(rt)
+                        ));
+                    }
+                }
+            }
+        }
+        Op::BranchConditional => {
+            if !matches!(oshape, Some(Shape { kind: Bool, count: 1, .. })) {
+                return fail(format!("Condition has type {}, not a boolean scalar", tt(vt(0))));
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The type of member `idx` of composite type `ty` (`None`: a run-time
+/// index, allowed for arrays and vectors only).
+fn step_into(ctx: &Ctx, ty: Id, idx: Option<u64>) -> Result<Id, String> {
+    match ctx.ty(ty) {
+        Some(Type::Struct { members }) => {
+            let n = idx.ok_or_else(|| "a struct index must be an integer OpConstant".to_string())?;
+            members.get(n as usize).copied().ok_or_else(|| {
+                format!(
+                    "struct {} has {} members; index {} is out of range",
+                    ctx.type_text(ty),
+                    members.len(),
+                    n
+                )
+            })
+        }
+        Some(Type::Array { element, length }) => {
+            if let (Some(n), Some(len)) = (idx, array_length(ctx, *length)) {
+                if n >= len {
+                    return Err(format!("index {} is beyond the array's {} elements", n, len));
+                }
+            }
+            Ok(*element)
+        }
+        Some(Type::RuntimeArray { element }) => Ok(*element),
+        Some(Type::Vector { component, count }) => {
+            if let Some(n) = idx {
+                if n >= *count as u64 {
+                    return Err(format!("index {} is beyond the vector's {} components", n, count));
+                }
+            }
+            Ok(*component)
+        }
+        Some(Type::Matrix { column, count }) => {
+            if let Some(n) = idx {
+                if n >= *count as u64 {
+                    return Err(format!("index {} is beyond the matrix's {} columns", n, count));
+                }
+            }
+            Ok(*column)
+        }
+        _ => Err(format!("{} is not a composite type", ctx.type_text(ty))),
+    }
+}
+
+fn check_access_chain(ctx: &Ctx, i: &Instruction, fail: &dyn Fn(String) -> R) -> R {
+    let ops = &i.operands;
+    let base_ty = op_id(ops, 0).and_then(|b| ctx.value_type(b));
+    let (storage, mut cur) = match base_ty.and_then(|t| ctx.ty(t)) {
+        Some(Type::Pointer { storage, pointee }) => (*storage, *pointee),
+        _ => {
+            return fail(format!(
+                "Base has type {}, not a pointer",
+                base_ty.map(|t| ctx.type_text(t)).unwrap_or_else(|| "no type".into())
+            ))
+        }
+    };
+    let (r_storage, r_pointee) = match i.result_type.and_then(|t| ctx.ty(t)) {
+        Some(Type::Pointer { storage, pointee }) => (*storage, *pointee),
+        _ => return fail("Result Type is not a pointer".into()),
+    };
+    if r_storage != storage {
+        return fail(format!(
+            "Result Type points to storage class {:?} but Base to {:?}",
+            r_storage, storage
+        ));
+    }
+    let ptr_chain = matches!(i.opcode, Op::PtrAccessChain | Op::InBoundsPtrAccessChain);
+    for (k, o) in ops.iter().enumerate().skip(1) {
+        let idx = match o {
+            Operand::IdRef(v) => *v,
+            _ => return fail("indexes must be ids".into()),
+        };
+        let it = ctx.value_type(idx);
+        if !matches!(it.and_then(|t| shape(ctx, t)), Some(Shape { kind: Scalar::Int, count: 1, .. })) {
+            return fail(format!(
+                "index {} (%{}) has type {}, not an integer scalar",
+                k - 1,
+                idx,
+                it.map(|t| ctx.type_text(t)).unwrap_or_else(|| "no type".into())
+            ));
+        }
+        if ptr_chain && k == 1 {
+            continue; // Element: steps over the base pointer itself
+        }
+        let is_struct = matches!(ctx.ty(cur), Some(Type::Struct { .. }));
+        let c = if is_struct { const_index(ctx, idx) } else { None };
+        if is_struct && c.is_none() {
+            return fail(format!(
+                "index {} (%{}) selects a struct member and must be an integer OpConstant",
+                k - 1,
+                idx
+            ));
+        }
+        cur = match step_into(ctx, cur, c) {
+            Ok(t) => t,
+            Err(why) => return fail(format!("index {} (%{}): {}", k - 1, idx, why)),
+        };
+    }
+    if cur != r_pointee {
+        return fail(format!(
+            "Result Type points to {} but the chain reaches {}",
+            ctx.type_text(r_pointee),
+            ctx.type_text(cur)
+        ));
     }
     Ok(())
 }
