@@ -1,0 +1,689 @@
+//! Work-group functions: `fn(args, wi, spill)` runs every work-item of one group in loops
+//! generated inside the JIT code, with the kernel body inlined into the loop (no call per
+//! work-item; the arguments and the group's constants are loaded once, before the loops).
+//!
+//! Kernels with barriers use the same loops in "region" mode (continuation-based
+//! synchronization): every barrier is a yield point. A work-item that reaches barrier `k` saves
+//! the values live across it (SPIR-V values, promoted Function variables) in its record of the
+//! per-work-item spill area, stores `k` as its state and goes on to the next work-item. The
+//! loops are repeated (one sweep per region) until every work-item has finished; each sweep
+//! resumes every work-item at the barrier it stopped at. Function variables kept in memory live
+//! in the work-item's record as well, so their addresses stay valid across barriers.
+//!
+//! Record layout: state (u32) at offset 0, then the Function variables, then the spill slots.
+
+use super::layout::{round_up, Id, Ty};
+use super::module::{copy_struct, kernel_args, load_args, stack_copy, ArgVal, Ctx};
+use super::translate::{promotable, rpo, successors, FnTx, R};
+use super::{driver as drv, CompileError};
+use crate::spirv::module::Function;
+use crate::spirv::Instruction;
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{
+    types, AbiParam, Block, BlockArg, InstBuilder, MemFlagsData, StackSlot, StackSlotData, StackSlotKind, Value,
+};
+use cranelift_codegen::Context;
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch, Variable};
+use cranelift_module::{FuncId, Linkage, Module as _};
+use rspirv::dr::Operand;
+use rspirv::spirv::{BuiltIn, Op, Scope, StorageClass};
+use std::collections::{HashMap, HashSet};
+
+/// State of a work-item that has returned.
+pub(crate) const STATE_DONE: u32 = u32::MAX;
+
+/// Translation state of a kernel body inlined into a work-group function.
+pub(crate) struct GroupTx {
+    /// Where a work-item goes when it returns or yields.
+    pub latch: Block,
+    /// Per-work-item values of the builtin variables, for direct loads.
+    pub builtins: HashMap<BuiltIn, Vec<Value>>,
+    pub regions: Option<RegionTx>,
+}
+
+/// Region (barrier) mode.
+pub(crate) struct RegionTx {
+    /// This work-item's record in the spill area.
+    pub rec: Value,
+    /// Set to 1 when a work-item yields at a barrier during the current sweep.
+    pub any: StackSlot,
+    /// Values live across some barrier: one SSA variable, spill offset and type per leaf.
+    pub crossing: HashMap<Id, Vec<Slot>>,
+    /// Promoted Function variables: SSA variable, spill offset and type per leaf.
+    pub promoted: Vec<Slot>,
+    /// Offsets of memory-resident Function variables in the record.
+    pub var_offsets: HashMap<Id, i32>,
+    /// Barrier points by (block label, instruction index).
+    pub barriers: HashMap<(Id, usize), BarrierPoint>,
+}
+
+pub(crate) type Slot = (Variable, i32, types::Type);
+
+pub(crate) struct BarrierPoint {
+    pub state: u32,
+    pub cont: Block,
+    pub live: Vec<Id>,
+}
+
+fn err(s: impl Into<String>) -> CompileError {
+    CompileError::new(s)
+}
+
+fn const_u32(cx: &Ctx, id: Id) -> Option<u32> {
+    match cx.m.constant(id)?.value {
+        crate::spirv::module::ConstantValue::Scalar(v) => Some(v as u32),
+        _ => None,
+    }
+}
+
+/// Whether `inst` synchronizes the work-group (a yield point in region mode).
+pub(crate) fn is_barrier(cx: &Ctx, inst: &Instruction) -> bool {
+    match inst.opcode {
+        Op::ControlBarrier => match inst.operands.first() {
+            Some(Operand::IdScope(s)) | Some(Operand::IdRef(s)) => {
+                let exec = const_u32(cx, *s);
+                exec == Some(Scope::Workgroup as u32) || exec.is_none()
+            }
+            _ => true,
+        },
+        Op::GroupWaitEvents => true,
+        _ => false,
+    }
+}
+
+/// Whether the body needs the work-item ids stored in the `WorkItem` (called functions and
+/// helpers read them from there; so do builtin variables used other than by a direct load).
+fn needs_wi_ids(cx: &Ctx, f: &Function) -> bool {
+    let is_input = |id: &Id| matches!(cx.globals.get(id), Some((_, StorageClass::Input)));
+    for blk in &f.blocks {
+        for inst in &blk.instructions {
+            if matches!(inst.opcode, Op::FunctionCall | Op::GroupAsyncCopy) {
+                return true;
+            }
+            for (i, op) in inst.operands.iter().enumerate() {
+                if let Operand::IdRef(x) = op {
+                    if is_input(x) && !(inst.opcode == Op::Load && i == 0) {
+                        return true;
+                    }
+                }
+            }
+        }
+    }
+    false
+}
+
+/// The builtin variables the body refers to.
+fn used_builtins(cx: &Ctx, f: &Function) -> HashSet<BuiltIn> {
+    let mut out = HashSet::new();
+    for blk in &f.blocks {
+        for inst in &blk.instructions {
+            for op in &inst.operands {
+                if let Operand::IdRef(x) = op {
+                    if let Some(b) = cx.builtins.get(x) {
+                        out.insert(*b);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The values live right after each barrier of `f` (reachable blocks `order`), ignoring
+/// `exclude`. Returns ((block label, instruction index), live ids) in translation order.
+fn barrier_liveness(cx: &Ctx, f: &Function, order: &[usize], exclude: &HashSet<Id>) -> Vec<((Id, usize), Vec<Id>)> {
+    let mut defined: HashSet<Id> = HashSet::new();
+    for &bi in order {
+        for inst in &f.blocks[bi].instructions {
+            if let Some(r) = inst.result_id {
+                if !exclude.contains(&r) {
+                    defined.insert(r);
+                }
+            }
+        }
+    }
+    let index: HashMap<Id, usize> = order.iter().map(|&bi| (f.blocks[bi].label, bi)).collect();
+    let uses = |inst: &Instruction, out: &mut Vec<Id>| {
+        for op in &inst.operands {
+            if let Operand::IdRef(x) = op {
+                if defined.contains(x) {
+                    out.push(*x);
+                }
+            }
+        }
+    };
+    let n = f.blocks.len();
+    let succ: Vec<Vec<usize>> = (0..n)
+        .map(|bi| {
+            f.blocks[bi]
+                .instructions
+                .last()
+                .map(successors)
+                .unwrap_or_default()
+                .iter()
+                .filter_map(|l| index.get(l).copied())
+                .collect()
+        })
+        .collect();
+    // Phi uses per (successor, predecessor label).
+    let phi_uses = |s: usize, pred: Id| -> Vec<Id> {
+        let mut out = Vec::new();
+        for inst in f.blocks[s].instructions.iter().filter(|i| i.opcode == Op::Phi) {
+            let mut i = 0;
+            while i + 1 < inst.operands.len() {
+                if let (Operand::IdRef(v), Operand::IdRef(p)) = (&inst.operands[i], &inst.operands[i + 1]) {
+                    if *p == pred && defined.contains(v) {
+                        out.push(*v);
+                    }
+                }
+                i += 2;
+            }
+        }
+        out
+    };
+    // live_in of each block, without its phi results.
+    let mut live_in: Vec<HashSet<Id>> = vec![HashSet::new(); n];
+    let block_in = |bi: usize, live_in: &Vec<HashSet<Id>>, upto: usize| -> HashSet<Id> {
+        let blk = &f.blocks[bi];
+        let mut live: HashSet<Id> = HashSet::new();
+        for &s in &succ[bi] {
+            live.extend(live_in[s].iter().copied());
+            live.extend(phi_uses(s, blk.label));
+        }
+        let mut u = Vec::new();
+        for inst in blk.instructions[upto..].iter().rev() {
+            if inst.opcode == Op::Phi {
+                continue;
+            }
+            if let Some(r) = inst.result_id {
+                live.remove(&r);
+            }
+            u.clear();
+            uses(inst, &mut u);
+            live.extend(u.iter().copied());
+        }
+        if upto == 0 {
+            for inst in blk.instructions.iter().filter(|i| i.opcode == Op::Phi) {
+                if let Some(r) = inst.result_id {
+                    live.remove(&r);
+                }
+            }
+        }
+        live
+    };
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &bi in order.iter().rev() {
+            let l = block_in(bi, &live_in, 0);
+            if l.len() != live_in[bi].len() {
+                live_in[bi] = l;
+                changed = true;
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for &bi in order {
+        for (i, inst) in f.blocks[bi].instructions.iter().enumerate() {
+            if is_barrier(cx, inst) {
+                let mut live: Vec<Id> = block_in(bi, &live_in, i + 1).into_iter().collect();
+                live.sort_unstable();
+                out.push(((f.blocks[bi].label, i), live));
+            }
+        }
+    }
+    out
+}
+
+fn leaf_bytes(t: types::Type) -> i32 {
+    t.bytes().max(1) as i32
+}
+
+/// What `build_group` produced.
+pub(crate) struct GroupFn {
+    pub fid: FuncId,
+    /// Bytes of each work-item's record in the spill area (0 without barriers).
+    pub record_size: usize,
+}
+
+/// Builds the work-group function of kernel `f` (`body`: its body with barrier-containing
+/// calls inlined; `regions`: whether barriers are yield points).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn build_group(
+    cx: &mut Ctx,
+    f: &Function,
+    body: &Function,
+    name: &str,
+    index: usize,
+    regions: bool,
+    ctx: &mut Context,
+    fbc: &mut FunctionBuilderContext,
+) -> Result<GroupFn, CompileError> {
+    let mut sig = cx.jit.make_signature();
+    for _ in 0..3 {
+        sig.params.push(AbiParam::new(types::I64));
+    }
+    let fid = cx
+        .jit
+        .declare_function(&format!("group{index}"), Linkage::Local, &sig)
+        .map_err(|e| err(format!("kernel {name}: {e}")))?;
+    ctx.func.signature = sig;
+    ctx.func.name = cranelift_codegen::ir::UserFuncName::user(2, index as u32);
+    let (args, _) = kernel_args(cx, f)?;
+    let order = rpo(body);
+    if order.is_empty() {
+        return Err(err(format!("kernel {name}: no body")));
+    }
+    let wi_ids = needs_wi_ids(cx, body);
+    let record_size;
+    let trivial = order.len() == 1
+        && body.blocks[order[0]]
+            .instructions
+            .iter()
+            .all(|i| matches!(i.opcode, Op::Return | Op::Nop | Op::Line | Op::NoLine));
+    if trivial {
+        // A kernel that does nothing: no work-item loops at all.
+        let mut b = FunctionBuilder::new(&mut ctx.func, fbc);
+        let blk = b.create_block();
+        b.append_block_params_for_function_params(blk);
+        b.switch_to_block(blk);
+        b.seal_block(blk);
+        b.ins().return_(&[]);
+        let cfg = cx.jit.target_config();
+        b.finalize(cfg);
+        super::module::define(cx, fid, ctx, &format!("kernel {name}"))?;
+        return Ok(GroupFn { fid, record_size: 0 });
+    }
+    {
+        let b = FunctionBuilder::new(&mut ctx.func, fbc);
+        let mut t = FnTx::new(cx, b, body.result_type);
+        t.prepare(body, &order)?;
+        let flags = MemFlagsData::trusted();
+
+        // Prologue: arguments and the group's constants.
+        let prologue = t.b.create_block();
+        t.b.append_block_params_for_function_params(prologue);
+        t.b.switch_to_block(prologue);
+        let pp = t.b.block_params(prologue).to_vec();
+        let (argp, wi, spill) = (pp[0], pp[1], pp[2]);
+        t.wi = wi;
+        let argvals = load_args(t.cx, &mut t.b, f, &args, argp, wi)?;
+        // Only what the body uses is loaded (loads are not removed when dead).
+        let used = used_builtins(t.cx, body);
+        let uses = |b: BuiltIn| wi_ids || used.contains(&b);
+        let need_gl = uses(BuiltIn::GlobalInvocationId);
+        let need_glin = uses(BuiltIn::GlobalLinearId);
+        let zero = t.b.ins().iconst(types::I64, 0);
+        let ld3 = |b: &mut FunctionBuilder, off: usize, need: bool| -> [Value; 3] {
+            if !need {
+                return [zero; 3];
+            }
+            [0, 1, 2].map(|d| b.ins().load(types::I64, flags, wi, (off + 8 * d) as i32))
+        };
+        let lsz = ld3(&mut t.b, drv::OFF_LOCAL_SIZE, true);
+        let enq = ld3(
+            &mut t.b,
+            drv::OFF_ENQ_LOCAL_SIZE,
+            need_gl || need_glin || uses(BuiltIn::EnqueuedWorkgroupSize),
+        );
+        let gid = ld3(
+            &mut t.b,
+            drv::OFF_GROUP_ID,
+            need_gl || need_glin || uses(BuiltIn::WorkgroupId),
+        );
+        let goff = ld3(&mut t.b, drv::OFF_GLOBAL_OFFSET, need_gl || uses(BuiltIn::GlobalOffset));
+        let gsz = ld3(&mut t.b, drv::OFF_GLOBAL_SIZE, need_glin || uses(BuiltIn::GlobalSize));
+        let ngr = ld3(&mut t.b, drv::OFF_NUM_GROUPS, uses(BuiltIn::NumWorkgroups));
+        let wdim = if uses(BuiltIn::WorkDim) {
+            t.b.ins().load(types::I32, flags, wi, drv::OFF_WORK_DIM as i32)
+        } else {
+            t.b.ins().iconst(types::I32, 0)
+        };
+        // First global id of the group per dimension, and its offset-free form.
+        let gbase0 = [0, 1, 2].map(|d| t.b.ins().imul(gid[d], enq[d]));
+        let gbase = [0, 1, 2].map(|d| t.b.ins().iadd(gbase0[d], goff[d]));
+
+        // Region mode: records, layout and barrier points.
+        let mut rec_layout = None;
+        if regions {
+            let promo = promotable(t.cx, body);
+            let points = barrier_liveness(t.cx, body, &order, &promo);
+            let mut off: u64 = 16;
+            let mut max_align: u64 = 16;
+            let mut var_offsets = HashMap::new();
+            let mut result_ty: HashMap<Id, Id> = HashMap::new();
+            for &bi in &order {
+                for inst in &body.blocks[bi].instructions {
+                    if let (Some(r), Some(ty)) = (inst.result_id, inst.result_type) {
+                        result_ty.insert(r, ty);
+                        if inst.opcode == Op::Variable && !promo.contains(&r) {
+                            if let Ty::Pointer(_, p) = t.cx.layout.get(ty)?.ty {
+                                let info = t.cx.layout.get(p)?;
+                                let a = info.align.clamp(1, 64);
+                                max_align = max_align.max(a);
+                                off = round_up(off, a);
+                                var_offsets.insert(r, off as i32);
+                                off += info.size.max(1);
+                            }
+                        }
+                    }
+                }
+            }
+            let mut crossing: HashMap<Id, Vec<Slot>> = HashMap::new();
+            let mut ids: Vec<Id> = points.iter().flat_map(|(_, l)| l.iter().copied()).collect();
+            ids.sort_unstable();
+            ids.dedup();
+            for id in ids {
+                let ty = *result_ty
+                    .get(&id)
+                    .ok_or_else(|| err(format!("kernel {name}: %{id} has no type")))?;
+                let leaves = t.cx.layout.get(ty)?.leaves.clone();
+                let mut v = Vec::new();
+                for l in leaves {
+                    let sz = leaf_bytes(l) as u64;
+                    off = round_up(off, sz);
+                    v.push((t.b.declare_var(l), off as i32, l));
+                    off += sz;
+                }
+                crossing.insert(id, v);
+            }
+            let mut pvars: Vec<(Id, Id, Vec<Variable>)> =
+                t.promoted.iter().map(|(id, (p, v))| (*id, *p, v.clone())).collect();
+            pvars.sort_by_key(|(id, _, _)| *id);
+            let mut promoted = Vec::new();
+            for (_, p, vars) in pvars {
+                let leaves = t.cx.layout.get(p)?.leaves.clone();
+                for (var, l) in vars.into_iter().zip(leaves) {
+                    let sz = leaf_bytes(l) as u64;
+                    off = round_up(off, sz);
+                    promoted.push((var, off as i32, l));
+                    off += sz;
+                }
+            }
+            if off > i32::MAX as u64 / 2 {
+                return Err(err(format!("kernel {name}: private memory too large")));
+            }
+            let mut barriers = HashMap::new();
+            for (i, (at, live)) in points.into_iter().enumerate() {
+                let cont = t.b.create_block();
+                barriers.insert(
+                    at,
+                    BarrierPoint {
+                        state: i as u32 + 1,
+                        cont,
+                        live,
+                    },
+                );
+            }
+            let any =
+                t.b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 8, 3));
+            rec_layout = Some((
+                round_up(off, max_align) as usize,
+                any,
+                crossing,
+                promoted,
+                var_offsets,
+                barriers,
+            ));
+        }
+
+        // Loop nest: z, y, x (x innermost), each header with its counter as block parameter.
+        let sweep = t.b.create_block();
+        let zhead = t.b.create_block();
+        let yhead = t.b.create_block();
+        let xhead = t.b.create_block();
+        let item = t.b.create_block();
+        let latch = t.b.create_block();
+        let ylatch = t.b.create_block();
+        let zlatch = t.b.create_block();
+        let done = t.b.create_block();
+        let z = t.b.append_block_param(zhead, types::I64);
+        let y = t.b.append_block_param(yhead, types::I64);
+        let x = t.b.append_block_param(xhead, types::I64);
+        t.b.ins().jump(sweep, &[]);
+
+        t.b.switch_to_block(sweep);
+        if let Some((_, any, ..)) = &rec_layout {
+            let z32 = t.b.ins().iconst(types::I32, 0);
+            t.b.ins().stack_store(types::I64, z32, *any, 0);
+        }
+        t.b.ins().jump(zhead, &[BlockArg::Value(zero)]);
+
+        t.b.switch_to_block(zhead);
+        let c = t.b.ins().icmp(IntCC::UnsignedLessThan, z, lsz[2]);
+        t.b.ins().brif(c, yhead, &[BlockArg::Value(zero)], done, &[]);
+
+        t.b.switch_to_block(yhead);
+        let c = t.b.ins().icmp(IntCC::UnsignedLessThan, y, lsz[1]);
+        t.b.ins().brif(c, xhead, &[BlockArg::Value(zero)], zlatch, &[]);
+
+        t.b.switch_to_block(xhead);
+        let c = t.b.ins().icmp(IntCC::UnsignedLessThan, x, lsz[0]);
+        t.b.ins().brif(c, item, &[], ylatch, &[]);
+
+        // One work-item: its ids, then the kernel body (or the resume point).
+        t.b.switch_to_block(item);
+        let lid = [x, y, z];
+        let gl = [0, 1, 2].map(|d| t.b.ins().iadd(gbase[d], lid[d]));
+        let lin = {
+            let a = t.b.ins().imul(z, lsz[1]);
+            let a = t.b.ins().iadd(a, y);
+            let a = t.b.ins().imul(a, lsz[0]);
+            t.b.ins().iadd(a, x)
+        };
+        let glin = {
+            let g = [0, 1, 2].map(|d| t.b.ins().iadd(gbase0[d], lid[d]));
+            let a = t.b.ins().imul(g[2], gsz[1]);
+            let a = t.b.ins().iadd(a, g[1]);
+            let a = t.b.ins().imul(a, gsz[0]);
+            t.b.ins().iadd(a, g[0])
+        };
+        if wi_ids || regions {
+            for d in 0..3 {
+                t.b.ins().store(flags, lid[d], wi, (drv::OFF_LOCAL_ID + 8 * d) as i32);
+                t.b.ins().store(flags, gl[d], wi, (drv::OFF_GLOBAL_ID + 8 * d) as i32);
+            }
+            t.b.ins().store(flags, glin, wi, drv::OFF_GLOBAL_LINEAR_ID as i32);
+            t.b.ins().store(flags, lin, wi, drv::OFF_LOCAL_LINEAR_ID as i32);
+        }
+        let mut builtins = HashMap::new();
+        builtins.insert(BuiltIn::GlobalInvocationId, gl.to_vec());
+        builtins.insert(BuiltIn::LocalInvocationId, lid.to_vec());
+        builtins.insert(BuiltIn::WorkgroupId, gid.to_vec());
+        builtins.insert(BuiltIn::GlobalSize, gsz.to_vec());
+        builtins.insert(BuiltIn::WorkgroupSize, lsz.to_vec());
+        builtins.insert(BuiltIn::EnqueuedWorkgroupSize, enq.to_vec());
+        builtins.insert(BuiltIn::NumWorkgroups, ngr.to_vec());
+        builtins.insert(BuiltIn::GlobalOffset, goff.to_vec());
+        builtins.insert(BuiltIn::WorkDim, vec![wdim]);
+        builtins.insert(BuiltIn::GlobalLinearId, vec![glin]);
+        builtins.insert(BuiltIn::LocalInvocationIndex, vec![lin]);
+
+        let entry = t.blocks[&body.blocks[order[0]].label];
+        let mut region_tx = None;
+        let mut param_vals = Vec::new();
+        match rec_layout {
+            None => {
+                for v in argvals {
+                    param_vals.push(match v {
+                        ArgVal::Leaves(l) => l,
+                        ArgVal::ByVal { src, size, align } => vec![stack_copy(&mut t.b, src, size, align)],
+                    });
+                }
+                t.b.ins().jump(entry, &[]);
+            }
+            Some((size, any, crossing, promoted, var_offsets, barriers)) => {
+                let rec = {
+                    let o = t.b.ins().imul_imm_s(lin, size as i64);
+                    t.b.ins().iadd(spill, o)
+                };
+                // By-value arguments: private copies in the record, made when the item starts.
+                let mut copies = Vec::new();
+                let mut off = size as u64;
+                for v in argvals {
+                    param_vals.push(match v {
+                        ArgVal::Leaves(l) => l,
+                        ArgVal::ByVal { src, size, align } => {
+                            off = round_up(off, align.clamp(1, 16));
+                            let dst = t.b.ins().iadd_imm_s(rec, off as i64);
+                            copies.push((dst, src, size));
+                            off += size;
+                            vec![dst]
+                        }
+                    });
+                }
+                let full = if copies.is_empty() {
+                    size
+                } else {
+                    round_up(off, 16) as usize
+                };
+                let st = t.b.ins().load(types::I32, flags, rec, 0);
+                let start = t.b.create_block();
+                let mut sw = Switch::new();
+                sw.set_entry(0, start);
+                for bp in barriers.values() {
+                    sw.set_entry(bp.state as u128, bp.cont);
+                }
+                sw.emit(&mut t.b, st, latch);
+                t.b.switch_to_block(start);
+                for (dst, src, n) in copies {
+                    copy_struct(&mut t.b, dst, src, n);
+                }
+                t.b.ins().jump(entry, &[]);
+                region_tx = Some((
+                    full,
+                    RegionTx {
+                        rec,
+                        any,
+                        crossing,
+                        promoted,
+                        var_offsets,
+                        barriers,
+                    },
+                ));
+            }
+        }
+        record_size = region_tx.as_ref().map(|(s, _)| *s).unwrap_or(0);
+        for ((pid, ty), v) in f.params.iter().zip(param_vals) {
+            t.def(*pid, *ty, v);
+        }
+        t.group = Some(GroupTx {
+            latch,
+            builtins,
+            regions: region_tx.map(|(_, r)| r),
+        });
+
+        t.translate_blocks(body, &order)?;
+
+        t.b.switch_to_block(latch);
+        let x1 = t.b.ins().iadd_imm_s(x, 1);
+        t.b.ins().jump(xhead, &[BlockArg::Value(x1)]);
+        t.b.switch_to_block(ylatch);
+        let y1 = t.b.ins().iadd_imm_s(y, 1);
+        t.b.ins().jump(yhead, &[BlockArg::Value(y1)]);
+        t.b.switch_to_block(zlatch);
+        let z1 = t.b.ins().iadd_imm_s(z, 1);
+        t.b.ins().jump(zhead, &[BlockArg::Value(z1)]);
+        t.b.switch_to_block(done);
+        match t.group.as_ref().and_then(|g| g.regions.as_ref()) {
+            Some(r) => {
+                let any = t.b.ins().stack_load(types::I64, types::I32, r.any, 0);
+                let exit = t.b.create_block();
+                t.b.ins().brif(any, sweep, &[], exit, &[]);
+                t.b.switch_to_block(exit);
+                t.b.ins().return_(&[]);
+            }
+            None => {
+                t.b.ins().return_(&[]);
+            }
+        }
+        t.b.seal_all_blocks();
+        let cfg = t.cx.jit.target_config();
+        t.b.finalize(cfg);
+    }
+    super::module::define(cx, fid, ctx, &format!("kernel {name}"))?;
+    Ok(GroupFn { fid, record_size })
+}
+
+impl FnTx<'_, '_, '_> {
+    /// The work-item returns: mark it finished and go on to the next one.
+    pub fn finish_item(&mut self) -> R<bool> {
+        let Some(g) = &self.group else { return Ok(false) };
+        let latch = g.latch;
+        if let Some(r) = &g.regions {
+            let rec = r.rec;
+            let d = self.b.ins().iconst(types::I32, STATE_DONE as i64);
+            self.b.ins().store(MemFlagsData::trusted(), d, rec, 0);
+        }
+        self.b.ins().jump(latch, &[]);
+        Ok(true)
+    }
+
+    /// A barrier in region mode: save the live values, record the resume point, go on to the
+    /// next work-item; translation continues in the resume block, which reloads them.
+    pub fn yield_at_barrier(&mut self) -> R<bool> {
+        let Some(g) = &self.group else { return Ok(false) };
+        let Some(r) = &g.regions else { return Ok(false) };
+        let Some(bp) = r.barriers.get(&(self.cur_label, self.cur_inst)) else {
+            return Ok(false);
+        };
+        let latch = g.latch;
+        let (rec, any, state, cont) = (r.rec, r.any, bp.state, bp.cont);
+        let mut slots: Vec<Slot> = Vec::new();
+        for id in &bp.live {
+            if let Some(v) = r.crossing.get(id) {
+                slots.extend(v.iter().copied());
+            }
+        }
+        slots.extend(r.promoted.iter().copied());
+        // Every work-item of the group runs on this thread: program order is all the ordering
+        // a barrier needs here.
+        let flags = MemFlagsData::trusted();
+        for (var, off, _) in &slots {
+            let v = self.b.use_var(*var);
+            self.b.ins().store(flags, v, rec, *off);
+        }
+        let s = self.b.ins().iconst(types::I32, state as i64);
+        self.b.ins().store(flags, s, rec, 0);
+        let one = self.b.ins().iconst(types::I32, 1);
+        self.b.ins().stack_store(types::I64, one, any, 0);
+        self.b.ins().jump(latch, &[]);
+        self.b.switch_to_block(cont);
+        for (var, off, ty) in &slots {
+            let v = self.b.ins().load(*ty, flags, rec, *off);
+            self.b.def_var(*var, v);
+        }
+        Ok(true)
+    }
+
+    /// The value of a builtin variable loaded directly (`ptr` is the variable).
+    pub fn builtin_load(&self, ptr: Id, ty: Id) -> R<Option<Vec<Value>>> {
+        let Some(g) = &self.group else { return Ok(None) };
+        if !matches!(self.cx.globals.get(&ptr), Some((_, StorageClass::Input))) {
+            return Ok(None);
+        }
+        let Some(bi) = self.cx.builtins.get(&ptr) else {
+            return Ok(None);
+        };
+        let Some(v) = g.builtins.get(bi) else { return Ok(None) };
+        let leaves = &self.cx.layout.get(ty)?.leaves;
+        let want = if *bi == BuiltIn::WorkDim {
+            types::I32
+        } else {
+            types::I64
+        };
+        if leaves.iter().any(|l| *l != want) || leaves.len() > v.len() {
+            return Ok(None);
+        }
+        Ok(Some(v[..leaves.len()].to_vec()))
+    }
+
+    /// Address of a memory-resident Function variable in region mode (its place in the
+    /// work-item's record).
+    pub fn region_var_addr(&mut self, id: Id) -> Option<Value> {
+        let r = self.group.as_ref()?.regions.as_ref()?;
+        let off = *r.var_offsets.get(&id)?;
+        let rec = r.rec;
+        Some(self.b.ins().iadd_imm_s(rec, off as i64))
+    }
+}
