@@ -871,7 +871,7 @@ impl Context {
                 .lines()
                 .find_map(|l| l.strip_prefix("// cts-source-options:"))
                 .map(|o| o.split(" (").next().unwrap_or("").trim().to_string())
-                .unwrap_or_else(|| "-cl-std=CL2.0".to_string());
+                .unwrap_or_else(|| "-cl-std=CL3.0".to_string());
             (self.program_source(&text), opts)
         } else {
             (self.program_il(spirv), String::new())

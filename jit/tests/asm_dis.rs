@@ -233,13 +233,13 @@ fn assembler_never_panics_on_garbage() {
         let mut text = String::new();
         for _ in 0..n {
             let r = next() as usize;
-            let t = if r % 5 == 0 {
+            let t = if r.is_multiple_of(5) {
                 extra[r / 5 % extra.len()]
             } else {
                 toks[r % toks.len()]
             };
             text.push_str(t);
-            text.push(if r % 7 == 0 { '\n' } else { ' ' });
+            text.push(if r.is_multiple_of(7) { '\n' } else { ' ' });
         }
         for preserve in [false, true] {
             if let Ok(w) = spirv::assemble(
@@ -288,4 +288,51 @@ fn cli_asm_dis_val() {
     let o = Command::new(exe).arg("val").arg(&bad).output().unwrap();
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("cannot run on an OpenCL device"));
+}
+
+#[test]
+fn debug_info_operand_names() {
+    // Every OpenCL.DebugInfo.100 enumerant kind, written by name; FlagIsPublic
+    // (both access bits) prints back as FlagIsProtected|FlagIsPrivate.
+    let text = r#"OpCapability Addresses
+OpCapability Kernel
+%1 = OpExtInstImport "OpenCL.DebugInfo.100"
+OpMemoryModel Physical64 OpenCL
+%s = OpString "a.cl"
+%void = OpTypeVoid
+%uint = OpTypeInt 32 0
+%c32 = OpConstant %uint 32
+%src = OpExtInst %void %1 DebugSource %s
+%cu = OpExtInst %void %1 DebugCompilationUnit 65536 5 %src OpenCL_C
+%none = OpExtInst %void %1 DebugInfoNone
+%b = OpExtInst %void %1 DebugTypeBasic %s %c32 UnsignedChar
+%q = OpExtInst %void %1 DebugTypeQualifier %b VolatileType
+%p = OpExtInst %void %1 DebugTypePointer %b Workgroup FlagIsPublic|FlagIsDefinition|FlagTypePassByReference
+%c = OpExtInst %void %1 DebugTypeComposite %s Union %src 1 0 %cu %s %c32 None
+%o = OpExtInst %void %1 DebugOperation PlusUconst 4
+%f = OpExtInst %void %1 DebugOperation Fragment 0 8
+%e = OpExtInst %void %1 DebugExpression %o %f
+%i = OpExtInst %void %1 DebugImportedEntity %s ImportedDeclaration %src %b 1 0 %cu
+"#;
+    let w = spirv::assemble(text, AsmOptions::default()).unwrap();
+    let dis = spirv::disassemble(&w, DisOptions::default()).unwrap();
+    for frag in [
+        "DebugTypeBasic %2 %uint_32 UnsignedChar",
+        "VolatileType",
+        "Workgroup FlagIsProtected|FlagIsPrivate|FlagIsDefinition|FlagTypePassByReference",
+        "Union",
+        "DebugOperation PlusUconst 4",
+        "DebugOperation Fragment 0 8",
+        "ImportedDeclaration",
+        "65536 5 %6 OpenCL_C",
+    ] {
+        assert!(dis.contains(frag), "{} lacks {:?}", dis, frag);
+    }
+    assert_eq!(spirv::assemble(&dis, AsmOptions::default()).unwrap(), w);
+    if have_tools() {
+        assert!(same_module(&w, &spirv_as(text, &[])));
+        let p = tmp("dbg.spv");
+        std::fs::write(&p, spirv::words_to_bytes(&w)).unwrap();
+        assert_eq!(spirv_dis(&p, &[]), dis);
+    }
 }

@@ -315,13 +315,24 @@ fn run_compiler(
         return Err(log);
     }
     let started = std::time::Instant::now();
-    let out = Command::new(&tools.llvm_spirv)
-        .current_dir(dir)
-        // Keeps kernel_arg_type and kernel_arg_type_qual as OpStrings (clGetKernelArgInfo).
-        .arg("--preserve-ocl-kernel-arg-type-metadata-through-string")
-        .args(["program.bc", "-o", "program.spv"])
-        .output()
-        .map_err(|e| format!("cannot run {}: {e}", tools.llvm_spirv.display()))?;
+    let translate = || {
+        Command::new(&tools.llvm_spirv)
+            .current_dir(dir)
+            // Keeps kernel_arg_type and kernel_arg_type_qual as OpStrings (clGetKernelArgInfo).
+            .arg("--preserve-ocl-kernel-arg-type-metadata-through-string")
+            .args(["program.bc", "-o", "program.spv"])
+            .output()
+            .map_err(|e| format!("cannot run {}: {e}", tools.llvm_spirv.display()))
+    };
+    let mut out = translate()?;
+    // llvm-spirv 15 cannot translate LLVM's `freeze`, which clang's optimizer emits (for
+    // example around integer division). Newer translators pass the operand through; do the
+    // same on the textual IR and translate again.
+    if !out.status.success() && String::from_utf8_lossy(&out.stderr).contains("freeze") {
+        let args: Vec<std::ffi::OsString> = clang.get_args().map(|a| a.to_os_string()).collect();
+        unfreeze(tools, dir, &args)?;
+        out = translate()?;
+    }
     if !out.status.success() {
         log.push_str(&String::from_utf8_lossy(&out.stderr));
         log.push_str("error: translation to SPIR-V failed\n");
@@ -337,4 +348,89 @@ fn run_compiler(
         log,
         deps: dependencies(dir),
     })
+}
+
+/// Recompiles to textual IR with the same arguments, replaces every `freeze` by a no-op
+/// bitcast of its operand, and assembles the result back into `program.bc`.
+fn unfreeze(tools: &Toolchain, dir: &Path, args: &[std::ffi::OsString]) -> Result<(), String> {
+    let mut text_args: Vec<std::ffi::OsString> = Vec::with_capacity(args.len() + 1);
+    let mut skip_next = false;
+    for a in args {
+        if skip_next {
+            skip_next = false;
+            continue;
+        }
+        match a.to_str() {
+            Some("-c") => text_args.push("-S".into()),
+            Some("-o") => {
+                skip_next = true;
+                text_args.extend(["-o".into(), "program.ll".into()]);
+            }
+            Some("-MD") => {}
+            Some("-MF") => skip_next = true,
+            _ => text_args.push(a.clone()),
+        }
+    }
+    let run = |args: &[std::ffi::OsString]| -> Result<(), String> {
+        let out = Command::new(&tools.clang)
+            .current_dir(dir)
+            .args(args)
+            .output()
+            .map_err(|e| format!("cannot run {}: {e}", tools.clang.display()))?;
+        if out.status.success() {
+            Ok(())
+        } else {
+            Err(String::from_utf8_lossy(&out.stderr).into_owned())
+        }
+    };
+    run(&text_args)?;
+    let ir = std::fs::read_to_string(dir.join("program.ll")).map_err(|e| e.to_string())?;
+    let fixed: String = ir.lines().map(|l| unfreeze_line(l) + "\n").collect();
+    std::fs::write(dir.join("program.fixed.ll"), fixed).map_err(|e| e.to_string())?;
+    let assemble: Vec<std::ffi::OsString> = [
+        "-c",
+        "-emit-llvm",
+        "-target",
+        "spir64",
+        "-O0",
+        "-x",
+        "ir",
+        "program.fixed.ll",
+        "-o",
+        "program.bc",
+    ]
+    .iter()
+    .map(|s| s.into())
+    .collect();
+    run(&assemble)
+}
+
+/// `%r = freeze <ty> <v>` becomes `%r = bitcast <ty> <v> to <ty>`.
+fn unfreeze_line(line: &str) -> String {
+    let Some((lhs, rhs)) = line.split_once(" = freeze ") else {
+        return line.to_string();
+    };
+    let rhs = rhs.split(", !").next().unwrap_or(rhs);
+    match rhs.rsplit_once(' ') {
+        Some((ty, value)) => format!("{lhs} = bitcast {ty} {value} to {ty}"),
+        None => line.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unfreeze_line;
+
+    #[test]
+    fn freeze_becomes_a_no_op_cast() {
+        assert_eq!(
+            unfreeze_line("  %a.frozen = freeze i16 %a"),
+            "  %a.frozen = bitcast i16 %a to i16"
+        );
+        assert_eq!(
+            unfreeze_line("  %v = freeze <4 x i32> %w"),
+            "  %v = bitcast <4 x i32> %w to <4 x i32>"
+        );
+        assert_eq!(unfreeze_line("  %x = add i32 %y, 1"), "  %x = add i32 %y, 1");
+    }
 }

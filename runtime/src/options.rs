@@ -58,7 +58,7 @@ const COMPILE_FLAGS: &[&str] = &[
 
 /// The OpenCL C versions the device reports (CL_DEVICE_OPENCL_C_ALL_VERSIONS); OpenCL C 2.0
 /// would need pipes and device-side enqueue.
-const CL_STD: &[&str] = &["CL1.0", "CL1.1", "CL1.2", "CL3.0"];
+const CL_STD: &[&str] = &["CL1.1", "CL1.2", "CL3.0"];
 
 /// Splits an option string into words the way a shell would for these options: blanks
 /// separate words, and double or single quotes keep blanks inside a word (`-I "/my dir"`).

@@ -210,9 +210,7 @@ fn debug_value_table(kind: OperandKind) -> Option<&'static [(u32, &'static str)]
             (6, "Unsigned"),
             (7, "UnsignedChar"),
         ]),
-        OperandKind::OpenclDebuginfo100(D::DebugCompositeType) => {
-            Some(&[(0, "Class"), (1, "Structure"), (2, "Union")])
-        }
+        OperandKind::OpenclDebuginfo100(D::DebugCompositeType) => Some(&[(0, "Class"), (1, "Structure"), (2, "Union")]),
         OperandKind::OpenclDebuginfo100(D::DebugTypeQualifier) => Some(&[
             (0, "ConstType"),
             (1, "VolatileType"),

@@ -1516,7 +1516,11 @@ fn check_dominance(ctx: &Ctx) -> R {
             }
         }
         let not_dominated = |i: &Instruction, u: Id, def_block: usize, what: String| -> ValidationError {
-            let d = ctx.defs.get(&u).map(|d| d.describe()).unwrap_or_else(|| format!("%{}", u));
+            let d = ctx
+                .defs
+                .get(&u)
+                .map(|d| d.describe())
+                .unwrap_or_else(|| format!("%{}", u));
             err(
                 DOMINANCE,
                 format!(
@@ -1588,10 +1592,7 @@ fn check_dominance(ctx: &Ctx) -> R {
                             _ => {
                                 return Err(err(
                                     "SPIR-V OpPhi (each parent is a predecessor of the block)",
-                                    format!(
-                                        "parent %{} is not a predecessor of block %{}",
-                                        parent, b.label
-                                    ),
+                                    format!("parent %{} is not a predecessor of block %{}", parent, b.label),
                                     Some(i),
                                 ))
                             }
@@ -1731,7 +1732,12 @@ fn check_operand_types(ctx: &Ctx, i: &Instruction) -> R {
         let (r, o) = match (rshape, oshape) {
             (Some(r), Some(o)) => (r, o),
             (None, _) => return fail(format!("Result Type {} is not a numerical scalar or vector", tt(rt))),
-            (_, None) => return fail(format!("the operand's type {} is not a numerical scalar or vector", tt(vt(0)))),
+            (_, None) => {
+                return fail(format!(
+                    "the operand's type {} is not a numerical scalar or vector",
+                    tt(vt(0))
+                ))
+            }
         };
         if !to.contains(&r.kind) {
             return fail(format!("Result Type is {}, not {}", shape_text(&r), kind_text(to[0])));
@@ -1763,7 +1769,14 @@ fn check_operand_types(ctx: &Ctx, i: &Instruction) -> R {
             if !matches!(ctx.ty(vt(0).unwrap_or(0)), Some(Type::Pointer { .. })) {
                 return fail(format!("the operand's type {} is not a pointer", tt(vt(0))));
             }
-            if !matches!(rshape, Some(Shape { kind: Int, count: 1, .. })) {
+            if !matches!(
+                rshape,
+                Some(Shape {
+                    kind: Int,
+                    count: 1,
+                    ..
+                })
+            ) {
                 return fail(format!("Result Type {} is not an integer scalar", tt(rt)));
             }
         }
@@ -1771,22 +1784,40 @@ fn check_operand_types(ctx: &Ctx, i: &Instruction) -> R {
             if !matches!(ctx.ty(rt.unwrap_or(0)), Some(Type::Pointer { .. })) {
                 return fail(format!("Result Type {} is not a pointer", tt(rt)));
             }
-            if !matches!(oshape, Some(Shape { kind: Int, count: 1, .. })) {
+            if !matches!(
+                oshape,
+                Some(Shape {
+                    kind: Int,
+                    count: 1,
+                    ..
+                })
+            ) {
                 return fail(format!("the operand's type {} is not an integer scalar", tt(vt(0))));
             }
         }
         Op::PtrCastToGeneric | Op::GenericCastToPtr => {
             let (rp, op) = match (ctx.ty(rt.unwrap_or(0)), vt(0).and_then(|t| ctx.ty(t))) {
-                (Some(Type::Pointer { storage: rs, pointee: rp }), Some(Type::Pointer { storage: os, pointee: op })) => {
-                    ((*rs, *rp), (*os, *op))
-                }
+                (
+                    Some(Type::Pointer {
+                        storage: rs,
+                        pointee: rp,
+                    }),
+                    Some(Type::Pointer {
+                        storage: os,
+                        pointee: op,
+                    }),
+                ) => ((*rs, *rp), (*os, *op)),
                 _ => return fail("the operand and Result Type must both be pointers".into()),
             };
             let generic_side = if i.opcode == Op::PtrCastToGeneric { rp.0 } else { op.0 };
             if generic_side != spirv::StorageClass::Generic {
                 return fail(format!(
                     "the {} must point to the Generic storage class, not {:?}",
-                    if i.opcode == Op::PtrCastToGeneric { "Result Type" } else { "operand" },
+                    if i.opcode == Op::PtrCastToGeneric {
+                        "Result Type"
+                    } else {
+                        "operand"
+                    },
                     generic_side
                 ));
             }
@@ -1834,7 +1865,11 @@ fn check_operand_types(ctx: &Ctx, i: &Instruction) -> R {
             check_access_chain(ctx, i, &fail)?
         }
         Op::CompositeExtract | Op::CompositeInsert => {
-            let (ck, first_lit) = if i.opcode == Op::CompositeExtract { (0, 1) } else { (1, 2) };
+            let (ck, first_lit) = if i.opcode == Op::CompositeExtract {
+                (0, 1)
+            } else {
+                (1, 2)
+            };
             let mut cur = match vt(ck) {
                 Some(t) => t,
                 None => return fail("the Composite operand has no type".into()),
@@ -1991,7 +2026,14 @@ fn check_operand_types(ctx: &Ctx, i: &Instruction) -> R {
                     ctx.type_text(v.component)
                 ));
             }
-            if !matches!(vt(idx_k).and_then(|t| shape(ctx, t)), Some(Shape { kind: Int, count: 1, .. })) {
+            if !matches!(
+                vt(idx_k).and_then(|t| shape(ctx, t)),
+                Some(Shape {
+                    kind: Int,
+                    count: 1,
+                    ..
+                })
+            ) {
                 return fail("Index must be an integer scalar".into());
             }
         }
@@ -2001,13 +2043,15 @@ fn check_operand_types(ctx: &Ctx, i: &Instruction) -> R {
                 Some(Shape { kind: Bool, count, .. }) => {
                     let n = rshape.map(|s| s.count).unwrap_or(1);
                     if count != 1 && count != n {
-                        return fail(format!(
-                            "Condition has {} components but the objects have {}",
-                            count, n
-                        ));
+                        return fail(format!("Condition has {} components but the objects have {}", count, n));
                     }
                 }
-                _ => return fail(format!("Condition has type {}, not a boolean scalar or vector", tt(vt(0)))),
+                _ => {
+                    return fail(format!(
+                        "Condition has type {}, not a boolean scalar or vector",
+                        tt(vt(0))
+                    ))
+                }
             }
         }
         Op::Phi => {
@@ -2026,10 +2070,17 @@ fn check_operand_types(ctx: &Ctx, i: &Instruction) -> R {
                 }
             }
         }
-        Op::BranchConditional => {
-            if !matches!(oshape, Some(Shape { kind: Bool, count: 1, .. })) {
-                return fail(format!("Condition has type {}, not a boolean scalar", tt(vt(0))));
-            }
+        Op::BranchConditional
+            if !matches!(
+                oshape,
+                Some(Shape {
+                    kind: Bool,
+                    count: 1,
+                    ..
+                })
+            ) =>
+        {
+            return fail(format!("Condition has type {}, not a boolean scalar", tt(vt(0))));
         }
         _ => {}
     }
@@ -2109,7 +2160,14 @@ fn check_access_chain(ctx: &Ctx, i: &Instruction, fail: &dyn Fn(String) -> R) ->
             _ => return fail("indexes must be ids".into()),
         };
         let it = ctx.value_type(idx);
-        if !matches!(it.and_then(|t| shape(ctx, t)), Some(Shape { kind: Scalar::Int, count: 1, .. })) {
+        if !matches!(
+            it.and_then(|t| shape(ctx, t)),
+            Some(Shape {
+                kind: Scalar::Int,
+                count: 1,
+                ..
+            })
+        ) {
             return fail(format!(
                 "index {} (%{}) has type {}, not an integer scalar",
                 k - 1,

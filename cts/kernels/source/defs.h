@@ -1,0 +1,2 @@
+// Embedded header, included as "inc/defs.h".
+#define SCALE 7

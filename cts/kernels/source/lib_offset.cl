@@ -1,0 +1,3 @@
+// Compiled object of the link tests: offset().
+#include "proto.h"
+int offset(int v) { return v + OFFSET_BASE; }
