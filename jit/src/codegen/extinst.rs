@@ -150,96 +150,124 @@ impl FnTx<'_, '_, '_> {
             }
             _ => {}
         }
+        // printf and prefetch have no per-component shape.
+        match name.as_str() {
+            "prefetch" => return Ok(()),
+            "printf" => return self.printf(inst, r, ty, &arg_ids),
+            _ => {}
+        }
         let args: Vec<Vec<Value>> = arg_ids.iter().map(|a| self.val(*a)).collect::<R<_>>()?;
         let n = rinfo.leaves.len();
-        let s = rs.ok_or_else(|| self.err(inst, "result is not a scalar or vector"))?;
-        // Lane `i` of argument `a` (scalars broadcast).
-        let lane = |args: &Vec<Vec<Value>>, a: usize, i: usize| -> Value {
-            let v = &args[a];
-            if v.len() == 1 {
-                v[0]
-            } else {
-                v[i]
-            }
-        };
         if args.is_empty() {
             return Err(self.err(inst, "missing operands"));
         }
+        // Whole-vector instructions.
+        match name.as_str() {
+            "cross" | "distance" | "length" | "normalize" | "fast_distance" | "fast_length" | "fast_normalize" => {
+                let aty = self.ty_of(arg_ids[0])?;
+                let s = self
+                    .cx
+                    .layout
+                    .scalar_of(aty)
+                    .ok_or_else(|| self.err(inst, "operand is not a float scalar or vector"))?;
+                if !matches!(s, Scalar::Float(_)) {
+                    return Err(self.err(inst, "operand is not a float scalar or vector"));
+                }
+                let out = self.geometric(&name, &args, s)?;
+                if out.len() != n {
+                    return Err(self.err(inst, "result type does not match the operands"));
+                }
+                self.def(r, ty, out);
+                return Ok(());
+            }
+            "shuffle" | "shuffle2" => {
+                let (srcs, mask) = args.split_at(args.len() - 1);
+                if mask[0].len() != n || srcs.is_empty() {
+                    return Err(self.err(inst, "result type does not match the mask"));
+                }
+                let out = self.shuffle(srcs, &mask[0]);
+                self.def(r, ty, out);
+                return Ok(());
+            }
+            _ => {}
+        }
+        let s = rs.ok_or_else(|| self.err(inst, "result is not a scalar or vector"))?;
         let base = name
             .strip_prefix("native_")
             .or_else(|| name.strip_prefix("half_"))
             .unwrap_or(&name)
             .to_string();
+        let is_half = s == Scalar::Float(16);
+        let inline_float = matches!(
+            base.as_str(),
+            "fabs"
+                | "fma"
+                | "mad"
+                | "sqrt"
+                | "floor"
+                | "ceil"
+                | "trunc"
+                | "rint"
+                | "round"
+                | "fmin"
+                | "fmax"
+                | "fmin_common"
+                | "fmax_common"
+                | "copysign"
+                | "mix"
+                | "step"
+                | "smoothstep"
+                | "degrees"
+                | "radians"
+                | "sign"
+                | "fclamp"
+                | "divide"
+                | "recip"
+        );
         let mut out = Vec::with_capacity(n);
         for i in 0..n {
-            let a = |k: usize| lane(&args, k, i);
-            let is_half = s == Scalar::Float(16);
-            let v = match base.as_str() {
-                "fabs" | "fma" | "mad" | "sqrt" | "floor" | "ceil" | "trunc" | "rint" | "round" | "fmin" | "fmax"
-                | "fmin_common" | "fmax_common" | "copysign" | "mix" | "step" | "degrees" | "radians" | "sign"
-                    if !is_half =>
-                {
-                    let x = a(0);
-                    let t = self.b.func.dfg.value_type(x);
-                    match base.as_str() {
-                        "fabs" => self.b.ins().fabs(x),
-                        "fma" => self.b.ins().fma(x, a(1), a(2)),
-                        "mad" => {
-                            let m = self.b.ins().fmul(x, a(1));
-                            self.b.ins().fadd(m, a(2))
-                        }
-                        "sqrt" => self.b.ins().sqrt(x),
-                        "floor" => self.b.ins().floor(x),
-                        "ceil" => self.b.ins().ceil(x),
-                        "trunc" => self.b.ins().trunc(x),
-                        "rint" => self.b.ins().nearest(x),
-                        "round" => self.round_away(x),
-                        "fmin" | "fmin_common" => self.fminmax(x, a(1), false),
-                        "fmax" | "fmax_common" => self.fminmax(x, a(1), true),
-                        "copysign" => self.b.ins().fcopysign(x, a(1)),
-                        "mix" => {
-                            let d = self.b.ins().fsub(a(1), x);
-                            let m = self.b.ins().fmul(d, a(2));
-                            self.b.ins().fadd(x, m)
-                        }
-                        "step" => {
-                            // step(edge, x): 0 if x < edge else 1.
-                            let z = self.fconst(t, 0.0);
-                            let o = self.fconst(t, 1.0);
-                            let c = self.b.ins().fcmp(FloatCC::LessThan, a(1), x);
-                            self.b.ins().select(c, z, o)
-                        }
-                        "degrees" => {
-                            let k = self.fconst(t, 180.0 / std::f64::consts::PI);
-                            self.b.ins().fmul(x, k)
-                        }
-                        "radians" => {
-                            let k = self.fconst(t, std::f64::consts::PI / 180.0);
-                            self.b.ins().fmul(x, k)
-                        }
-                        _ => {
-                            // sign
-                            let z = self.fconst(t, 0.0);
-                            let o = self.fconst(t, 1.0);
-                            let so = self.b.ins().fcopysign(o, x);
-                            let zs = self.b.ins().fcopysign(z, x);
-                            let isz = self.b.ins().fcmp(FloatCC::Equal, x, z);
-                            let r = self.b.ins().select(isz, zs, so);
-                            let nan = self.b.ins().fcmp(FloatCC::Unordered, x, x);
-                            self.b.ins().select(nan, z, r)
-                        }
+            // Lane `i` of every argument (scalars broadcast).
+            let mut la: Vec<Value> = Vec::with_capacity(args.len());
+            for v in &args {
+                let x = if v.len() == 1 { v.first() } else { v.get(i) };
+                la.push(*x.ok_or_else(|| self.err(inst, "operand sizes do not match the result"))?);
+            }
+            if inline_float {
+                if is_half {
+                    // Halves: computed in f32 (f64 for fma/mad) and rounded back once.
+                    let wide = if matches!(base.as_str(), "fma" | "mad") {
+                        Scalar::Float(64)
+                    } else {
+                        Scalar::Float(32)
+                    };
+                    for v in la.iter_mut() {
+                        *v = self.float_to_float(*v, s, wide, 0)?;
                     }
+                    let v = self.float_inline(&base, &la);
+                    out.push(self.float_to_float(v, wide, s, 0)?);
+                } else {
+                    out.push(self.float_inline(&base, &la));
                 }
-                "fclamp" if !is_half => {
-                    let m = self.fminmax(a(0), a(1), true);
-                    self.fminmax(m, a(2), false)
-                }
+                continue;
+            }
+            let a = |k: usize| la.get(k).copied().unwrap_or(la[0]);
+            let v = match base.as_str() {
                 "s_abs" | "u_abs" => {
                     if base == "s_abs" {
                         self.b.ins().iabs(a(0))
                     } else {
                         a(0)
                     }
+                }
+                "s_abs_diff" => {
+                    let hi = self.b.ins().smax(a(0), a(1));
+                    let lo = self.b.ins().smin(a(0), a(1));
+                    self.b.ins().isub(hi, lo)
+                }
+                "u_abs_diff" => {
+                    let hi = self.b.ins().umax(a(0), a(1));
+                    let lo = self.b.ins().umin(a(0), a(1));
+                    self.b.ins().isub(hi, lo)
                 }
                 "s_max" => self.b.ins().smax(a(0), a(1)),
                 "s_min" => self.b.ins().smin(a(0), a(1)),
@@ -263,19 +291,28 @@ impl FnTx<'_, '_, '_> {
                     let h = self.b.ins().umulhi(a(0), a(1));
                     self.b.ins().iadd(h, a(2))
                 }
+                "s_mad_sat" => self.mad_sat(a(0), a(1), a(2), true)?,
+                "u_mad_sat" => self.mad_sat(a(0), a(1), a(2), false)?,
                 "s_mul24" | "u_mul24" => self.b.ins().imul(a(0), a(1)),
                 "s_mad24" | "u_mad24" => {
                     let m = self.b.ins().imul(a(0), a(1));
                     self.b.ins().iadd(m, a(2))
                 }
+                "s_upsample" | "u_upsample" => {
+                    let t = s.clif();
+                    let hi = self.b.ins().uextend(t, a(0));
+                    let lo = self.b.ins().uextend(t, a(1));
+                    let hs = self.b.ins().ishl_imm_s(hi, (t.bits() / 2) as i64);
+                    self.b.ins().bor(hs, lo)
+                }
                 "clz" => self.b.ins().clz(a(0)),
                 "ctz" => self.b.ins().ctz(a(0)),
                 "popcount" => self.b.ins().popcnt(a(0)),
                 "rotate" => self.b.ins().rotl(a(0), a(1)),
-                "s_add_sat" => self.b.ins().sadd_sat(a(0), a(1)),
-                "u_add_sat" => self.b.ins().uadd_sat(a(0), a(1)),
-                "s_sub_sat" => self.b.ins().ssub_sat(a(0), a(1)),
-                "u_sub_sat" => self.b.ins().usub_sat(a(0), a(1)),
+                "s_add_sat" => self.sat_addsub(a(0), a(1), true, false),
+                "u_add_sat" => self.sat_addsub(a(0), a(1), false, false),
+                "s_sub_sat" => self.sat_addsub(a(0), a(1), true, true),
+                "u_sub_sat" => self.sat_addsub(a(0), a(1), false, true),
                 "s_hadd" | "u_hadd" | "s_rhadd" | "u_rhadd" => {
                     // (x >> 1) + (y >> 1) + ((x & y) & 1)   [rhadd: (x | y) & 1]
                     let x = a(0);
@@ -308,77 +345,206 @@ impl FnTx<'_, '_, '_> {
                 "select" => {
                     // select(a, b, c): scalar c != 0 / vector MSB of c set -> b.
                     let c = a(2);
-                    let ct = self.b.func.dfg.value_type(c);
                     let cond = if n == 1 {
                         self.b.ins().icmp_imm_s(IntCC::NotEqual, c, 0)
                     } else {
                         self.b.ins().icmp_imm_s(IntCC::SignedLessThan, c, 0)
                     };
-                    let _ = ct;
                     self.b.ins().select(cond, a(1), a(0))
                 }
-                _ => {
-                    // Library call.
-                    let (suffix, ft) = match s {
-                        Scalar::Float(64) => ("f64", types::F64),
-                        _ => ("f32", types::F32),
-                    };
-                    let sym = format!("clift_{base}_{suffix}");
-                    let Some(sym) = self.cx.math.get(sym.as_str()).copied() else {
-                        return Err(self.err(inst, &format!("OpenCL.std {name} is not supported")));
-                    };
-                    let mut cargs = Vec::new();
-                    let mut ptys = Vec::new();
-                    for (k, aid) in arg_ids.iter().enumerate() {
-                        let aty = self.ty_of(*aid)?;
-                        let v = lane(&args, k, i);
-                        match self.cx.layout.get(aty)?.ty {
-                            Ty::Pointer(..) => {
-                                // Out-parameter: address of component i.
-                                let pt = self.cx.layout.get(aty)?.ty.clone();
-                                let Ty::Pointer(_, pe) = pt else { unreachable!() };
-                                let ps = self.cx.layout.scalar_of(pe).unwrap_or(Scalar::Int(32));
-                                let stride = if ps == Scalar::Float(16) { 4 } else { ps.bytes() };
-                                let addr = self.b.ins().iadd_imm_s(v, (i as u32 * stride) as i64);
-                                cargs.push(addr);
-                                ptys.push(types::I64);
-                            }
-                            _ => {
-                                let asc = self.cx.layout.scalar_of(aty).unwrap_or(s);
-                                let v = if asc == Scalar::Float(16) {
-                                    self.widen_half(v, asc)?
-                                } else {
-                                    v
-                                };
-                                let vt = self.b.func.dfg.value_type(v);
-                                let v = if vt.is_int() && vt != types::I32 && matches!(asc, Scalar::Int(_)) {
-                                    self.int_resize(v, types::I32, true)
-                                } else {
-                                    v
-                                };
-                                ptys.push(self.b.func.dfg.value_type(v));
-                                cargs.push(v);
-                            }
-                        }
-                    }
-                    let rt = if matches!(s, Scalar::Int(_)) { s.clif() } else { ft };
-                    let rt = if matches!(s, Scalar::Int(w) if w != 32) {
-                        types::I32
-                    } else {
-                        rt
-                    };
-                    let res = self.call_helper(sym, &ptys, &[rt], &cargs)?[0];
-                    match s {
-                        Scalar::Float(16) => self.narrow_half(res, s)?,
-                        Scalar::Int(_) => self.int_resize(res, s.clif(), true),
-                        _ => res,
-                    }
-                }
+                _ => self.library_call(inst, &name, &base, &arg_ids, &la, s, i)?,
             };
             out.push(v);
         }
         self.def(r, ty, out);
         Ok(())
+    }
+
+    /// The float functions generated inline (operands of one lane, f32 or f64).
+    fn float_inline(&mut self, base: &str, la: &[Value]) -> Value {
+        let a = |k: usize| la.get(k).copied().unwrap_or(la[0]);
+        let x = a(0);
+        let t = self.b.func.dfg.value_type(x);
+        match base {
+            "fabs" => self.b.ins().fabs(x),
+            "fma" => self.b.ins().fma(x, a(1), a(2)),
+            "mad" => {
+                let m = self.b.ins().fmul(x, a(1));
+                self.b.ins().fadd(m, a(2))
+            }
+            "sqrt" => self.b.ins().sqrt(x),
+            "floor" => self.b.ins().floor(x),
+            "ceil" => self.b.ins().ceil(x),
+            "trunc" => self.b.ins().trunc(x),
+            "rint" => self.b.ins().nearest(x),
+            "round" => self.round_away(x),
+            "fmin" | "fmin_common" => self.fminmax(x, a(1), false),
+            "fmax" | "fmax_common" => self.fminmax(x, a(1), true),
+            "fclamp" => {
+                let m = self.fminmax(x, a(1), true);
+                self.fminmax(m, a(2), false)
+            }
+            "copysign" => self.b.ins().fcopysign(x, a(1)),
+            "divide" => self.b.ins().fdiv(x, a(1)),
+            "recip" => {
+                let o = self.fconst(t, 1.0);
+                self.b.ins().fdiv(o, x)
+            }
+            "mix" => {
+                let d = self.b.ins().fsub(a(1), x);
+                let m = self.b.ins().fmul(d, a(2));
+                self.b.ins().fadd(x, m)
+            }
+            "step" => {
+                // step(edge, x): 0 if x < edge else 1.
+                let z = self.fconst(t, 0.0);
+                let o = self.fconst(t, 1.0);
+                let c = self.b.ins().fcmp(FloatCC::LessThan, a(1), x);
+                self.b.ins().select(c, z, o)
+            }
+            "smoothstep" => {
+                // t = clamp((x - edge0) / (edge1 - edge0), 0, 1); t * t * (3 - 2 * t)
+                let (e0, e1, v) = (x, a(1), a(2));
+                let num = self.b.ins().fsub(v, e0);
+                let den = self.b.ins().fsub(e1, e0);
+                let q = self.b.ins().fdiv(num, den);
+                let z = self.fconst(t, 0.0);
+                let o = self.fconst(t, 1.0);
+                let q = self.b.ins().fmax(q, z);
+                let q = self.b.ins().fmin(q, o);
+                let two = self.fconst(t, 2.0);
+                let three = self.fconst(t, 3.0);
+                let tq = self.b.ins().fmul(two, q);
+                let k = self.b.ins().fsub(three, tq);
+                let qq = self.b.ins().fmul(q, q);
+                self.b.ins().fmul(qq, k)
+            }
+            "degrees" => {
+                let k = self.fconst(t, 180.0 / std::f64::consts::PI);
+                self.b.ins().fmul(x, k)
+            }
+            "radians" => {
+                let k = self.fconst(t, std::f64::consts::PI / 180.0);
+                self.b.ins().fmul(x, k)
+            }
+            _ => {
+                // sign
+                let z = self.fconst(t, 0.0);
+                let o = self.fconst(t, 1.0);
+                let so = self.b.ins().fcopysign(o, x);
+                let zs = self.b.ins().fcopysign(z, x);
+                let isz = self.b.ins().fcmp(FloatCC::Equal, x, z);
+                let r = self.b.ins().select(isz, zs, so);
+                let nan = self.b.ins().fcmp(FloatCC::Unordered, x, x);
+                self.b.ins().select(nan, z, r)
+            }
+        }
+    }
+
+    /// One component of a math library call (`clift_<name>_<f32|f64>`); halves go through the
+    /// f32 function, out-parameters get the address of component `i`.
+    #[allow(clippy::too_many_arguments)]
+    fn library_call(
+        &mut self,
+        inst: &Instruction,
+        name: &str,
+        base: &str,
+        arg_ids: &[u32],
+        la: &[Value],
+        s: Scalar,
+        i: usize,
+    ) -> R<Value> {
+        let (suffix, ft) = match s {
+            Scalar::Float(64) => ("f64", types::F64),
+            _ => ("f32", types::F32),
+        };
+        // The float-typed operand decides the function for int-valued ones (ilogb).
+        let fs = arg_ids
+            .first()
+            .and_then(|a| self.ty_of(*a).ok())
+            .and_then(|t| self.cx.layout.scalar_of(t))
+            .filter(|x| matches!(x, Scalar::Float(_)))
+            .unwrap_or(s);
+        let suffix = if matches!(s, Scalar::Int(_)) && fs == Scalar::Float(64) {
+            "f64"
+        } else {
+            suffix
+        };
+        // `half_divide` and friends: the full-precision function when there is one.
+        let candidates = [format!("clift_{base}_{suffix}"), format!("clift_{name}_{suffix}")];
+        let Some(sym) = candidates.iter().find_map(|c| self.cx.math.get(c.as_str()).copied()) else {
+            return Err(self.err(inst, &format!("OpenCL.std {name} is not supported for this type")));
+        };
+        let mut cargs = Vec::new();
+        let mut ptys = Vec::new();
+        // Half out-parameters: the f32 result goes to a stack slot, then is narrowed.
+        let mut half_outs: Vec<(Value, Value)> = Vec::new();
+        for (k, aid) in arg_ids.iter().enumerate() {
+            let aty = self.ty_of(*aid)?;
+            let v = la[k];
+            match self.cx.layout.get(aty)?.ty.clone() {
+                Ty::Pointer(_, pe) => {
+                    // Out-parameter: address of component i.
+                    let ps = self.cx.layout.scalar_of(pe).unwrap_or(Scalar::Int(32));
+                    let addr = self.b.ins().iadd_imm_s(v, (i as u32 * ps.bytes()) as i64);
+                    if ps == Scalar::Float(16) {
+                        let slot = self.b.create_sized_stack_slot(cranelift_codegen::ir::StackSlotData::new(
+                            cranelift_codegen::ir::StackSlotKind::ExplicitSlot,
+                            4,
+                            2,
+                        ));
+                        let tmp = self.b.ins().stack_addr(types::I64, slot, 0);
+                        half_outs.push((tmp, addr));
+                        cargs.push(tmp);
+                    } else {
+                        cargs.push(addr);
+                    }
+                    ptys.push(types::I64);
+                }
+                _ => {
+                    let asc = self.cx.layout.scalar_of(aty).unwrap_or(s);
+                    let v = if asc == Scalar::Float(16) {
+                        self.widen_half(v, asc)?
+                    } else {
+                        v
+                    };
+                    let vt = self.b.func.dfg.value_type(v);
+                    let v = if base == "nan" && suffix == "f64" && vt.is_int() {
+                        // nan(ulong nancode)
+                        self.int_resize(v, types::I64, false)
+                    } else if vt.is_int() && vt != types::I32 && matches!(asc, Scalar::Int(_)) {
+                        self.int_resize(v, types::I32, true)
+                    } else {
+                        v
+                    };
+                    ptys.push(self.b.func.dfg.value_type(v));
+                    cargs.push(v);
+                }
+            }
+        }
+        let rt = match s {
+            Scalar::Int(_) => types::I32,
+            _ => ft,
+        };
+        let res = self.call_helper(sym, &ptys, &[rt], &cargs)?[0];
+        for (tmp, addr) in half_outs {
+            let f = self
+                .b
+                .ins()
+                .load(types::F32, cranelift_codegen::ir::MemFlagsData::trusted(), tmp, 0);
+            let h = self.narrow_half(f, Scalar::Float(16))?;
+            self.b.ins().store(cranelift_codegen::ir::MemFlagsData::new(), h, addr, 0);
+        }
+        Ok(match s {
+            Scalar::Float(16) => self.narrow_half(res, s)?,
+            Scalar::Int(_) => self.int_resize(res, s.clif(), true),
+            _ => res,
+        })
+    }
+
+    /// OpenCL.std printf.
+    fn printf(&mut self, inst: &Instruction, _r: u32, _ty: u32, _args: &[u32]) -> R {
+        Err(self.err(inst, "OpenCL.std printf is not supported yet"))
     }
 
     fn as_bits(&mut self, v: Value) -> (Value, cranelift_codegen::ir::Type) {

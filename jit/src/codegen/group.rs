@@ -112,6 +112,31 @@ fn needs_wi_ids(cx: &Ctx, f: &Function) -> bool {
     false
 }
 
+/// Whether the body does nothing: a chain of unconditional branches from the entry to a
+/// return, without any other instruction (an empty kernel, possibly through inlined calls).
+fn is_trivial(f: &Function, entry: usize) -> bool {
+    let index: HashMap<Id, usize> = f.blocks.iter().enumerate().map(|(i, b)| (b.label, i)).collect();
+    let mut seen = HashSet::new();
+    let mut cur = entry;
+    while seen.insert(cur) {
+        let blk = &f.blocks[cur];
+        let mut next = None;
+        for inst in &blk.instructions {
+            match (inst.opcode, inst.operands.first()) {
+                (Op::Nop | Op::Line | Op::NoLine | Op::SelectionMerge | Op::LoopMerge, _) => {}
+                (Op::Return, _) => return true,
+                (Op::Branch, Some(Operand::IdRef(t))) => next = index.get(t).copied(),
+                _ => return false,
+            }
+        }
+        match next {
+            Some(n) => cur = n,
+            None => return false,
+        }
+    }
+    false
+}
+
 /// The builtin variables the body refers to.
 fn used_builtins(cx: &Ctx, f: &Function) -> HashSet<BuiltIn> {
     let mut out = HashSet::new();
@@ -276,12 +301,7 @@ pub(crate) fn build_group(
     }
     let wi_ids = needs_wi_ids(cx, body);
     let record_size;
-    let trivial = order.len() == 1
-        && body.blocks[order[0]]
-            .instructions
-            .iter()
-            .all(|i| matches!(i.opcode, Op::Return | Op::Nop | Op::Line | Op::NoLine));
-    if trivial {
+    if is_trivial(body, order[0]) {
         // A kernel that does nothing: no work-item loops at all.
         let mut b = FunctionBuilder::new(&mut ctx.func, fbc);
         let blk = b.create_block();

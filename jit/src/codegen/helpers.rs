@@ -235,6 +235,22 @@ pub extern "C" fn clift_frem_f64(x: f64, y: f64) -> f64 {
     x % y
 }
 
+/// OpenCL.std `mad_sat` for 64-bit integers (`signed` != 0: long, else ulong).
+pub extern "C" fn clift_mad_sat_i64(x: i64, y: i64, z: i64, signed: i32) -> i64 {
+    if signed != 0 {
+        let r = (x as i128) * (y as i128) + z as i128;
+        r.clamp(i64::MIN as i128, i64::MAX as i128) as i64
+    } else {
+        let r = (x as u64 as u128)
+            .checked_mul(y as u64 as u128)
+            .and_then(|p| p.checked_add(z as u64 as u128));
+        match r {
+            Some(r) if r <= u64::MAX as u128 => r as u64 as i64,
+            _ => -1,
+        }
+    }
+}
+
 /// Work-group barrier: suspends this work-item's fiber (a no-op when the kernel runs without
 /// fibers, which only happens for kernels without barriers).
 ///
@@ -285,6 +301,7 @@ pub(crate) fn symbols() -> Vec<(&'static str, *const u8)> {
         ("clift_cvt_f16_f64", clift_cvt_f16_f64 as *const u8),
         ("clift_frem_f32", clift_frem_f32 as *const u8),
         ("clift_frem_f64", clift_frem_f64 as *const u8),
+        ("clift_mad_sat_i64", clift_mad_sat_i64 as *const u8),
         ("clift_barrier", clift_barrier as *const u8),
         ("clift_async_copy", clift_async_copy as *const u8),
     ]

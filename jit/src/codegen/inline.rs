@@ -214,8 +214,11 @@ pub(crate) fn flatten(cx: &mut Ctx, f: &Function, barrier_fns: &HashSet<Id>, nex
         }
         // The continuation: the returned value as a phi, then the rest of the calling block.
         let mut cont = Vec::with_capacity(tail.len() + 1);
+        let void = |ty: Id| matches!(cx.layout.get(ty).map(|i| &i.ty), Ok(super::layout::Ty::Void));
         if let (Some(r), Some(ty)) = (call.result_id, call.result_type) {
-            if !returns.is_empty() {
+            if void(ty) {
+                // Nothing to define.
+            } else if !returns.is_empty() {
                 let mut ops = Vec::new();
                 for (v, l) in &returns {
                     ops.push(Operand::IdRef(*v));
