@@ -291,6 +291,118 @@ fn check_host_write(mem: &Mem) -> ClResult {
     Ok(())
 }
 
+/// Which way a host transfer goes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Direction {
+    /// Buffer to host memory (clEnqueueRead*).
+    Read,
+    /// Host memory to buffer (clEnqueueWrite*).
+    Write,
+}
+
+/// clEnqueueReadBuffer and clEnqueueWriteBuffer.
+#[allow(clippy::too_many_arguments)]
+unsafe fn host_transfer(
+    dir: Direction,
+    queue: cl_command_queue,
+    buffer: cl_mem,
+    blocking: cl_bool,
+    offset: usize,
+    size: usize,
+    ptr: *const c_void,
+    num_events: cl_uint,
+    wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> ClResult {
+    handles::queue(queue)?;
+    let mem = handles::buffer(buffer)?;
+    let t = target(queue, &[&mem], num_events, wait_list)?;
+    check_range(&mem, offset, size)?;
+    if ptr.is_null() {
+        return Err(CL_INVALID_VALUE);
+    }
+    let host = HostPtr(ptr as *mut u8);
+    let command = match dir {
+        Direction::Read => {
+            check_host_read(&mem)?;
+            CL_COMMAND_READ_BUFFER
+        }
+        Direction::Write => {
+            check_host_write(&mem)?;
+            CL_COMMAND_WRITE_BUFFER
+        }
+    };
+    let work = Box::new(move || {
+        let device = mem.base().wrapping_add(offset);
+        let (from, to) = if dir == Direction::Read {
+            (device, host.get())
+        } else {
+            (host.get(), device)
+        };
+        // SAFETY: the buffer range is checked; the application keeps ptr valid until the
+        // command completes.
+        unsafe { std::ptr::copy(from, to, size) };
+        Ok(())
+    });
+    complete_enqueue(t.queue.enqueue(command, t.deps, work), event, blocking != CL_FALSE)
+}
+
+/// clEnqueueReadBufferRect and clEnqueueWriteBufferRect.
+#[allow(clippy::too_many_arguments)]
+unsafe fn host_rect_transfer(
+    dir: Direction,
+    queue: cl_command_queue,
+    buffer: cl_mem,
+    blocking: cl_bool,
+    buffer_origin: *const usize,
+    host_origin: *const usize,
+    region: *const usize,
+    buffer_pitches: (usize, usize),
+    host_pitches: (usize, usize),
+    ptr: *const c_void,
+    num_events: cl_uint,
+    wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> ClResult {
+    handles::queue(queue)?;
+    let mem = handles::buffer(buffer)?;
+    let t = target(queue, &[&mem], num_events, wait_list)?;
+    let region = rect_region(region)?;
+    let b = rect_side(
+        buffer_origin,
+        region,
+        buffer_pitches.0,
+        buffer_pitches.1,
+        Some(mem.size),
+    )?;
+    let h = rect_side(host_origin, region, host_pitches.0, host_pitches.1, None)?;
+    if ptr.is_null() {
+        return Err(CL_INVALID_VALUE);
+    }
+    let host = HostPtr(ptr as *mut u8);
+    let command = match dir {
+        Direction::Read => {
+            check_host_read(&mem)?;
+            CL_COMMAND_READ_BUFFER_RECT
+        }
+        Direction::Write => {
+            check_host_write(&mem)?;
+            CL_COMMAND_WRITE_BUFFER_RECT
+        }
+    };
+    let work = Box::new(move || {
+        // SAFETY: the buffer side is checked; the host side is the application's promise.
+        unsafe {
+            match dir {
+                Direction::Read => rect::copy(mem.base(), b, host.get(), h, region),
+                Direction::Write => rect::copy(host.get(), h, mem.base(), b, region),
+            }
+        }
+        Ok(())
+    });
+    complete_enqueue(t.queue.enqueue(command, t.deps, work), event, blocking != CL_FALSE)
+}
+
 /// "CL_MISALIGNED_SUB_BUFFER_OFFSET if buffer is a sub-buffer object and offset specified when
 /// the sub-buffer object is created is not aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN value for
 /// device associated with queue." Sub-buffers are refused at creation when misaligned, so
@@ -308,24 +420,17 @@ pub unsafe extern "C" fn clEnqueueReadBuffer(
     event: *mut cl_event,
 ) -> cl_int {
     guard(|| {
-        handles::queue(queue)?;
-        let mem = handles::buffer(buffer)?;
-        let t = target(queue, &[&mem], num_events, wait_list)?;
-        check_range(&mem, offset, size)?;
-        if ptr.is_null() {
-            return Err(CL_INVALID_VALUE);
-        }
-        check_host_read(&mem)?;
-        let dst = HostPtr(ptr as *mut u8);
-        let work = Box::new(move || {
-            // SAFETY: range checked above; the application keeps ptr valid until completion.
-            unsafe { std::ptr::copy(mem.base().add(offset), dst.get(), size) };
-            Ok(())
-        });
-        complete_enqueue(
-            t.queue.enqueue(CL_COMMAND_READ_BUFFER, t.deps, work),
+        host_transfer(
+            Direction::Read,
+            queue,
+            buffer,
+            blocking,
+            offset,
+            size,
+            ptr,
+            num_events,
+            wait_list,
             event,
-            blocking != CL_FALSE,
         )
     })
 }
@@ -343,24 +448,17 @@ pub unsafe extern "C" fn clEnqueueWriteBuffer(
     event: *mut cl_event,
 ) -> cl_int {
     guard(|| {
-        handles::queue(queue)?;
-        let mem = handles::buffer(buffer)?;
-        let t = target(queue, &[&mem], num_events, wait_list)?;
-        check_range(&mem, offset, size)?;
-        if ptr.is_null() {
-            return Err(CL_INVALID_VALUE);
-        }
-        check_host_write(&mem)?;
-        let src = HostPtr(ptr as *mut u8);
-        let work = Box::new(move || {
-            // SAFETY: as for reads.
-            unsafe { std::ptr::copy(src.get(), mem.base().add(offset), size) };
-            Ok(())
-        });
-        complete_enqueue(
-            t.queue.enqueue(CL_COMMAND_WRITE_BUFFER, t.deps, work),
+        host_transfer(
+            Direction::Write,
+            queue,
+            buffer,
+            blocking,
+            offset,
+            size,
+            ptr,
+            num_events,
+            wait_list,
             event,
-            blocking != CL_FALSE,
         )
     })
 }
@@ -474,32 +572,20 @@ pub unsafe extern "C" fn clEnqueueReadBufferRect(
     event: *mut cl_event,
 ) -> cl_int {
     guard(|| {
-        handles::queue(queue)?;
-        let mem = handles::buffer(buffer)?;
-        let t = target(queue, &[&mem], num_events, wait_list)?;
-        let region = rect_region(region)?;
-        let b = rect_side(
+        host_rect_transfer(
+            Direction::Read,
+            queue,
+            buffer,
+            blocking,
             buffer_origin,
+            host_origin,
             region,
-            buffer_row_pitch,
-            buffer_slice_pitch,
-            Some(mem.size),
-        )?;
-        let h = rect_side(host_origin, region, host_row_pitch, host_slice_pitch, None)?;
-        if ptr.is_null() {
-            return Err(CL_INVALID_VALUE);
-        }
-        check_host_read(&mem)?;
-        let dst = HostPtr(ptr as *mut u8);
-        let work = Box::new(move || {
-            // SAFETY: the buffer side is checked; the host side is the application's promise.
-            unsafe { rect::copy(mem.base(), b, dst.get(), h, region) };
-            Ok(())
-        });
-        complete_enqueue(
-            t.queue.enqueue(CL_COMMAND_READ_BUFFER_RECT, t.deps, work),
+            (buffer_row_pitch, buffer_slice_pitch),
+            (host_row_pitch, host_slice_pitch),
+            ptr,
+            num_events,
+            wait_list,
             event,
-            blocking != CL_FALSE,
         )
     })
 }
@@ -522,32 +608,20 @@ pub unsafe extern "C" fn clEnqueueWriteBufferRect(
     event: *mut cl_event,
 ) -> cl_int {
     guard(|| {
-        handles::queue(queue)?;
-        let mem = handles::buffer(buffer)?;
-        let t = target(queue, &[&mem], num_events, wait_list)?;
-        let region = rect_region(region)?;
-        let b = rect_side(
+        host_rect_transfer(
+            Direction::Write,
+            queue,
+            buffer,
+            blocking,
             buffer_origin,
+            host_origin,
             region,
-            buffer_row_pitch,
-            buffer_slice_pitch,
-            Some(mem.size),
-        )?;
-        let h = rect_side(host_origin, region, host_row_pitch, host_slice_pitch, None)?;
-        if ptr.is_null() {
-            return Err(CL_INVALID_VALUE);
-        }
-        check_host_write(&mem)?;
-        let src = HostPtr(ptr as *mut u8);
-        let work = Box::new(move || {
-            // SAFETY: as for ReadBufferRect.
-            unsafe { rect::copy(src.get(), h, mem.base(), b, region) };
-            Ok(())
-        });
-        complete_enqueue(
-            t.queue.enqueue(CL_COMMAND_WRITE_BUFFER_RECT, t.deps, work),
+            (buffer_row_pitch, buffer_slice_pitch),
+            (host_row_pitch, host_slice_pitch),
+            ptr,
+            num_events,
+            wait_list,
             event,
-            blocking != CL_FALSE,
         )
     })
 }
