@@ -16,7 +16,10 @@ use cranelift_codegen::ir::{
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_codegen::Context;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
-use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_jit::{ArenaMemoryProvider, JITBuilder, JITModule};
+
+/// Address space reserved for one program's code and data.
+const ARENA_RESERVE: usize = 256 << 20;
 use cranelift_module::{DataDescription, DataId, FuncId, Linkage, Module as _};
 use rspirv::dr::Operand;
 use rspirv::spirv::{BuiltIn, Decoration, ExecutionMode, ExecutionModel, FunctionParameterAttribute, Op, StorageClass};
@@ -165,6 +168,11 @@ pub(crate) fn compile_program(m: &Module, opts: &CompileOptions, force_fibers: b
     let layout = Layout::new(m)?;
     let isa = make_isa(opts)?;
     let mut jb = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
+    // One contiguous reservation per program: code refers to its functions and data with
+    // 32-bit PC-relative relocations, which separate allocations could put out of reach.
+    // The reservation is address space only; pages are committed as the JIT fills them.
+    let arena = ArenaMemoryProvider::new_with_size(ARENA_RESERVE).map_err(|e| err(format!("JIT memory: {e}")))?;
+    jb.memory_provider(Box::new(arena));
     let mut math = HashSet::new();
     for (name, ptr) in helpers::symbols().into_iter().chain(math_symbols()) {
         jb.symbol(name, ptr);
