@@ -259,10 +259,8 @@ impl Prog {
         if err == CL_SUCCESS {
             return Ok(());
         }
-        let log = info_bytes(|s, v, r| unsafe { clGetProgramBuildInfo(self.0, self.1, CL_PROGRAM_BUILD_LOG, s, v, r) })
-            .map(|b| to_string(&b))
-            .unwrap_or_default();
-        let log: String = log
+        let log: String = self
+            .log()
             .lines()
             .filter(|l| !l.trim().is_empty())
             .take(3)
@@ -278,6 +276,13 @@ impl Prog {
                 format!(": {log}")
             }
         ))
+    }
+
+    /// The build log (empty when there is none or it cannot be read).
+    pub fn log(&self) -> String {
+        info_bytes(|s, v, r| unsafe { clGetProgramBuildInfo(self.0, self.1, CL_PROGRAM_BUILD_LOG, s, v, r) })
+            .map(|b| to_string(&b))
+            .unwrap_or_default()
     }
 
     pub fn kernel(&self, name: &str) -> R<Kern> {

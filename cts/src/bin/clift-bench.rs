@@ -1,11 +1,13 @@
 //! `clift-bench`: the same host program on every requested OpenCL platform (by default Clift
 //! and PoCL) in one process, printing per kernel the time to first result, the steady-state
 //! kernel time, the result check against a host reference and the Clift/PoCL ratios, as
-//! markdown. See BENCHMARKS.md.
+//! markdown, then, per platform, a build of one kernel from source in a new process with a
+//! cold and with a warm kernel cache. See BENCHMARKS.md.
 //!
 //! ```text
 //! OCL_ICD_VENDORS=<dir with clift.icd and pocl.icd> clift-bench [--size small|large] [--il]
 //!     [--platform NAME]... [--kernel NAME]... [--reps N] [--runs N] [--timeout SECONDS]
+//!     [--warm NAME]... [--no-warm]
 //! ```
 
 #![allow(clippy::missing_safety_doc)]
@@ -14,6 +16,8 @@
 mod cl;
 #[path = "../bench/kernels.rs"]
 mod kernels;
+#[path = "../bench/warm.rs"]
+mod warm;
 
 use cl::{Buf, Ctx, Kern, Platform, Prog, R};
 use cts::{c_void, CL_DEVICE_VERSION};
@@ -35,7 +39,12 @@ usage: clift-bench [options]
   --runs N          timed steady-state runs per kernel (default 10; fewer if over 3 s)
   --timeout S       give up (print what was measured, exit 2) when one platform spends more
                     than S seconds on one kernel (default 300)
-The ICD loader picks the platforms up from OCL_ICD_VENDORS (a folder of .icd files).";
+  --warm NAME       kernel(s) built from source in two new processes per platform sharing a
+                    fresh kernel cache, the second build measuring the warm cache
+                    (repeatable; 'all' for every kernel; default: the --kernel ones)
+  --no-warm         skip the new-process builds
+The ICD loader picks the platforms up from OCL_ICD_VENDORS (a folder of .icd files).
+Every run uses fresh CLIFT_CACHE_DIR and POCL_CACHE_DIR folders, removed at the end.";
 
 struct Opts {
     platforms: Vec<String>,
@@ -45,6 +54,7 @@ struct Opts {
     reps: usize,
     runs: usize,
     timeout: u64,
+    warm: Vec<String>,
 }
 
 fn parse_args() -> Result<Opts, String> {
@@ -56,7 +66,9 @@ fn parse_args() -> Result<Opts, String> {
         reps: 3,
         runs: 10,
         timeout: 300,
+        warm: vec![],
     };
+    let mut no_warm = false;
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
         let mut val = |what: &str| it.next().ok_or_else(|| format!("{what} needs a value"));
@@ -77,6 +89,18 @@ fn parse_args() -> Result<Opts, String> {
                     s => return Err(format!("--size {s:?}: expected small or large")),
                 }
             }
+            "--warm" => {
+                for k in val("--warm")?.split(',') {
+                    if k == "all" {
+                        o.warm.extend(kernels::NAMES.iter().map(|s| s.to_string()));
+                    } else if kernels::NAMES.contains(&k) {
+                        o.warm.push(k.to_string());
+                    } else {
+                        return Err(format!("unknown kernel {k:?}; kernels: {}", kernels::NAMES.join(" ")));
+                    }
+                }
+            }
+            "--no-warm" => no_warm = true,
             "--il" => o.il = true,
             "--reps" => o.reps = val("--reps")?.parse().map_err(|e| format!("--reps: {e}"))?,
             "--runs" => o.runs = val("--runs")?.parse().map_err(|e| format!("--runs: {e}"))?,
@@ -92,6 +116,11 @@ fn parse_args() -> Result<Opts, String> {
     o.runs = o.runs.max(1);
     if o.kernels.is_empty() {
         o.kernels = kernels::NAMES.iter().map(|s| s.to_string()).collect();
+    }
+    if no_warm {
+        o.warm.clear();
+    } else if o.warm.is_empty() {
+        o.warm = o.kernels.clone();
     }
     Ok(o)
 }
@@ -621,36 +650,46 @@ fn report(rows: &[Row], hung: Option<(&str, &str)>) -> String {
     s
 }
 
-/// Whether a kernel cache could have helped Clift's first results (it has none yet): the share
-/// of the first result spent building, which is what a cache would save.
+/// What the kernel caches did for the "same program again" column: Clift's build times cold
+/// and again (from source its OpenCL C cache skips clang and llvm-spirv, Cranelift runs again;
+/// from SPIR-V nothing is cached).
 fn cache_note(rows: &[Row]) -> Option<String> {
-    let shares: Vec<(Duration, f64, &str)> = rows
+    let clift: Vec<&Outcome> = rows
         .iter()
         .flat_map(|r| r.outcomes.iter())
-        .filter(|o| o.platform == "Clift")
-        .filter_map(|o| {
-            let c = o.cold_median()?;
-            Some((c.build, c.build.as_secs_f64() / c.total().as_secs_f64(), o.via))
-        })
+        .filter(|o| o.platform == "Clift" && o.ok())
         .collect();
-    if shares.is_empty() {
+    let range = |v: Vec<Duration>| -> Option<String> {
+        let lo = v.iter().min()?;
+        let hi = v.iter().max()?;
+        Some(format!("{} to {}", fmt_time(*lo), fmt_time(*hi)))
+    };
+    let mut parts = Vec::new();
+    for (via, what) in [
+        (
+            "source",
+            "from source the same program again is served by Clift's OpenCL C cache (clang and llvm-spirv skipped, Cranelift runs again)",
+        ),
+        (
+            "SPIR-V",
+            "from SPIR-V there is nothing to cache but Cranelift's work, which runs again",
+        ),
+    ] {
+        let of: Vec<&&Outcome> = clift.iter().filter(|o| o.via == via).collect();
+        let cold = range(of.iter().filter_map(|o| o.cold_median()).map(|c| c.build).collect());
+        let again = range(of.iter().filter_map(|o| o.again).map(|c| c.build).collect());
+        if let (Some(cold), Some(again)) = (cold, again) {
+            parts.push(format!(
+                "{what}: Clift's builds took {cold} cold and {again} for the same program again"
+            ));
+        }
+    }
+    if parts.is_empty() {
         return None;
     }
-    let lo = shares.iter().map(|s| s.0).min().unwrap();
-    let hi = shares.iter().map(|s| s.0).max().unwrap();
-    let plo = shares.iter().map(|s| s.1).fold(f64::INFINITY, f64::min) * 100.0;
-    let phi = shares.iter().map(|s| s.1).fold(0.0, f64::max) * 100.0;
-    let via = if shares.iter().all(|s| s.2 == "SPIR-V") {
-        "from SPIR-V the build is Cranelift alone"
-    } else {
-        "from source the build runs clang and llvm-spirv before Cranelift"
-    };
     Some(format!(
-        "Kernel cache: Clift has none yet, so its \"same program again\" column repeats the whole build. \
-         Its builds took {} to {} here, {plo:.0}% to {phi:.0}% of its first results ({via}): that is what a cache \
-         could save. PoCL's \"same program again\" column is served by its on-disk kernel cache.",
-        fmt_time(lo),
-        fmt_time(hi)
+        "Kernel caches: {}. PoCL's \"same program again\" column is served by its on-disk kernel cache.",
+        parts.join("; ")
     ))
 }
 
@@ -686,6 +725,10 @@ fn start_watchdog() {
 }
 
 fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.len() == 4 && args[1] == warm::CHILD_FLAG {
+        warm::child(&args[2], &args[3]);
+    }
     let o = match parse_args() {
         Ok(o) => o,
         Err(e) => {
@@ -693,6 +736,13 @@ fn main() {
             std::process::exit(1);
         }
     };
+
+    // Kernel caches in fresh folders: the cold builds (each with a never-seen option) leave no
+    // entries behind in the user's caches, and no old entry can serve a build. Set before any
+    // platform is loaded (PoCL reads POCL_CACHE_DIR when it starts).
+    let cache_dir = warm::fresh_dir("cache");
+    std::env::set_var("CLIFT_CACHE_DIR", cache_dir.join("clift"));
+    std::env::set_var("POCL_CACHE_DIR", cache_dir.join("pocl"));
 
     // Platforms, in the order asked for.
     let all: Vec<Platform> = cl::platforms()
@@ -787,9 +837,38 @@ fn main() {
         ROWS.lock().unwrap().push(row);
     }
     DEADLINE_MS.store(0, Ordering::Relaxed);
+
+    let mut warm_rows = Vec::new();
+    for name in &o.warm {
+        for p in &plats {
+            eprintln!("clift-bench: {name} on {}: builds in new processes", p.label());
+            *CURRENT.lock().unwrap() = (name.clone(), format!("{} (new-process build)", p.label()));
+            DEADLINE_MS.store(now_ms() + o.timeout * 1000, Ordering::Relaxed);
+            let r = warm::measure(p, name, 3);
+            DEADLINE_MS.store(0, Ordering::Relaxed);
+            for e in [&r.cold, &r.warm].into_iter().filter_map(|b| b.as_ref().err()) {
+                eprintln!("clift-bench:   {e}");
+            }
+            warm_rows.push(r);
+        }
+    }
+
     let rows = ROWS.lock().unwrap();
     println!("{}", report(&rows, None));
     if let Some(note) = cache_note(&rows) {
         println!("{note}");
     }
+    if !warm_rows.is_empty() {
+        println!(
+            "\n## Builds from OpenCL C in a new process\n\n\
+             Per platform, two child processes build the kernel from source with `{}` and the \
+             same kernel cache folder, fresh for the first; the time is `clBuildProgram`'s. The \
+             first child's build is cold (Clift's build log splits it into clang, llvm-spirv and \
+             Clift's JIT), the second one's is served by the cache. Three such pairs, each with \
+             a fresh folder; medians.\n",
+            warm::OPTIONS
+        );
+        println!("{}", warm::report(&warm_rows));
+    }
+    let _ = std::fs::remove_dir_all(&cache_dir);
 }

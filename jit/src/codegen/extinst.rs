@@ -488,11 +488,13 @@ impl FnTx<'_, '_, '_> {
                     let ps = self.cx.layout.scalar_of(pe).unwrap_or(Scalar::Int(32));
                     let addr = self.b.ins().iadd_imm_s(v, (i as u32 * ps.bytes()) as i64);
                     if ps == Scalar::Float(16) {
-                        let slot = self.b.create_sized_stack_slot(cranelift_codegen::ir::StackSlotData::new(
-                            cranelift_codegen::ir::StackSlotKind::ExplicitSlot,
-                            4,
-                            2,
-                        ));
+                        let slot = self
+                            .b
+                            .create_sized_stack_slot(cranelift_codegen::ir::StackSlotData::new(
+                                cranelift_codegen::ir::StackSlotKind::ExplicitSlot,
+                                4,
+                                2,
+                            ));
                         let tmp = self.b.ins().stack_addr(types::I64, slot, 0);
                         half_outs.push((tmp, addr));
                         cargs.push(tmp);
@@ -533,7 +535,9 @@ impl FnTx<'_, '_, '_> {
                 .ins()
                 .load(types::F32, cranelift_codegen::ir::MemFlagsData::trusted(), tmp, 0);
             let h = self.narrow_half(f, Scalar::Float(16))?;
-            self.b.ins().store(cranelift_codegen::ir::MemFlagsData::new(), h, addr, 0);
+            self.b
+                .ins()
+                .store(cranelift_codegen::ir::MemFlagsData::new(), h, addr, 0);
         }
         Ok(match s {
             Scalar::Float(16) => self.narrow_half(res, s)?,

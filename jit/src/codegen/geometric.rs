@@ -11,8 +11,8 @@ use super::translate::{FnTx, R};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{types, InstBuilder, Value};
 
-const BIG: f64 = 3.273_390_607_896_141_9e150; // 2^500
-const SMALL: f64 = 3.054_936_363_499_604_7e-151; // 2^-500
+const BIG: f64 = 3.273_390_607_896_142e150; // 2^500
+const SMALL: f64 = 3.054_936_363_499_605e-151; // 2^-500
 
 fn pow2(e: i32) -> f64 {
     f64::from_bits(((1023 + e) as u64) << 52)
@@ -154,7 +154,9 @@ impl FnTx<'_, '_, '_> {
             "distance" | "fast_distance" => {
                 let (a, b) = (operand(0)?.clone(), operand(1)?.clone());
                 if a.len() != b.len() {
-                    return Err(super::CompileError::new(format!("OpenCL.std {name}: operand sizes differ")));
+                    return Err(super::CompileError::new(format!(
+                        "OpenCL.std {name}: operand sizes differ"
+                    )));
                 }
                 let d: Vec<Value> = a.iter().zip(&b).map(|(x, y)| self.b.ins().fsub(*x, *y)).collect();
                 vec![self.geo_length(&d, s)]
@@ -167,7 +169,9 @@ impl FnTx<'_, '_, '_> {
                 // cross: 3- or 4-component vectors (the fourth result component is 0).
                 let (a, b) = (operand(0)?.clone(), operand(1)?.clone());
                 if a.len() < 3 || b.len() < 3 {
-                    return Err(super::CompileError::new("OpenCL.std cross: operands must have 3 or 4 components"));
+                    return Err(super::CompileError::new(
+                        "OpenCL.std cross: operands must have 3 or 4 components",
+                    ));
                 }
                 let mut r = Vec::with_capacity(a.len());
                 for (i, j) in [(1, 2), (2, 0), (0, 1)] {
