@@ -101,6 +101,13 @@ fn links_translator_output() {
 }
 
 fn module_v(text: &str) -> jit::spirv::Module {
-    let words = assemble(text, AsmOptions { version: (1, 0), ..AsmOptions::default() }).expect("assembles");
+    let words = assemble(
+        text,
+        AsmOptions {
+            version: (1, 0),
+            ..AsmOptions::default()
+        },
+    )
+    .expect("assembles");
     parse_words(&words).expect("parses")
 }

@@ -884,9 +884,15 @@ cache size\t: 12288 KB\n\nprocessor\t: 1\nvendor_id\t: GenuineIntel\n";
         assert_eq!(d.info(CL_DEVICE_HALF_FP_CONFIG), Err(CL_INVALID_VALUE));
         assert_eq!(d.info(CL_DEVICE_IMAGE_SUPPORT), info::boolean(false));
         let double_width = if FEATURES.fp64() { 2 } else { 0 };
-        assert_eq!(d.info(CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE), info::uint(double_width));
+        assert_eq!(
+            d.info(CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE),
+            info::uint(double_width)
+        );
         assert_eq!(d.info(CL_DEVICE_MAX_WORK_ITEM_SIZES).map(|v| v.len()), Ok(3 * 8));
-        assert_eq!(d.info(CL_DEVICE_IL_VERSION), info::string(&FEATURES.il_version_string()));
+        assert_eq!(
+            d.info(CL_DEVICE_IL_VERSION),
+            info::string(&FEATURES.il_version_string())
+        );
         assert!(object::lookup_static::<Device>(d.handle() as *const _).is_some());
     }
 }

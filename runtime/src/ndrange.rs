@@ -52,7 +52,12 @@ impl NDRange {
 /// that divide the global size exactly (so any kernel can run them), with enough groups to
 /// keep every worker busy.
 pub fn choose_local_size(work_dim: u32, global: [u64; 3], max_group: u64, threads: u64) -> [u64; 3] {
-    let largest_divisor = |n: u64, limit: u64| (1..=limit.min(n).max(1)).rev().find(|d| n % d == 0).unwrap_or(1);
+    let largest_divisor = |n: u64, limit: u64| {
+        (1..=limit.min(n).max(1))
+            .rev()
+            .find(|d| n.is_multiple_of(*d))
+            .unwrap_or(1)
+    };
     let target = 256.min(max_group);
     let mut local = [1u64; 3];
     let mut budget = target;

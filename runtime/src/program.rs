@@ -42,6 +42,9 @@ pub struct Build {
     pub parsed_options: Options,
 }
 
+/// OpenCL C compiled: the SPIR-V, its module and clang's diagnostics.
+type SourceOutput = (Arc<Vec<u8>>, Arc<Module>, String);
+
 /// What building an executable yields.
 struct Built {
     program: codegen::Program,
@@ -166,11 +169,7 @@ impl Program {
     }
 
     /// OpenCL C to a SPIR-V module: the module and clang's diagnostics, or the build log.
-    fn compile_source(
-        &self,
-        headers: &[(String, String)],
-        opts: &Options,
-    ) -> Result<(Arc<Vec<u8>>, Arc<Module>, String), String> {
+    fn compile_source(&self, headers: &[(String, String)], opts: &Options) -> Result<SourceOutput, String> {
         let out = crate::clc::compile(&self.source, headers, opts)?;
         let module = parse_il(&out.spirv)
             .map_err(|e| format!("{}error: the translator produced unreadable SPIR-V: {e}\n", out.log))?;

@@ -466,7 +466,7 @@ pub unsafe extern "C" fn clSetKernelExecInfo(
             return Err(CL_INVALID_VALUE);
         }
         let size_ok = match param_name {
-            CL_KERNEL_EXEC_INFO_SVM_PTRS => param_value_size % std::mem::size_of::<*const c_void>() == 0,
+            CL_KERNEL_EXEC_INFO_SVM_PTRS => param_value_size.is_multiple_of(std::mem::size_of::<*const c_void>()),
             CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM => param_value_size == std::mem::size_of::<cl_bool>(),
             _ => false,
         };

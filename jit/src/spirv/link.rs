@@ -109,7 +109,6 @@ pub fn link(modules: &[&Module], allow_unresolved: bool) -> Result<Module, LinkE
     for module in modules {
         let header = module
             .header
-            .clone()
             .ok_or_else(|| LinkError("a module has no header".into()))?;
         version = version.max(header.version);
         generator = header.generator;
@@ -130,16 +129,8 @@ pub fn link(modules: &[&Module], allow_unresolved: bool) -> Result<Module, LinkE
                 continue;
             }
             match inst.opcode {
-                Op::Capability => {
-                    if !capabilities.insert(format!("{:?}", inst.operands)) {
-                        continue;
-                    }
-                }
-                Op::Extension => {
-                    if !extensions.insert(format!("{:?}", inst.operands)) {
-                        continue;
-                    }
-                }
+                Op::Capability if !capabilities.insert(format!("{:?}", inst.operands)) => continue,
+                Op::Extension if !extensions.insert(format!("{:?}", inst.operands)) => continue,
                 Op::ExtInstImport => {
                     let name = format!("{:?}", inst.operands);
                     let id = inst.result_id.unwrap_or(0);
@@ -149,11 +140,8 @@ pub fn link(modules: &[&Module], allow_unresolved: bool) -> Result<Module, LinkE
                     }
                     imports_by_name.insert(name, id);
                 }
-                Op::MemoryModel => {
-                    if std::mem::replace(&mut memory_model, true) {
-                        continue;
-                    }
-                }
+                // The first module's memory model stands for all.
+                Op::MemoryModel if std::mem::replace(&mut memory_model, true) => continue,
                 op if shareable_type(op) => {
                     let id = inst.result_id.unwrap_or(0);
                     let key = (op, inst.operands.clone());
@@ -175,13 +163,12 @@ pub fn link(modules: &[&Module], allow_unresolved: bool) -> Result<Module, LinkE
     let mut imports: Vec<(u32, String)> = Vec::new();
     for inst in &sections[7] {
         match linkage(inst) {
-            Some((target, name, LinkageType::Export)) => {
-                if exports.insert(name.clone(), target).is_some() {
-                    return Err(LinkError(format!(
-                        "symbol {name:?} is exported by more than one module"
-                    )));
-                }
+            Some((target, name, LinkageType::Export)) if exports.insert(name.clone(), target).is_some() => {
+                return Err(LinkError(format!(
+                    "symbol {name:?} is exported by more than one module"
+                )));
             }
+            Some((_, _, LinkageType::Export)) => {}
             Some((target, name, LinkageType::Import)) => imports.push((target, name)),
             _ => {}
         }
@@ -244,7 +231,8 @@ pub fn link(modules: &[&Module], allow_unresolved: bool) -> Result<Module, LinkE
     let mut offset = 20;
     for inst in &mut insts {
         inst.offset = offset;
-        let words = 1 + inst.operands.len() + usize::from(inst.result_id.is_some()) + usize::from(inst.result_type.is_some());
+        let words =
+            1 + inst.operands.len() + usize::from(inst.result_id.is_some()) + usize::from(inst.result_type.is_some());
         offset += 4 * words;
     }
     let header = Header {
