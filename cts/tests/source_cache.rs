@@ -135,6 +135,8 @@ fn child(src: &Path, opts: &str, env: &[(&str, String)]) -> Child {
     let mut cmd = std::process::Command::new(exe);
     cmd.args(["cache_child", "--exact", "--ignored", "--nocapture", "--test-threads=1"])
         .env("CTS_CACHE_CHILD", "1")
+        // Clift notes cache hits in the build log only when asked to.
+        .env("CLIFT_BUILD_LOG", "verbose")
         .env("RUST_BACKTRACE", "0")
         .env("CTS_SRC", src)
         .env("CTS_OPTS", opts);

@@ -230,7 +230,10 @@ pub fn compile(source: &str, headers: &[(String, String)], options: &Options) ->
     let tools = toolchain().map_err(str::to_string)?;
     let key = cache_key(tools, source, headers, options);
     if let Some(hit) = cache::lookup(&key) {
-        let log = format!("{}Clift: OpenCL C compilation taken from the cache\n", hit.log);
+        let mut log = hit.log;
+        if crate::options::verbose_build_log() {
+            log.push_str("Clift: OpenCL C compilation taken from the cache\n");
+        }
         return Ok(Output { spirv: hit.spirv, log });
     }
     let out = run_compiler(tools, source, headers, options)?;
@@ -341,7 +344,9 @@ fn run_compiler(
     let spirv_ms = started.elapsed().as_secs_f64() * 1e3;
     let spirv = std::fs::read(dir.join("program.spv")).map_err(|e| format!("cannot read the SPIR-V: {e}"))?;
     let clang_log = log.clone();
-    log.push_str(&format!("Clift: clang {clang_ms:.1} ms, llvm-spirv {spirv_ms:.1} ms\n"));
+    if crate::options::verbose_build_log() {
+        log.push_str(&format!("Clift: clang {clang_ms:.1} ms, llvm-spirv {spirv_ms:.1} ms\n"));
+    }
     Ok(Compiled {
         spirv,
         clang_log,

@@ -20,6 +20,13 @@ pub struct Options {
     pub passthrough: Vec<String>,
 }
 
+/// `CLIFT_BUILD_LOG=verbose` adds Clift's own notes to successful build logs: the time spent
+/// in clang, llvm-spirv and the JIT, and cache hits. Off by default, because applications
+/// (pyopencl, for one) treat any text in the log of a successful build as a warning.
+pub fn verbose_build_log() -> bool {
+    std::env::var("CLIFT_BUILD_LOG").is_ok_and(|v| v == "verbose")
+}
+
 /// Which entry point the options were given to: each accepts its own set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {

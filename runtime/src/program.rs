@@ -415,11 +415,15 @@ impl Program {
         };
         let start = std::time::Instant::now();
         let program = codegen::compile(module, &compile_options).map_err(|e| format!("error: {e}\n"))?;
-        let log = format!(
-            "Clift: {} kernel(s) compiled in {:.2} ms\n",
-            program.kernels().len(),
-            start.elapsed().as_secs_f64() * 1e3
-        );
+        let log = if crate::options::verbose_build_log() {
+            format!(
+                "Clift: {} kernel(s) compiled in {:.2} ms\n",
+                program.kernels().len(),
+                start.elapsed().as_secs_f64() * 1e3
+            )
+        } else {
+            String::new()
+        };
         let arg_info = program
             .kernels()
             .iter()

@@ -88,6 +88,8 @@ fn run_child(p: &Platform, kernel: &str, clift_cache: &Path, pocl_cache: &Path) 
     let out = Command::new(exe)
         .args([CHILD_FLAG, &p.name, kernel])
         .env("CLIFT_CACHE_DIR", clift_cache)
+        // Clift's build log carries the clang / llvm-spirv / JIT split only when asked.
+        .env("CLIFT_BUILD_LOG", "verbose")
         .env("POCL_CACHE_DIR", pocl_cache)
         .env_remove("CLIFT_CACHE")
         .output()

@@ -232,8 +232,11 @@ pub(crate) fn compile_program(m: &Module, opts: &CompileOptions, force_fibers: b
             Ty::Pointer(_, p) => p,
             _ => return Err(err(format!("OpVariable %{}: type is not a pointer", v.id))),
         };
-        cx.globals.insert(v.id, (pointee, v.storage));
-        match v.storage {
+        // Work-item builtins are Input variables; older translators declared them
+        // UniformConstant. Either way the BuiltIn decoration decides.
+        let storage = if cx.builtins.contains_key(&v.id) { StorageClass::Input } else { v.storage };
+        cx.globals.insert(v.id, (pointee, storage));
+        match storage {
             StorageClass::Input => {
                 if !cx.builtins.contains_key(&v.id) {
                     return Err(err(format!("OpVariable %{}: Input variable without BuiltIn", v.id)));
