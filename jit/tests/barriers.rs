@@ -499,3 +499,68 @@ fn work_item_loops_with_builtins_in_calls() {
         run1(k, &[], 1000, 100);
     });
 }
+
+/// The benchmark suite's tree reduction and tiled SGEMM (`cts/kernels/bench`): values derived
+/// from the work-item ids (pointers into local tiles hoisted out of the loop) live across
+/// barriers in loops, recomputed after each barrier rather than kept in the records.
+#[test]
+fn bench_suite_reduce_and_sgemm() {
+    let asm = |text: &str| {
+        let opts = jit::spirv::AsmOptions {
+            version: (1, 0),
+            ..Default::default()
+        };
+        let words = jit::spirv::assemble(text, opts).expect("assemble");
+        jit::compile(
+            &jit::spirv::parse_words(&words).expect("parse"),
+            &CompileOptions::default(),
+        )
+        .expect("compile")
+    };
+    let p = asm(include_str!("../../cts/kernels/bench/reduce.spvasm"));
+    let k = p.kernel("reduce").expect("reduce");
+    assert_eq!(k.barrier_strategy, BarrierStrategy::Regions);
+    let (n, global, local) = (5000usize, 256u64, 64u64);
+    let mut input: Vec<f32> = (0..n).map(|i| (i % 13) as f32).collect();
+    let mut partial = vec![0f32; (global / local) as usize];
+    run1(
+        &k,
+        &[
+            ptr(&mut input),
+            ptr(&mut partial),
+            Arg::Local(local as usize * 4),
+            Arg::U32(n as u32),
+        ],
+        global,
+        local,
+    );
+    for (g, got) in partial.iter().enumerate() {
+        let want: f32 = (0..n)
+            .filter(|i| (*i as u64 % global) / local == g as u64)
+            .map(|i| input[i])
+            .sum();
+        assert_eq!(*got, want, "reduce group {g}");
+    }
+
+    let p = asm(include_str!("../../cts/kernels/bench/sgemm.spvasm"));
+    let k = p.kernel("sgemm").expect("sgemm");
+    assert_eq!(k.barrier_strategy, BarrierStrategy::Regions);
+    let n = 48usize;
+    let mut a: Vec<f32> = (0..n * n).map(|i| (i % 7) as f32).collect();
+    let mut b: Vec<f32> = (0..n * n).map(|i| (i % 5) as f32 - 2.0).collect();
+    let mut c = vec![0f32; n * n];
+    run_nd(
+        &k,
+        &[Arg::U32(n as u32), ptr(&mut a), ptr(&mut b), ptr(&mut c)],
+        2,
+        [n as u64, n as u64, 1],
+        [16, 16, 1],
+        3,
+    );
+    for r in 0..n {
+        for col in 0..n {
+            let want: f32 = (0..n).map(|k| a[r * n + k] * b[k * n + col]).sum();
+            assert_eq!(c[r * n + col], want, "sgemm C[{r}][{col}]");
+        }
+    }
+}

@@ -1,7 +1,8 @@
 //! Micro benchmarks of the work-group driver (not run by default):
 //! `cargo test --release -p clift-jit --test bench_groups -- --ignored --nocapture`.
-//! Vector add over 1 << 22 elements and an empty kernel, one thread, `Kernel::run_group` per
-//! group as the runtime calls it.
+//! Vector add over 1 << 22 elements, an empty kernel, a tiled matrix product and the benchmark
+//! suite's reduction and SGEMM (`cts/kernels/bench`, barriers), one thread, `Kernel::run_group`
+//! per group as the runtime calls it.
 
 use jit::abi::WorkGroupContext;
 use jit::{compile, CompileOptions, Kernel};
@@ -11,6 +12,36 @@ fn kernel(name: &str) -> std::sync::Arc<Kernel> {
     let m = jit::spirv::parse(include_bytes!("kernels/barriers.spv")).expect("parse");
     let p = compile(&m, &CompileOptions::default()).expect("compile");
     p.kernel(name).expect("kernel")
+}
+
+/// A kernel of the benchmark suite's SPIR-V assembly.
+fn bench_kernel(text: &str, name: &str) -> std::sync::Arc<Kernel> {
+    let words = jit::spirv::assemble(
+        text,
+        jit::spirv::AsmOptions {
+            version: (1, 0),
+            ..Default::default()
+        },
+    )
+    .expect("assemble");
+    let m = jit::spirv::parse_words(&words).expect("parse");
+    let p = compile(&m, &CompileOptions::default()).expect("compile");
+    p.kernel(name).expect("kernel")
+}
+
+/// The argument block of `k` holding `vals` (each the low bytes of a u64).
+fn arg_block(k: &Kernel, vals: &[u64]) -> Vec<u64> {
+    let mut args = vec![0u64; k.args_size.div_ceil(8).max(1)];
+    for (ka, v) in k.args.iter().zip(vals) {
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                v as *const u64 as *const u8,
+                (args.as_mut_ptr() as *mut u8).add(ka.offset),
+                ka.size,
+            )
+        };
+    }
+    args
 }
 
 fn ctx(global: u64, local: u64, g: u64, arena: *mut u8) -> WorkGroupContext {
@@ -134,5 +165,71 @@ fn bench_barrier_matmul() {
     }
     println!("matmul 256x256 (16x16 tiles, barriers): {:.3} ms", best * 1e3);
     let want: u32 = (0..n).map(|k| a[k] * b[k * n]).sum();
+    assert_eq!(c[0], want);
+}
+
+#[test]
+#[ignore]
+fn bench_reduce() {
+    let k = bench_kernel(include_str!("../../cts/kernels/bench/reduce.spvasm"), "reduce");
+    // As clift-bench: 1Mi floats, 512 groups of 256.
+    let n = 1usize << 20;
+    let (local, groups) = (256u64, 512u64);
+    let input: Vec<f32> = (0..n).map(|i| (i % 17) as f32).collect();
+    let mut partial = vec![0f32; groups as usize];
+    let args = arg_block(&k, &[input.as_ptr() as u64, partial.as_mut_ptr() as u64, 0, n as u64]);
+    let t = time_nd(&k, &args, local * groups, local, 20);
+    println!(
+        "reduce n=2^20 {groups} groups of {local}: {:.3} ms, {:.2} GB/s",
+        t * 1e3,
+        (n * 4) as f64 / t / 1e9
+    );
+    let total: f64 = partial.iter().map(|v| *v as f64).sum();
+    let want: f64 = input.iter().map(|v| *v as f64).sum();
+    assert!((total - want).abs() <= want * 1e-5, "{total} vs {want}");
+}
+
+#[test]
+#[ignore]
+fn bench_sgemm() {
+    let k = bench_kernel(include_str!("../../cts/kernels/bench/sgemm.spvasm"), "sgemm");
+    let n = 256usize;
+    let a: Vec<f32> = (0..n * n).map(|i| (i % 7) as f32).collect();
+    let b: Vec<f32> = (0..n * n).map(|i| (i % 5) as f32).collect();
+    let mut c = vec![0f32; n * n];
+    let args = arg_block(
+        &k,
+        &[n as u64, a.as_ptr() as u64, b.as_ptr() as u64, c.as_mut_ptr() as u64],
+    );
+    let t = 16u64;
+    let mut arena = vec![0u128; 1024];
+    let mut best = f64::MAX;
+    for _ in 0..5 {
+        let start = Instant::now();
+        for gy in 0..n as u64 / t {
+            for gx in 0..n as u64 / t {
+                let c = WorkGroupContext {
+                    work_dim: 2,
+                    _pad: 0,
+                    global_offset: [0; 3],
+                    global_size: [n as u64, n as u64, 1],
+                    local_size: [t, t, 1],
+                    enqueued_local_size: [t, t, 1],
+                    num_groups: [n as u64 / t, n as u64 / t, 1],
+                    group_id: [gx, gy, 0],
+                    local_mem: arena.as_mut_ptr() as *mut u8,
+                    printf: std::ptr::null_mut(),
+                };
+                unsafe { k.run_group(args.as_ptr() as *const u8, &c) };
+            }
+        }
+        best = best.min(start.elapsed().as_secs_f64());
+    }
+    println!(
+        "sgemm 256x256 (16x16 tiles, barriers): {:.3} ms, {:.2} GFLOP/s",
+        best * 1e3,
+        2.0 * (n * n * n) as f64 / best / 1e9
+    );
+    let want: f32 = (0..n).map(|k| a[k] * b[k * n]).sum();
     assert_eq!(c[0], want);
 }

@@ -47,10 +47,9 @@ pub(crate) struct RegionTx {
     pub rec: Value,
     /// Set to 1 when a work-item yields at a barrier during the current sweep.
     pub any: StackSlot,
-    /// Values live across some barrier: one SSA variable, spill offset and type per leaf.
-    pub crossing: HashMap<Id, Vec<Slot>>,
-    /// Promoted Function variables: SSA variable, spill offset and type per leaf.
-    pub promoted: Vec<Slot>,
+    /// Values live across some barrier (kept in the record or recomputed after it): one SSA
+    /// variable per leaf.
+    pub crossing: HashMap<Id, Vec<Variable>>,
     /// Offsets of memory-resident Function variables in the record.
     pub var_offsets: HashMap<Id, i32>,
     /// Barrier points by (block label, instruction index).
@@ -62,7 +61,12 @@ pub(crate) type Slot = (Variable, i32, types::Type);
 pub(crate) struct BarrierPoint {
     pub state: u32,
     pub cont: Block,
-    pub live: Vec<Id>,
+    /// What is saved in the record at the barrier and reloaded after it (values and promoted
+    /// variables live across it): SSA variable, offset and type per leaf.
+    pub slots: Vec<Slot>,
+    /// Instructions translated again after the barrier, in order (the live values cheaper to
+    /// recompute than to keep, and their operands).
+    pub remat: Vec<Instruction>,
 }
 
 fn err(s: impl Into<String>) -> CompileError {
@@ -102,7 +106,10 @@ fn needs_wi_ids(cx: &Ctx, f: &Function) -> bool {
             }
             for (i, op) in inst.operands.iter().enumerate() {
                 if let Operand::IdRef(x) = op {
-                    if is_input(x) && !(inst.opcode == Op::Load && i == 0) {
+                    let direct = inst.opcode == Op::Load
+                        && i == 0
+                        && inst.result_type.is_some_and(|t| direct_builtin(cx, *x, t));
+                    if is_input(x) && !direct {
                         return true;
                     }
                 }
@@ -154,25 +161,68 @@ fn used_builtins(cx: &Ctx, f: &Function) -> HashSet<BuiltIn> {
     out
 }
 
-/// The values live right after each barrier of `f` (reachable blocks `order`), ignoring
-/// `exclude`. Returns ((block label, instruction index), live ids) in translation order.
-fn barrier_liveness(cx: &Ctx, f: &Function, order: &[usize], exclude: &HashSet<Id>) -> Vec<((Id, usize), Vec<Id>)> {
+/// Whether a load of `ptr` (type `ty`) reads a builtin variable directly from the values the
+/// work-item loops compute (see `FnTx::builtin_load`), not from the `WorkItem`.
+pub(crate) fn direct_builtin(cx: &Ctx, ptr: Id, ty: Id) -> bool {
+    if !matches!(cx.globals.get(&ptr), Some((_, StorageClass::Input))) {
+        return false;
+    }
+    let Some(bi) = cx.builtins.get(&ptr) else { return false };
+    let (want, n) = match bi {
+        BuiltIn::GlobalInvocationId
+        | BuiltIn::LocalInvocationId
+        | BuiltIn::WorkgroupId
+        | BuiltIn::GlobalSize
+        | BuiltIn::WorkgroupSize
+        | BuiltIn::EnqueuedWorkgroupSize
+        | BuiltIn::NumWorkgroups
+        | BuiltIn::GlobalOffset => (types::I64, 3),
+        BuiltIn::GlobalLinearId | BuiltIn::LocalInvocationIndex => (types::I64, 1),
+        BuiltIn::WorkDim => (types::I32, 1),
+        _ => return false,
+    };
+    match cx.layout.get(ty) {
+        Ok(info) => info.leaves.len() <= n && info.leaves.iter().all(|l| *l == want),
+        Err(_) => false,
+    }
+}
+
+/// Liveness at the barriers of `f` (reachable blocks `order`): for each barrier, in
+/// translation order, (block label, instruction index) and the ids live right after it:
+/// instruction results and promoted Function variables (`promo`; a load uses one, a store or
+/// an initializer defines it).
+fn barrier_liveness(cx: &Ctx, f: &Function, order: &[usize], promo: &HashSet<Id>) -> Vec<((Id, usize), Vec<Id>)> {
     let mut defined: HashSet<Id> = HashSet::new();
     for &bi in order {
         for inst in &f.blocks[bi].instructions {
             if let Some(r) = inst.result_id {
-                if !exclude.contains(&r) {
+                if !promo.contains(&r) {
                     defined.insert(r);
                 }
             }
         }
     }
     let index: HashMap<Id, usize> = order.iter().map(|&bi| (f.blocks[bi].label, bi)).collect();
-    let uses = |inst: &Instruction, out: &mut Vec<Id>| {
-        for op in &inst.operands {
+    // What one (non-phi) instruction defines and uses among the tracked ids.
+    let def_use = |inst: &Instruction, kills: &mut Vec<Id>, uses: &mut Vec<Id>| {
+        kills.clear();
+        uses.clear();
+        if let Some(r) = inst.result_id {
+            // A promoted variable without initializer keeps its value (translation defines
+            // nothing there).
+            if !promo.contains(&r) || inst.operands.len() > 1 {
+                kills.push(r);
+            }
+        }
+        for (i, op) in inst.operands.iter().enumerate() {
             if let Operand::IdRef(x) = op {
-                if defined.contains(x) {
-                    out.push(*x);
+                if promo.contains(x) {
+                    match (inst.opcode, i) {
+                        (Op::Store, 0) => kills.push(*x),
+                        _ => uses.push(*x),
+                    }
+                } else if defined.contains(x) {
+                    uses.push(*x);
                 }
             }
         }
@@ -215,16 +265,15 @@ fn barrier_liveness(cx: &Ctx, f: &Function, order: &[usize], exclude: &HashSet<I
             live.extend(live_in[s].iter().copied());
             live.extend(phi_uses(s, blk.label));
         }
-        let mut u = Vec::new();
+        let (mut k, mut u) = (Vec::new(), Vec::new());
         for inst in blk.instructions[upto..].iter().rev() {
             if inst.opcode == Op::Phi {
                 continue;
             }
-            if let Some(r) = inst.result_id {
-                live.remove(&r);
+            def_use(inst, &mut k, &mut u);
+            for r in &k {
+                live.remove(r);
             }
-            u.clear();
-            uses(inst, &mut u);
             live.extend(u.iter().copied());
         }
         if upto == 0 {
@@ -254,6 +303,75 @@ fn barrier_liveness(cx: &Ctx, f: &Function, order: &[usize], exclude: &HashSet<I
                 let mut live: Vec<Id> = block_in(bi, &live_in, i + 1).into_iter().collect();
                 live.sort_unstable();
                 out.push(((f.blocks[bi].label, i), live));
+            }
+        }
+    }
+    out
+}
+
+/// Most instructions recomputed for one value instead of keeping it in the record.
+const REMAT_COST: u32 = 6;
+
+/// Values cheap to recompute after a barrier from the work-item's ids, the arguments, constants
+/// and program-scope variables (pure integer and pointer arithmetic on them): value -> cost
+/// (instructions emitted, including its operands').
+fn rematerializable(cx: &Ctx, f: &Function, order: &[usize]) -> HashMap<Id, u32> {
+    let params: HashSet<Id> = f.params.iter().map(|(p, _)| *p).collect();
+    let mut out: HashMap<Id, u32> = HashMap::new();
+    for &bi in order {
+        for inst in &f.blocks[bi].instructions {
+            let Some(r) = inst.result_id else { continue };
+            let own = match inst.opcode {
+                Op::Load => {
+                    match (inst.operands.first(), inst.result_type) {
+                        (Some(Operand::IdRef(p)), Some(ty)) if direct_builtin(cx, *p, ty) => {}
+                        _ => continue,
+                    }
+                    0
+                }
+                Op::CompositeExtract | Op::CopyObject => 0,
+                Op::IAdd
+                | Op::ISub
+                | Op::IMul
+                | Op::ShiftLeftLogical
+                | Op::ShiftRightLogical
+                | Op::ShiftRightArithmetic
+                | Op::BitwiseAnd
+                | Op::BitwiseOr
+                | Op::BitwiseXor
+                | Op::Not
+                | Op::SNegate
+                | Op::UConvert
+                | Op::SConvert
+                | Op::ConvertPtrToU
+                | Op::ConvertUToPtr
+                | Op::AccessChain
+                | Op::InBoundsAccessChain
+                | Op::PtrAccessChain
+                | Op::InBoundsPtrAccessChain => 1,
+                _ => continue,
+            };
+            // Scalars only, unless free (a vector costs one instruction per lane).
+            match inst.result_type.and_then(|t| cx.layout.get(t).ok()) {
+                Some(info) if own == 0 || info.leaves.len() == 1 => {}
+                _ => continue,
+            }
+            let mut cost = own;
+            let mut ok = true;
+            for (i, op) in inst.operands.iter().enumerate() {
+                let Operand::IdRef(x) = op else { continue };
+                if inst.opcode == Op::Load && i == 0 {
+                    continue;
+                }
+                if let Some(c) = out.get(x) {
+                    cost += c;
+                } else if !(params.contains(x) || cx.m.constant(*x).is_some() || cx.globals.contains_key(x)) {
+                    ok = false;
+                    break;
+                }
+            }
+            if ok && cost <= REMAT_COST {
+                out.insert(r, cost);
             }
         }
     }
@@ -368,13 +486,17 @@ pub(crate) fn build_group(
         if regions {
             let promo = promotable(t.cx, body);
             let points = barrier_liveness(t.cx, body, &order, &promo);
+            let remat = rematerializable(t.cx, body, &order);
             let mut off: u64 = 16;
             let mut max_align: u64 = 16;
             let mut var_offsets = HashMap::new();
             let mut result_ty: HashMap<Id, Id> = HashMap::new();
+            // Definitions: id -> (position in translation order, instruction).
+            let mut defs: HashMap<Id, (usize, &Instruction)> = HashMap::new();
             for &bi in &order {
                 for inst in &body.blocks[bi].instructions {
                     if let (Some(r), Some(ty)) = (inst.result_id, inst.result_type) {
+                        defs.insert(r, (defs.len(), inst));
                         result_ty.insert(r, ty);
                         if inst.opcode == Op::Variable && !promo.contains(&r) {
                             if let Ty::Pointer(_, p) = t.cx.layout.get(ty)?.ty {
@@ -389,62 +511,103 @@ pub(crate) fn build_group(
                     }
                 }
             }
-            let mut crossing: HashMap<Id, Vec<Slot>> = HashMap::new();
-            let mut ids: Vec<Id> = points.iter().flat_map(|(_, l)| l.iter().copied()).collect();
+            // Per barrier: the ids kept in the record and the instructions recomputed after it
+            // (every value they need, operands first).
+            let mut plans = Vec::new();
+            for (at, live) in points {
+                let (re, saved): (Vec<Id>, Vec<Id>) = live.into_iter().partition(|id| remat.contains_key(id));
+                let mut need: HashSet<Id> = HashSet::new();
+                let mut stack = re;
+                while let Some(id) = stack.pop() {
+                    if !need.insert(id) {
+                        continue;
+                    }
+                    for op in &defs[&id].1.operands {
+                        if let Operand::IdRef(x) = op {
+                            if remat.contains_key(x) {
+                                stack.push(*x);
+                            }
+                        }
+                    }
+                }
+                let mut need: Vec<Id> = need.into_iter().collect();
+                need.sort_by_key(|id| defs[id].0);
+                plans.push((at, saved, need));
+            }
+            // Values live across some barrier (or recomputed after one) are SSA variables.
+            let mut crossing: HashMap<Id, Vec<Variable>> = HashMap::new();
+            let mut saved_slots: HashMap<Id, Vec<Slot>> = HashMap::new();
+            let mut ids: Vec<Id> = plans
+                .iter()
+                .flat_map(|(_, s, n)| s.iter().chain(n.iter()).copied())
+                .filter(|id| !promo.contains(id))
+                .collect();
             ids.sort_unstable();
             ids.dedup();
+            let spilled: HashSet<Id> = plans.iter().flat_map(|(_, s, _)| s.iter().copied()).collect();
             for id in ids {
                 let ty = *result_ty
                     .get(&id)
                     .ok_or_else(|| err(format!("kernel {name}: %{id} has no type")))?;
                 let leaves = t.cx.layout.get(ty)?.leaves.clone();
-                let mut v = Vec::new();
-                for l in leaves {
-                    let sz = leaf_bytes(l) as u64;
-                    off = round_up(off, sz);
-                    v.push((t.b.declare_var(l), off as i32, l));
-                    off += sz;
+                let vars: Vec<Variable> = leaves.iter().map(|l| t.b.declare_var(*l)).collect();
+                if spilled.contains(&id) {
+                    let mut v = Vec::new();
+                    for (var, l) in vars.iter().zip(leaves) {
+                        let sz = leaf_bytes(l) as u64;
+                        off = round_up(off, sz);
+                        v.push((*var, off as i32, l));
+                        off += sz;
+                    }
+                    saved_slots.insert(id, v);
                 }
-                crossing.insert(id, v);
+                crossing.insert(id, vars);
             }
-            let mut pvars: Vec<(Id, Id, Vec<Variable>)> =
-                t.promoted.iter().map(|(id, (p, v))| (*id, *p, v.clone())).collect();
+            // Promoted Function variables live across some barrier.
+            let mut pvars: Vec<(Id, Id, Vec<Variable>)> = t
+                .promoted
+                .iter()
+                .filter(|(id, _)| spilled.contains(id))
+                .map(|(id, (p, v))| (*id, *p, v.clone()))
+                .collect();
             pvars.sort_by_key(|(id, _, _)| *id);
-            let mut promoted = Vec::new();
-            for (_, p, vars) in pvars {
+            for (id, p, vars) in pvars {
                 let leaves = t.cx.layout.get(p)?.leaves.clone();
+                let mut v = Vec::new();
                 for (var, l) in vars.into_iter().zip(leaves) {
                     let sz = leaf_bytes(l) as u64;
                     off = round_up(off, sz);
-                    promoted.push((var, off as i32, l));
+                    v.push((var, off as i32, l));
                     off += sz;
                 }
+                saved_slots.insert(id, v);
             }
             if off > i32::MAX as u64 / 2 {
                 return Err(err(format!("kernel {name}: private memory too large")));
             }
             let mut barriers = HashMap::new();
-            for (i, (at, live)) in points.into_iter().enumerate() {
+            for (i, (at, saved, need)) in plans.into_iter().enumerate() {
                 let cont = t.b.create_block();
+                let slots = saved
+                    .iter()
+                    .filter_map(|id| saved_slots.get(id))
+                    .flatten()
+                    .copied()
+                    .collect();
+                let remat = need.iter().map(|id| defs[id].1.clone()).collect();
                 barriers.insert(
                     at,
                     BarrierPoint {
                         state: i as u32 + 1,
                         cont,
-                        live,
+                        slots,
+                        remat,
                     },
                 );
             }
             let any =
                 t.b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 8, 3));
-            rec_layout = Some((
-                round_up(off, max_align) as usize,
-                any,
-                crossing,
-                promoted,
-                var_offsets,
-                barriers,
-            ));
+            rec_layout = Some((round_up(off, max_align) as usize, any, crossing, var_offsets, barriers));
         }
 
         // Loop nest: z, y, x (x innermost), each header with its counter as block parameter.
@@ -498,7 +661,7 @@ pub(crate) fn build_group(
             let a = t.b.ins().imul(a, gsz[0]);
             t.b.ins().iadd(a, g[0])
         };
-        if wi_ids || regions {
+        if wi_ids {
             for d in 0..3 {
                 t.b.ins().store(flags, lid[d], wi, (drv::OFF_LOCAL_ID + 8 * d) as i32);
                 t.b.ins().store(flags, gl[d], wi, (drv::OFF_GLOBAL_ID + 8 * d) as i32);
@@ -532,7 +695,7 @@ pub(crate) fn build_group(
                 }
                 t.b.ins().jump(entry, &[]);
             }
-            Some((size, any, crossing, promoted, var_offsets, barriers)) => {
+            Some((size, any, crossing, var_offsets, barriers)) => {
                 let rec = {
                     let o = t.b.ins().imul_imm_s(lin, size as i64);
                     t.b.ins().iadd(spill, o)
@@ -576,7 +739,6 @@ pub(crate) fn build_group(
                         rec,
                         any,
                         crossing,
-                        promoted,
                         var_offsets,
                         barriers,
                     },
@@ -649,13 +811,8 @@ impl FnTx<'_, '_, '_> {
         };
         let latch = g.latch;
         let (rec, any, state, cont) = (r.rec, r.any, bp.state, bp.cont);
-        let mut slots: Vec<Slot> = Vec::new();
-        for id in &bp.live {
-            if let Some(v) = r.crossing.get(id) {
-                slots.extend(v.iter().copied());
-            }
-        }
-        slots.extend(r.promoted.iter().copied());
+        let slots = bp.slots.clone();
+        let remat = bp.remat.clone();
         // Every work-item of the group runs on this thread: program order is all the ordering
         // a barrier needs here.
         let flags = MemFlagsData::trusted();
@@ -673,6 +830,9 @@ impl FnTx<'_, '_, '_> {
             let v = self.b.ins().load(*ty, flags, rec, *off);
             self.b.def_var(*var, v);
         }
+        for inst in &remat {
+            self.inst(inst)?;
+        }
         Ok(true)
     }
 
@@ -686,16 +846,11 @@ impl FnTx<'_, '_, '_> {
             return Ok(None);
         };
         let Some(v) = g.builtins.get(bi) else { return Ok(None) };
-        let leaves = &self.cx.layout.get(ty)?.leaves;
-        let want = if *bi == BuiltIn::WorkDim {
-            types::I32
-        } else {
-            types::I64
-        };
-        if leaves.iter().any(|l| *l != want) || leaves.len() > v.len() {
+        if !direct_builtin(self.cx, ptr, ty) {
             return Ok(None);
         }
-        Ok(Some(v[..leaves.len()].to_vec()))
+        let n = self.cx.layout.get(ty)?.leaves.len();
+        Ok(v.get(..n).map(|v| v.to_vec()))
     }
 
     /// Address of a memory-resident Function variable in region mode (its place in the

@@ -314,7 +314,7 @@ impl<'a, 'm, 'f> FnTx<'a, 'm, 'f> {
     /// The SSA variables of a value kept live across barriers (region mode), if `id` is one.
     fn crossing_vars(&self, id: Id) -> Option<Vec<Variable>> {
         let r = self.group.as_ref()?.regions.as_ref()?;
-        r.crossing.get(&id).map(|v| v.iter().map(|(var, _, _)| *var).collect())
+        r.crossing.get(&id).cloned()
     }
 
     pub fn def(&mut self, id: Id, ty: Id, v: Vec<Value>) {
