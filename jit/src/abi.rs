@@ -27,7 +27,7 @@ pub struct WorkGroupContext {
     /// (`Kernel::static_local_size` bytes), then the `__local` pointer arguments at the
     /// offsets the runtime wrote into the argument block.
     pub local_mem: *mut u8,
-    /// Reserved for printf (null for now).
+    /// The command's `PrintfSink` (never null when the runtime launches a kernel).
     pub printf: *mut c_void,
 }
 
@@ -60,4 +60,25 @@ pub struct KernelArg {
     pub align: usize,
     /// The parameter's OpName, when the module has one.
     pub name: Option<String>,
+}
+
+/// Where a command's printf output goes: `WorkGroupContext::printf` points at one of these
+/// for the whole ND-range. Each printf call appends its complete formatted text at once
+/// (so a work-item's lines stay in order and never interleave mid-line); the runtime writes
+/// the text to standard output when the command completes.
+#[derive(Default)]
+pub struct PrintfSink {
+    pub text: std::sync::Mutex<Vec<u8>>,
+}
+
+impl PrintfSink {
+    /// Appends one formatted printf call.
+    pub fn append(&self, bytes: &[u8]) {
+        self.text.lock().unwrap_or_else(|e| e.into_inner()).extend_from_slice(bytes);
+    }
+
+    /// Takes everything printed so far.
+    pub fn take(&self) -> Vec<u8> {
+        std::mem::take(&mut *self.text.lock().unwrap_or_else(|e| e.into_inner()))
+    }
 }

@@ -4,7 +4,7 @@
 
 use crate::kernel::BoundArgs;
 use crate::workers;
-use jit::abi::WorkGroupContext;
+use jit::abi::{PrintfSink, WorkGroupContext};
 use jit::codegen;
 use std::sync::Arc;
 
@@ -28,7 +28,7 @@ impl NDRange {
     }
 
     /// The context of the group with the given linear index (x fastest).
-    fn group(&self, linear: usize, local_mem: *mut u8) -> WorkGroupContext {
+    fn group(&self, linear: usize, local_mem: *mut u8, printf: *mut std::ffi::c_void) -> WorkGroupContext {
         let n = self.num_groups();
         let linear = linear as u64;
         let id = [linear % n[0], (linear / n[0]) % n[1], linear / (n[0] * n[1])];
@@ -43,7 +43,7 @@ impl NDRange {
             num_groups: n,
             group_id: id,
             local_mem,
-            printf: std::ptr::null_mut(),
+            printf,
         }
     }
 }
@@ -82,21 +82,33 @@ pub fn choose_local_size(work_dim: u32, global: [u64; 3], max_group: u64, thread
 }
 
 /// Runs every work-group of `range` and returns when all are done; false if a group
-/// panicked inside a runtime helper.
+/// panicked inside a runtime helper. What the kernel printed is written to standard output
+/// before this returns, that is before the command completes.
 pub fn run(kernel: Arc<codegen::Kernel>, args: BoundArgs, range: NDRange) -> bool {
     if range.is_empty() {
         return true;
     }
     let groups = range.num_groups().iter().product::<u64>() as usize;
     let arena = args.local_size;
+    let sink = Arc::new(PrintfSink::default());
+    let printed = sink.clone();
     let body = move |linear: usize, local_mem: *mut u8| {
-        let ctx = range.group(linear, local_mem);
+        let ctx = range.group(linear, local_mem, Arc::as_ptr(&sink) as *mut std::ffi::c_void);
         // SAFETY: the argument block was laid out for this kernel by `Kernel::bind`, its
-        // buffers are alive (held by `args`), and the arena has `args.local_size` bytes.
+        // buffers are alive (held by `args`), the arena has `args.local_size` bytes and the
+        // sink outlives the range.
         unsafe { kernel.run_group(args.block.as_ptr(), &ctx) };
         let _ = &args.buffers;
     };
-    workers::run(groups, arena, Box::new(body))
+    let ok = workers::run(groups, arena, Box::new(body));
+    let text = printed.take();
+    if !text.is_empty() {
+        use std::io::Write;
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(&text);
+        let _ = out.flush();
+    }
+    ok
 }
 
 #[cfg(test)]
@@ -123,6 +135,6 @@ mod tests {
             local: [4, 1, 1],
         };
         assert_eq!(r.num_groups(), [3, 1, 1]);
-        assert_eq!(r.group(2, std::ptr::null_mut()).local_size, [2, 1, 1]);
+        assert_eq!(r.group(2, std::ptr::null_mut(), std::ptr::null_mut()).local_size, [2, 1, 1]);
     }
 }
