@@ -547,8 +547,84 @@ impl FnTx<'_, '_, '_> {
     }
 
     /// OpenCL.std printf.
-    fn printf(&mut self, inst: &Instruction, _r: u32, _ty: u32, _args: &[u32]) -> R {
-        Err(self.err(inst, "OpenCL.std printf is not supported yet"))
+    ///
+    /// The arguments go to the stack as 64-bit slots (integers zero-extended raw bits, floats
+    /// as f64 bits, pointers as addresses; vector components one slot each) with one kind word
+    /// per argument (`super::printf::kind`), then `clift_printf(wi, fmt, slots, kinds, n)`
+    /// formats and appends the text to the command's printf sink.
+    fn printf(&mut self, inst: &Instruction, r: u32, ty: u32, args: &[u32]) -> R {
+        use cranelift_codegen::ir::{MemFlagsData, StackSlotData, StackSlotKind};
+        let Some((&fmt_id, rest)) = args.split_first() else {
+            return Err(self.err(inst, "printf without a format string"));
+        };
+        let fmt = self.val1(fmt_id)?;
+        let mut slots: Vec<Value> = Vec::new();
+        let mut kinds: Vec<u32> = Vec::new();
+        for &a in rest {
+            let aty = self.ty_of(a)?;
+            let (s, n) = self.cx.layout.shape(aty).map_err(|e| self.err(inst, &e.message))?;
+            let vals = self.val(a)?;
+            let (cat, width) = match s {
+                Scalar::Bool => (super::printf::CAT_INT, 8),
+                Scalar::Int(w) => (super::printf::CAT_INT, w),
+                Scalar::Float(w) => (super::printf::CAT_FLOAT, w),
+                Scalar::Ptr => (super::printf::CAT_PTR, 64),
+            };
+            kinds.push(super::printf::kind(cat, width, n));
+            for v in vals.into_iter().take(n as usize) {
+                let slot = match s {
+                    Scalar::Float(16) => {
+                        let f = self.widen_half(v, s)?;
+                        let d = self.b.ins().fpromote(types::F64, f);
+                        self.b.ins().bitcast(types::I64, MemFlagsData::new(), d)
+                    }
+                    Scalar::Float(32) => {
+                        let d = self.b.ins().fpromote(types::F64, v);
+                        self.b.ins().bitcast(types::I64, MemFlagsData::new(), d)
+                    }
+                    Scalar::Float(_) => self.b.ins().bitcast(types::I64, MemFlagsData::new(), v),
+                    _ => {
+                        let vt = self.b.func.dfg.value_type(v);
+                        if vt == types::I64 {
+                            v
+                        } else {
+                            self.b.ins().uextend(types::I64, v)
+                        }
+                    }
+                };
+                slots.push(slot);
+            }
+        }
+        let ss = self.b.create_sized_stack_slot(StackSlotData::new(
+            StackSlotKind::ExplicitSlot,
+            (slots.len() as u32 * 8).max(8),
+            3,
+        ));
+        let ks = self.b.create_sized_stack_slot(StackSlotData::new(
+            StackSlotKind::ExplicitSlot,
+            (kinds.len() as u32 * 4).max(4),
+            2,
+        ));
+        let sp = self.b.ins().stack_addr(types::I64, ss, 0);
+        let kp = self.b.ins().stack_addr(types::I64, ks, 0);
+        for (i, v) in slots.iter().enumerate() {
+            self.b.ins().store(MemFlagsData::new(), *v, sp, (i * 8) as i32);
+        }
+        for (i, k) in kinds.iter().enumerate() {
+            let c = self.b.ins().iconst(types::I32, *k as i64);
+            self.b.ins().store(MemFlagsData::new(), c, kp, (i * 4) as i32);
+        }
+        let n = self.b.ins().iconst(types::I64, kinds.len() as i64);
+        let wi = self.wi;
+        let res = self.call_helper("clift_printf", &[types::I64; 5], &[types::I32], &[wi, fmt, sp, kp, n])?[0];
+        let rt = self.cx.layout.scalar_of(ty).map(|s| s.clif()).unwrap_or(types::I32);
+        let res = if rt == types::I32 {
+            res
+        } else {
+            self.int_resize(res, rt, true)
+        };
+        self.def(r, ty, vec![res]);
+        Ok(())
     }
 
     fn as_bits(&mut self, v: Value) -> (Value, cranelift_codegen::ir::Type) {

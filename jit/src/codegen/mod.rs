@@ -17,6 +17,7 @@ mod inline;
 mod layout;
 mod memory;
 mod module;
+mod printf;
 mod translate;
 
 use crate::abi::{KernelArg, WorkGroupContext};
