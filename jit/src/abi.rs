@@ -74,7 +74,10 @@ pub struct PrintfSink {
 impl PrintfSink {
     /// Appends one formatted printf call.
     pub fn append(&self, bytes: &[u8]) {
-        self.text.lock().unwrap_or_else(|e| e.into_inner()).extend_from_slice(bytes);
+        self.text
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend_from_slice(bytes);
     }
 
     /// Takes everything printed so far.

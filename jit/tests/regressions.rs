@@ -50,7 +50,14 @@ OpStore %p %x
 OpReturn
 OpFunctionEnd
 "#;
-    let words = spirv::assemble(text, spirv::AsmOptions { version: (1, 0), ..Default::default() }).expect("assembles");
+    let words = spirv::assemble(
+        text,
+        spirv::AsmOptions {
+            version: (1, 0),
+            ..Default::default()
+        },
+    )
+    .expect("assembles");
     let module = spirv::parse_words(&words).expect("parses");
     spirv::validate(&module, &DeviceFeatures::default()).expect("valid");
     let program = jit::codegen::compile(&module, &jit::codegen::CompileOptions::default()).expect("compiles");

@@ -135,6 +135,9 @@ mod tests {
             local: [4, 1, 1],
         };
         assert_eq!(r.num_groups(), [3, 1, 1]);
-        assert_eq!(r.group(2, std::ptr::null_mut(), std::ptr::null_mut()).local_size, [2, 1, 1]);
+        assert_eq!(
+            r.group(2, std::ptr::null_mut(), std::ptr::null_mut()).local_size,
+            [2, 1, 1]
+        );
     }
 }

@@ -234,7 +234,11 @@ pub(crate) fn compile_program(m: &Module, opts: &CompileOptions, force_fibers: b
         };
         // Work-item builtins are Input variables; older translators declared them
         // UniformConstant. Either way the BuiltIn decoration decides.
-        let storage = if cx.builtins.contains_key(&v.id) { StorageClass::Input } else { v.storage };
+        let storage = if cx.builtins.contains_key(&v.id) {
+            StorageClass::Input
+        } else {
+            v.storage
+        };
         cx.globals.insert(v.id, (pointee, storage));
         match storage {
             StorageClass::Input => {
