@@ -3,7 +3,7 @@
 # libclift.so, registers it with the system ICD loader and shows it working.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/deps.sh
+./scripts/deps.sh
 [ -f "$HOME/.cargo/env" ] && . "$HOME/.cargo/env"
 cargo build --release -p clift-icd
 lib="${CARGO_TARGET_DIR:-$PWD/target}/release/libclift.so"
