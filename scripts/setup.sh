@@ -23,7 +23,9 @@ fi
 echo "== clinfo -l =="
 clinfo -l
 echo "== Clift in clinfo =="
-clinfo 2>&1 | awk '/Platform Name/ && /Clift/ {p=1} p' | head -40
+# Clift alone (the library path works as OCL_ICD_VENDORS for ocl-icd); head closes the pipe
+# early, which must not stop the script.
+(OCL_ICD_VENDORS="$lib" clinfo 2>&1 | head -45) || true
 clinfo -l | grep -q Clift
 echo "== a sample OpenCL C kernel on Clift (examples/hello.c) =="
 out="${CARGO_TARGET_DIR:-$PWD/target}/hello"
