@@ -81,6 +81,15 @@ pub fn choose_local_size(work_dim: u32, global: [u64; 3], max_group: u64, thread
     local
 }
 
+/// Stack a work-group function needs: the kernel's private memory (one work-item's at a time:
+/// the generated loops reuse it) and room for spills and helper calls.
+pub fn stack_need(private_mem_size: usize) -> usize {
+    private_mem_size.saturating_add(STACK_MARGIN)
+}
+
+/// Stack beyond private memory that a work-group function may use.
+const STACK_MARGIN: usize = 128 << 10;
+
 /// Runs every work-group of `range` and returns when all are done; false if a group
 /// panicked inside a runtime helper. What the kernel printed is written to standard output
 /// before this returns, that is before the command completes.
@@ -90,6 +99,7 @@ pub fn run(kernel: Arc<codegen::Kernel>, args: BoundArgs, range: NDRange) -> boo
     }
     let groups = range.num_groups().iter().product::<u64>() as usize;
     let arena = args.local_size;
+    let kernel_stack = kernel.private_mem_size;
     let sink = Arc::new(PrintfSink::default());
     let printed = sink.clone();
     let body = move |linear: usize, local_mem: *mut u8| {
@@ -100,7 +110,8 @@ pub fn run(kernel: Arc<codegen::Kernel>, args: BoundArgs, range: NDRange) -> boo
         unsafe { kernel.run_group(args.block.as_ptr(), &ctx) };
         let _ = &args.buffers;
     };
-    let ok = workers::run(groups, arena, Box::new(body));
+    let stack = stack_need(kernel_stack);
+    let ok = workers::run(groups, arena, stack, Box::new(body));
     let text = printed.take();
     if !text.is_empty() {
         use std::io::Write;

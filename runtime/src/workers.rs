@@ -11,6 +11,14 @@ use std::sync::{Arc, Condvar, Mutex, OnceLock};
 /// The per-work-group body: `(linear group index, local-memory arena)`.
 pub type GroupFn = dyn Fn(usize, *mut u8) + Send + Sync;
 
+/// Stack of each worker thread. Address space only: pages are committed as a kernel's
+/// private memory touches them. A kernel needing more is refused at enqueue.
+pub const WORKER_STACK: usize = 64 << 20;
+
+/// The most stack a work-group may need and still run on the enqueuing thread (whose stack
+/// size Clift does not choose: an application thread, or a command thread).
+pub const CALLER_STACK_BUDGET: usize = 256 << 10;
+
 struct Range {
     body: Box<GroupFn>,
     groups: usize,
@@ -30,13 +38,15 @@ struct Pool {
 fn pool() -> &'static Pool {
     static POOL: OnceLock<Pool> = OnceLock::new();
     POOL.get_or_init(|| {
-        // The calling thread is one of the workers.
-        let helpers = crate::device::worker_threads().saturating_sub(1);
+        // The calling thread is one of the workers, except for kernels whose stack need is too
+        // large for it: then the helpers (at least one) do all the work.
+        let helpers = crate::device::worker_threads().saturating_sub(1).max(1);
         let mut senders = Vec::with_capacity(helpers);
         for i in 0..helpers {
             let (tx, rx) = unbounded::<Arc<Range>>();
             let spawned = std::thread::Builder::new()
                 .name(format!("clift-worker-{i}"))
+                .stack_size(WORKER_STACK)
                 .spawn(move || {
                     for range in rx {
                         work(&range);
@@ -97,20 +107,29 @@ fn work(range: &Range) {
 
 /// Runs `body` for every group in `0..groups` on the pool and returns when all are done.
 /// Each call of `body` gets an arena of at least `arena_size` bytes that no other running
-/// group uses. Returns false when a group panicked.
-pub fn run(groups: usize, arena_size: usize, body: Box<GroupFn>) -> bool {
+/// group uses, on a thread with at least `stack_need` bytes of stack. Returns false when a
+/// group panicked.
+pub fn run(groups: usize, arena_size: usize, stack_need: usize, body: Box<GroupFn>) -> bool {
     if groups == 0 {
         return true;
     }
     let pool = pool();
-    let helpers = pool.senders.len().min(groups - 1);
+    let caller_works = stack_need <= CALLER_STACK_BUDGET;
+    if !caller_works && pool.senders.is_empty() {
+        return false;
+    }
+    let helpers = if caller_works {
+        pool.senders.len().min(groups - 1)
+    } else {
+        pool.senders.len().min(groups)
+    };
     let range = Arc::new(Range {
         body,
         groups,
         arena_size,
         next: AtomicUsize::new(0),
         done: AtomicUsize::new(0),
-        threads: helpers + 1,
+        threads: helpers + usize::from(caller_works),
         failed: AtomicBool::new(false),
         finished: Mutex::new(false),
         wake: Condvar::new(),
@@ -118,7 +137,9 @@ pub fn run(groups: usize, arena_size: usize, body: Box<GroupFn>) -> bool {
     for tx in &pool.senders[..helpers] {
         let _ = tx.send(range.clone());
     }
-    work(&range);
+    if caller_works {
+        work(&range);
+    }
     let mut finished = range.finished.lock().unwrap_or_else(|e| e.into_inner());
     while !*finished {
         finished = range.wake.wait(finished).unwrap_or_else(|e| e.into_inner());
@@ -137,6 +158,7 @@ mod tests {
         let ok = run(
             1000,
             64,
+            0,
             Box::new(move |g, arena| {
                 assert_eq!(arena as usize % 128, 0);
                 s[g].fetch_add(1, Ordering::Relaxed);

@@ -362,6 +362,17 @@ unsafe fn enqueue_kernel(
     if args.local_size as u64 > device.local_mem_size() {
         return Err(CL_OUT_OF_RESOURCES);
     }
+    // "CL_OUT_OF_RESOURCES if there is a failure to allocate resources required by the OpenCL
+    // implementation on the device": a work-item's private memory lives on the stack of the
+    // thread that runs it (a worker thread, or a fiber for kernels on the fiber fallback).
+    let stack = ndrange::stack_need(k.compiled.private_mem_size);
+    let limit = match k.compiled.barrier_strategy {
+        jit::codegen::BarrierStrategy::Fibers => jit::codegen::driver::FIBER_STACK,
+        _ => runtime::workers::WORKER_STACK,
+    };
+    if stack > limit {
+        return Err(CL_OUT_OF_RESOURCES);
+    }
     let range = NDRange {
         work_dim,
         offset,

@@ -137,7 +137,8 @@ pub(crate) unsafe fn run_group_fn(f: GroupFn, record: usize, args: *const u8, ct
     });
 }
 
-const FIBER_STACK: usize = 256 * 1024;
+/// Stack of each work-item fiber; kernels needing more private memory are refused at enqueue.
+pub const FIBER_STACK: usize = 256 * 1024;
 
 thread_local! {
     static STACKS: RefCell<Vec<DefaultStack>> = const { RefCell::new(Vec::new()) };
