@@ -13,6 +13,9 @@ use runtime::program::Program;
 use std::ffi::{c_char, c_void, CStr};
 use std::sync::Arc;
 
+/// The most per-work-item state (spill records, fiber stacks) one work-group may need.
+const MAX_GROUP_STATE: u64 = 1 << 30;
+
 fn kernel(handle: cl_kernel) -> ClResult<Arc<Kernel>> {
     lookup::<Kernel>(handle as _).ok_or(CL_INVALID_KERNEL)
 }
@@ -371,6 +374,12 @@ unsafe fn enqueue_kernel(
         _ => runtime::workers::WORKER_STACK,
     };
     if stack > limit {
+        return Err(CL_OUT_OF_RESOURCES);
+    }
+    // Per-work-item state of kernels with barriers (spill records or fiber stacks) for one
+    // work-group at a time per thread.
+    let items: u64 = local.iter().product();
+    if (k.compiled.per_work_item_memory() as u64).saturating_mul(items) > MAX_GROUP_STATE {
         return Err(CL_OUT_OF_RESOURCES);
     }
     let range = NDRange {

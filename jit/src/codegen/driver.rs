@@ -121,7 +121,14 @@ pub(crate) unsafe fn run_group_fn(f: GroupFn, record: usize, args: *const u8, ct
     // expected) would get its own.
     let mut buf = SPILL.with(|s| std::mem::take(&mut *s.borrow_mut()));
     if buf.len() < units {
-        buf = vec![0u128; units];
+        // The runtime bounds `units` at enqueue; should the allocation still fail, unwind to
+        // the runtime (which fails the command) rather than abort the process.
+        let mut fresh = Vec::new();
+        if fresh.try_reserve_exact(units).is_err() {
+            panic!("cannot allocate {} bytes of work-item spill area", units * 16);
+        }
+        fresh.resize(units, 0u128);
+        buf = fresh;
     }
     let base = buf.as_mut_ptr() as *mut u8;
     for i in 0..n {

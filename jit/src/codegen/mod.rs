@@ -140,6 +140,15 @@ impl fmt::Debug for Kernel {
 }
 
 impl Kernel {
+    /// Memory each work-item of a group needs besides the thread's stack: its spill record
+    /// (region path) or its fiber stack (fallback); 0 for barrier-free kernels.
+    pub fn per_work_item_memory(&self) -> usize {
+        match self.exec {
+            driver::Exec::Group { record, .. } => record,
+            driver::Exec::Fibers(_) => driver::FIBER_STACK,
+        }
+    }
+
     /// Runs every work-item of one work-group.
     ///
     /// # Safety
