@@ -80,3 +80,42 @@ OpFunctionEnd
     unsafe { kernel.run_group(args.as_ptr(), &ctx) };
     assert_eq!(out, (0..8).collect::<Vec<u64>>());
 }
+
+/// A program-scope array far larger than memory is a compile error, not an allocation that
+/// aborts the host.
+#[test]
+fn huge_program_scope_data_is_an_error() {
+    let text = r#"
+OpCapability Addresses
+OpCapability Linkage
+OpCapability Kernel
+OpCapability Int64
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %k "huge"
+%ulong = OpTypeInt 64 0
+%float = OpTypeFloat 32
+%len = OpConstant %ulong 68719476736
+%arr = OpTypeArray %float %len
+%ptr = OpTypePointer CrossWorkgroup %arr
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%null = OpConstantNull %arr
+%table = OpVariable %ptr CrossWorkgroup %null
+%k = OpFunction %void None %fn
+%entry = OpLabel
+OpReturn
+OpFunctionEnd
+"#;
+    let words = spirv::assemble(
+        text,
+        spirv::AsmOptions {
+            version: (1, 0),
+            ..Default::default()
+        },
+    )
+    .expect("assembles");
+    let module = spirv::parse_words(&words).expect("parses");
+    if spirv::validate(&module, &DeviceFeatures::default()).is_ok() {
+        assert!(jit::codegen::compile(&module, &jit::codegen::CompileOptions::default()).is_err());
+    }
+}

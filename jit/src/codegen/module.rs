@@ -254,6 +254,14 @@ pub(crate) fn compile_program(m: &Module, opts: &CompileOptions, force_fibers: b
             }
             _ => {
                 let info = cx.layout.get(pointee)?;
+                // Program-scope data lives in the program's arena: anything larger cannot be
+                // placed (and must not be allocated on the host first).
+                if info.size > ARENA_RESERVE as u64 / 2 {
+                    return Err(err(format!(
+                        "OpVariable %{}: {} bytes of program-scope data is more than Clift can place",
+                        v.id, info.size
+                    )));
+                }
                 let mut bytes = vec![0u8; info.size.max(1) as usize];
                 if let Some(init) = v.initializer {
                     cx.const_bytes(init, pointee, &mut bytes)?;
