@@ -33,6 +33,8 @@ struct Range {
 
 struct Pool {
     senders: Vec<Sender<Arc<Range>>>,
+    /// Threads that may work on one range at once (CLIFT_THREADS or the cores).
+    parallel: usize,
 }
 
 fn pool() -> &'static Pool {
@@ -56,7 +58,10 @@ fn pool() -> &'static Pool {
                 senders.push(tx);
             }
         }
-        Pool { senders }
+        Pool {
+            senders,
+            parallel: crate::device::worker_threads().max(1),
+        }
     })
 }
 
@@ -118,10 +123,11 @@ pub fn run(groups: usize, arena_size: usize, stack_need: usize, body: Box<GroupF
     if !caller_works && pool.senders.is_empty() {
         return false;
     }
+    // At most `parallel` threads on one range, the caller included when it works.
     let helpers = if caller_works {
-        pool.senders.len().min(groups - 1)
+        pool.senders.len().min(pool.parallel - 1).min(groups - 1)
     } else {
-        pool.senders.len().min(groups)
+        pool.senders.len().min(pool.parallel).min(groups)
     };
     let range = Arc::new(Range {
         body,
