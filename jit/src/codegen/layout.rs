@@ -156,9 +156,14 @@ impl Layout {
                         leaves.extend_from_slice(&e.leaves);
                     }
                 }
+                // A size that does not fit is a compile error, never a wrapped-around size.
+                let size = stride
+                    .checked_mul(len)
+                    .filter(|s| *s <= MAX_TYPE_SIZE)
+                    .ok_or_else(|| err(format!("OpTypeArray %{id}: {len} elements is too large")))?;
                 Info {
                     ty: Ty::Array(*element, len),
-                    size: stride * len,
+                    size,
                     align: e.align,
                     leaves,
                     offsets: vec![],
@@ -199,7 +204,10 @@ impl Layout {
                     let a = if packed { 1 } else { mi.align.max(1) };
                     let o = explicit.get(&(i as u32)).copied().unwrap_or_else(|| round_up(off, a));
                     offsets.push(o);
-                    off = o + mi.size;
+                    off = o
+                        .checked_add(mi.size)
+                        .filter(|s| *s <= MAX_TYPE_SIZE)
+                        .ok_or_else(|| err(format!("OpTypeStruct %{id}: too large")))?;
                     align = align.max(a);
                     leaves.extend_from_slice(&mi.leaves);
                 }
@@ -297,6 +305,9 @@ impl Layout {
         Ok((ty, start, n))
     }
 }
+
+/// The largest type Clift lays out (far beyond any memory; it keeps size arithmetic exact).
+const MAX_TYPE_SIZE: u64 = 1 << 48;
 
 pub(crate) fn round_up(x: u64, a: u64) -> u64 {
     if a <= 1 {
