@@ -690,7 +690,9 @@ pub(crate) fn build_group(
                 for v in argvals {
                     param_vals.push(match v {
                         ArgVal::Leaves(l) => l,
-                        ArgVal::ByVal { src, size, align } => vec![stack_copy(&mut t.b, src, size, align)],
+                        ArgVal::ByVal { src, size, align } => {
+                            vec![stack_copy(&mut t.b, t.cx.jit.target_config(), src, size, align)]
+                        }
                     });
                 }
                 t.b.ins().jump(entry, &[]);
@@ -730,7 +732,7 @@ pub(crate) fn build_group(
                 sw.emit(&mut t.b, st, latch);
                 t.b.switch_to_block(start);
                 for (dst, src, n) in copies {
-                    copy_struct(&mut t.b, dst, src, n);
+                    copy_struct(&mut t.b, t.cx.jit.target_config(), dst, src, n);
                 }
                 t.b.ins().jump(entry, &[]);
                 region_tx = Some((

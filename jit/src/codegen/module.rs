@@ -13,6 +13,7 @@ use crate::spirv::Module;
 use cranelift_codegen::ir::{
     types, AbiParam, InstBuilder, MemFlagsData, Signature, StackSlotData, StackSlotKind, UserFuncName, Value,
 };
+use cranelift_codegen::isa::TargetFrontendConfig;
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_codegen::Context;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
@@ -617,7 +618,14 @@ pub(crate) fn load_args(
 }
 
 /// Copies `size` bytes from `src` to `dst` (a by-value argument's private copy).
-pub(crate) fn copy_struct(b: &mut FunctionBuilder, dst: Value, src: Value, size: u64) {
+/// Copies `size` bytes: inline loads and stores for small aggregates, a `memcpy` call beyond
+/// 64 bytes so that a huge by-value argument cannot blow up the function's size.
+pub(crate) fn copy_struct(b: &mut FunctionBuilder, cfg: TargetFrontendConfig, dst: Value, src: Value, size: u64) {
+    if size > 64 {
+        let n = b.ins().iconst(types::I64, size as i64);
+        b.call_memcpy(cfg, dst, src, n);
+        return;
+    }
     let flags = MemFlagsData::trusted();
     let mut o = 0i64;
     while o < size as i64 {
@@ -633,14 +641,20 @@ pub(crate) fn copy_struct(b: &mut FunctionBuilder, dst: Value, src: Value, size:
 }
 
 /// A private stack copy of a by-value argument.
-pub(crate) fn stack_copy(b: &mut FunctionBuilder, src: Value, size: u64, align: u64) -> Value {
+pub(crate) fn stack_copy(
+    b: &mut FunctionBuilder,
+    cfg: TargetFrontendConfig,
+    src: Value,
+    size: u64,
+    align: u64,
+) -> Value {
     let slot = b.create_sized_stack_slot(StackSlotData::new(
         StackSlotKind::ExplicitSlot,
         size.max(1) as u32,
         align.max(1).trailing_zeros().min(6) as u8,
     ));
     let dst = b.ins().stack_addr(types::I64, slot, 0);
-    copy_struct(b, dst, src, size);
+    copy_struct(b, cfg, dst, src, size);
     dst
 }
 
@@ -680,7 +694,9 @@ fn build_wrapper(
         for v in load_args(cx, &mut b, f, &args, argp, wi)? {
             match v {
                 ArgVal::Leaves(l) => call_args.extend(l),
-                ArgVal::ByVal { src, size, align } => call_args.push(stack_copy(&mut b, src, size, align)),
+                ArgVal::ByVal { src, size, align } => {
+                    call_args.push(stack_copy(&mut b, cx.jit.target_config(), src, size, align))
+                }
             }
         }
         call_args.push(wi);
