@@ -85,3 +85,60 @@ impl PrintfSink {
         std::mem::take(&mut *self.text.lock().unwrap_or_else(|e| e.into_inner()))
     }
 }
+
+/// An image as compiled kernels and the image engine (`crate::image`) see it: the runtime
+/// keeps one per image object and passes its address as the kernel argument
+/// (`ArgKind::Image`). Codegen reads the size, order and data-type fields directly (the
+/// `IMAGE_*` offsets below) for OpImageQuerySize, OpImageQueryOrder and OpImageQueryFormat.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct ImageDesc {
+    /// The first byte of texel (0, 0, 0) of layer 0.
+    pub data: *mut u8,
+    /// `CL_MEM_OBJECT_IMAGE1D` ... `CL_MEM_OBJECT_IMAGE1D_BUFFER`.
+    pub image_type: u32,
+    /// `cl_image_format::image_channel_order` (`CL_R`, `CL_RGBA`, `CL_sRGBA`, `CL_DEPTH`, ...).
+    pub channel_order: u32,
+    /// `cl_image_format::image_channel_data_type` (`CL_UNORM_INT8`, `CL_FLOAT`, ...).
+    pub channel_data_type: u32,
+    /// Bytes per texel.
+    pub element_size: u32,
+    /// Texels in x; rows (1 for 1D images); slices (1 unless 3D).
+    pub width: u64,
+    pub height: u64,
+    pub depth: u64,
+    /// Layers of a 1D or 2D image array (1 otherwise).
+    pub array_size: u64,
+    /// Bytes from one row to the next, and from one 2D slice (3D) or layer (arrays) to the next.
+    pub row_pitch: u64,
+    pub slice_pitch: u64,
+}
+
+// SAFETY: `data` points at the image object's storage, shared memory by the OpenCL model.
+unsafe impl Send for ImageDesc {}
+unsafe impl Sync for ImageDesc {}
+
+pub const IMAGE_CHANNEL_ORDER_OFFSET: i32 = std::mem::offset_of!(ImageDesc, channel_order) as i32;
+pub const IMAGE_CHANNEL_DATA_TYPE_OFFSET: i32 = std::mem::offset_of!(ImageDesc, channel_data_type) as i32;
+pub const IMAGE_WIDTH_OFFSET: i32 = std::mem::offset_of!(ImageDesc, width) as i32;
+pub const IMAGE_HEIGHT_OFFSET: i32 = std::mem::offset_of!(ImageDesc, height) as i32;
+pub const IMAGE_DEPTH_OFFSET: i32 = std::mem::offset_of!(ImageDesc, depth) as i32;
+pub const IMAGE_ARRAY_SIZE_OFFSET: i32 = std::mem::offset_of!(ImageDesc, array_size) as i32;
+
+/// A sampler as kernels see it (`ArgKind::Sampler` arguments and OpConstantSampler): the
+/// bits of OpenCL C's `sampler_t` initializers, so both spellings agree.
+pub mod sampler_bits {
+    /// Set when coordinates are normalized (`CLK_NORMALIZED_COORDS_TRUE`).
+    pub const NORMALIZED: u32 = 0x1;
+    /// The addressing mode field.
+    pub const ADDRESS_MASK: u32 = 0xe;
+    pub const ADDRESS_NONE: u32 = 0x0;
+    pub const ADDRESS_CLAMP_TO_EDGE: u32 = 0x2;
+    pub const ADDRESS_CLAMP: u32 = 0x4;
+    pub const ADDRESS_REPEAT: u32 = 0x6;
+    pub const ADDRESS_MIRRORED_REPEAT: u32 = 0x8;
+    /// The filter field.
+    pub const FILTER_MASK: u32 = 0x30;
+    pub const FILTER_NEAREST: u32 = 0x10;
+    pub const FILTER_LINEAR: u32 = 0x20;
+}

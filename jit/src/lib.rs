@@ -3,6 +3,7 @@
 pub mod abi;
 pub mod builtins;
 pub mod codegen;
+pub mod image;
 pub mod spirv;
 
 pub use codegen::{compile, CompileError, CompileOptions, Kernel, Program};

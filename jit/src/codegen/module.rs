@@ -175,7 +175,11 @@ pub(crate) fn compile_program(m: &Module, opts: &CompileOptions, force_fibers: b
     let arena = ArenaMemoryProvider::new_with_size(ARENA_RESERVE).map_err(|e| err(format!("JIT memory: {e}")))?;
     jb.memory_provider(Box::new(arena));
     let mut math = HashSet::new();
-    for (name, ptr) in helpers::symbols().into_iter().chain(math_symbols()) {
+    for (name, ptr) in helpers::symbols()
+        .into_iter()
+        .chain(math_symbols())
+        .chain(crate::image::symbols())
+    {
         jb.symbol(name, ptr);
         math.insert(name);
     }
