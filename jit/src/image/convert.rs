@@ -13,6 +13,48 @@ pub type Texel = [u8; 16];
 
 // ---- scalar conversions ------------------------------------------------------------------
 
+/// floor(x) without a libm call (baseline x86-64 has no rounding instruction): exact for
+/// every finite float; NaN stays NaN (a -0.0 argument gives +0.0).
+#[inline]
+pub fn floor_f32(x: f32) -> f32 {
+    if x.abs() < 8_388_608.0 {
+        // |x| < 2^23: the truncation is exact, then step down for negative fractions.
+        let t = x as i32 as f32;
+        if t > x {
+            t - 1.0
+        } else {
+            t
+        }
+    } else {
+        // Already an integer (or INF or NaN).
+        x
+    }
+}
+
+/// rint(x) (round to nearest, ties to even) without a libm call: adding and subtracting
+/// 2^23 rounds in the default rounding mode, which Rust guarantees.
+#[inline]
+pub fn rint_f32(x: f32) -> f32 {
+    if x.abs() < 8_388_608.0 {
+        let m = 8_388_608.0f32.copysign(x);
+        (x + m) - m
+    } else {
+        x
+    }
+}
+
+/// rint for f64 (2^52).
+#[inline]
+fn rint_f64(x: f64) -> f64 {
+    const M: f64 = 4_503_599_627_370_496.0;
+    if x.abs() < M {
+        let m = M.copysign(x);
+        (x + m) - m
+    } else {
+        x
+    }
+}
+
 /// Half bits to float: exact (7.4.2, "lossless").
 pub fn half_to_f32(h: u16) -> f32 {
     let sign = ((h & 0x8000) as u32) << 16;
@@ -83,7 +125,7 @@ pub fn to_unorm(x: f32, max: u32) -> u32 {
         return 0;
     }
     let m = max as f64;
-    (x as f64 * m).clamp(0.0, m).round_ties_even() as u32
+    rint_f64((x as f64 * m).clamp(0.0, m)) as u32
 }
 
 /// Float to a signed normalized integer of maximum `max` (127 or 32767): f(x) =
@@ -94,7 +136,7 @@ pub fn to_snorm(x: f32, max: i32) -> i32 {
         return 0;
     }
     let m = max as f64;
-    (x as f64 * m).clamp(-m - 1.0, m).round_ties_even() as i32
+    rint_f64((x as f64 * m).clamp(-m - 1.0, m)) as i32
 }
 
 /// Unsigned normalized integer to float, round_to_float(x / max) (7.4.1): one correctly
@@ -130,11 +172,9 @@ pub fn srgb_to_linear(x: u8) -> f32 {
     t[x as usize]
 }
 
-/// Linear to sRGB, c_sRGB of 7.4.5 (NaN and negative values give 0, values above 1 give 1),
-/// then to an 8-bit normalized integer with round to nearest even.
-pub fn linear_to_srgb(y: f32) -> u8 {
-    let y = y as f64;
-    let r = if y.is_nan() || y < 0.0 {
+/// c_sRGB of 7.4.5: linear to sRGB (NaN and negative values give 0, values above 1 give 1).
+pub fn c_srgb(y: f64) -> f64 {
+    if y.is_nan() || y < 0.0 {
         0.0
     } else if y < 0.0031308 {
         12.92 * y
@@ -142,8 +182,29 @@ pub fn linear_to_srgb(y: f32) -> u8 {
         1.055 * y.powf(1.0 / 2.4) - 0.055
     } else {
         1.0
-    };
-    (r * 255.0).clamp(0.0, 255.0).round_ties_even() as u8
+    }
+}
+
+/// Linear to an 8-bit sRGB value: c_sRGB, then to a normalized 8-bit integer rounded to
+/// nearest (7.4.5). The result is the number of thresholds below `y`, where threshold k is
+/// the linear value c_sRGB maps to (k + 0.5) / 255, so no pow is evaluated per write; away
+/// from the (measure-zero) exact ties it is the rounding of 255 × c_sRGB(y).
+pub fn linear_to_srgb(y: f32) -> u8 {
+    static TABLE: OnceLock<[f64; 255]> = OnceLock::new();
+    let t = TABLE.get_or_init(|| {
+        std::array::from_fn(|k| {
+            // c_linear, the inverse of c_sRGB.
+            let r = (k as f64 + 0.5) / 255.0;
+            if r <= 0.04045 {
+                r / 12.92
+            } else {
+                ((r + 0.055) / 1.055).powf(2.4)
+            }
+        })
+    });
+    let y = y as f64;
+    // NaN compares false everywhere: 0.
+    t.partition_point(|&th| th < y) as u8
 }
 
 // ---- raw channel access ------------------------------------------------------------------
@@ -181,6 +242,7 @@ fn map<T: Copy>(raw: [T; 4], comp: [u8; 4], zero: T, one: T) -> [T; 4] {
 
 /// The stored channels of a texel as floats, memory order, for the normalized, half and
 /// float types (integer types give their value as a float: undefined for read_imagef).
+#[inline]
 fn raw_float(f: Format, t: &Texel) -> [f32; 4] {
     let n = f.stored_channels().min(4);
     let mut raw = [0.0f32; 4];
@@ -282,6 +344,7 @@ fn raw_float(f: Format, t: &Texel) -> [f32; 4] {
 /// zero-extended for unsigned ones), memory order (7.4.4: reads return the stored values
 /// unmodified). Float types give the bits of their float value (undefined for
 /// read_imagei/ui).
+#[inline]
 fn raw_int(f: Format, t: &Texel) -> [i32; 4] {
     let n = f.stored_channels().min(4);
     let mut raw = [0i32; 4];
@@ -320,12 +383,14 @@ fn raw_int(f: Format, t: &Texel) -> [i32; 4] {
 
 /// What read_imagef (and read_imageh) returns for a texel: 7.4.1-7.4.3 and 7.4.5
 /// conversions, then the 7.6 channel mapping.
+#[inline]
 pub fn decode_float(f: Format, t: &Texel) -> [f32; 4] {
     map(raw_float(f, t), f.components(), 0.0, 1.0)
 }
 
 /// What read_imagei / read_imageui return for a texel, as raw i32 bits (7.4.4, 7.6; a
 /// missing alpha reads integer 1).
+#[inline]
 pub fn decode_int(f: Format, t: &Texel) -> [i32; 4] {
     map(raw_int(f, t), f.components(), 0, 1)
 }
@@ -340,6 +405,7 @@ fn gather<T: Copy>(v: [T; 4], sources: [u8; 4], zero: T) -> [T; 4] {
 /// nearest even with the exact end points for normalized types, linear to sRGB for the
 /// colour channels of sRGB orders. Integer formats (undefined for write_imagef) store the
 /// values converted to integers with saturation.
+#[inline]
 pub fn encode_float(f: Format, v: [f32; 4]) -> Texel {
     let mut t = [0u8; 16];
     let n = f.stored_channels().min(4);
@@ -418,6 +484,7 @@ pub fn encode_float(f: Format, v: [f32; 4]) -> Texel {
 /// The texel write_imagei / write_imageui stores for `v` (raw i32 bits; the format's data
 /// type decides signed or unsigned), saturated as 7.4.4 says. Float formats (undefined for
 /// these writes) store the values converted to float.
+#[inline]
 pub fn encode_int(f: Format, v: [i32; 4]) -> Texel {
     let mut t = [0u8; 16];
     let n = f.stored_channels().min(4);

@@ -26,7 +26,8 @@ use crate::abi::ImageDesc;
 /// read_imagef (and read_imageh) with a sampler: the 4 components to `out`. Coordinates
 /// are floats (integer coordinates converted by the caller); for image arrays the layer is
 /// the coordinate after the spatial ones (y for 1D arrays, z for 2D arrays); unused
-/// coordinates are ignored.
+/// coordinates are ignored. A depth image's value is `out[0]` (4 floats are written all
+/// the same).
 ///
 /// # Safety
 /// `img` is null or points at a descriptor whose data covers the image it describes; `out`
@@ -94,16 +95,25 @@ pub unsafe extern "C" fn clift_image_read_int(img: *const ImageDesc, x: i32, y: 
     write4(out, v);
 }
 
-/// write_imagef / write_imageh: the 4 floats at `val` (a depth image takes the first);
-/// out-of-range coordinates write nothing.
+/// write_imagef / write_imageh: the 4 floats at `val`, or the one float at `val` for a
+/// depth image; out-of-range coordinates write nothing.
 ///
 /// # Safety
-/// `img` as for `clift_image_sample_float` with writable data; `val` valid for 4 floats.
+/// `img` as for `clift_image_sample_float` with writable data; `val` valid for 4 floats
+/// (1 for a `CL_DEPTH` image).
 #[no_mangle]
 pub unsafe extern "C" fn clift_image_write_float(img: *const ImageDesc, x: i32, y: i32, z: i32, val: *const f32) {
-    if let (Some(i), Some(v)) = (image(img), read4(val)) {
-        i.write_float([x, y, z], v);
+    let Some(i) = image(img) else { return };
+    if val.is_null() {
+        return;
     }
+    // write_imagef to a depth image passes one float.
+    let v = if i.format.order == format::Order::Depth {
+        [*val, 0.0, 0.0, 0.0]
+    } else {
+        std::ptr::read_unaligned(val as *const [f32; 4])
+    };
+    i.write_float([x, y, z], v);
 }
 
 /// write_imagei / write_imageui: the 4 i32 at `val`, saturated as the image's data type

@@ -6,7 +6,7 @@
 //! addressing mode (`CL_ADDRESS_NONE` included, whose out-of-range result is undefined) ever
 //! touches memory outside the image.
 
-use super::convert::{decode_float, decode_int, encode_float, encode_int, Texel};
+use super::convert::{decode_float, decode_int, encode_float, encode_int, floor_f32, rint_f32, Texel};
 use super::format::{Format, Kind};
 use crate::abi::{sampler_bits as sb, ImageDesc};
 use opencl_sys::*;
@@ -92,18 +92,36 @@ impl Image {
     /// `p` is a texel address from `locate`.
     #[inline]
     unsafe fn load(&self, p: *const u8) -> Texel {
-        let mut t = [0u8; 16];
-        let n = self.elem.min(16);
-        std::ptr::copy_nonoverlapping(p, t.as_mut_ptr(), n);
-        t
+        // Fixed-size loads for the usual sizes (LLVM turns a copy of `elem` bytes into a
+        // memcpy call, even split by size).
+        let v: u128 = match self.elem {
+            1 => *p as u128,
+            2 => std::ptr::read_unaligned(p as *const u16) as u128,
+            4 => std::ptr::read_unaligned(p as *const u32) as u128,
+            8 => std::ptr::read_unaligned(p as *const u64) as u128,
+            16 => std::ptr::read_unaligned(p as *const u128),
+            n => {
+                let mut t = [0u8; 16];
+                std::ptr::copy_nonoverlapping(p, t.as_mut_ptr(), n.min(16));
+                return t;
+            }
+        };
+        v.to_ne_bytes()
     }
 
     /// # Safety
     /// `p` is a texel address from `locate`.
     #[inline]
     unsafe fn store(&self, p: *mut u8, t: &Texel) {
-        let n = self.elem.min(16);
-        std::ptr::copy_nonoverlapping(t.as_ptr(), p, n);
+        let v = u128::from_ne_bytes(*t);
+        match self.elem {
+            1 => *p = v as u8,
+            2 => std::ptr::write_unaligned(p as *mut u16, v as u16),
+            4 => std::ptr::write_unaligned(p as *mut u32, v as u32),
+            8 => std::ptr::write_unaligned(p as *mut u64, v as u64),
+            16 => std::ptr::write_unaligned(p as *mut u128, v),
+            n => std::ptr::copy_nonoverlapping(t.as_ptr(), p, n.min(16)),
+        }
     }
 
     /// The texel at (i, j, k, layer) as read_imagef returns it; the border colour outside.
@@ -186,7 +204,7 @@ impl Image {
         if !self.arrayed {
             return 0;
         }
-        let l = c[self.dims].round_ties_even();
+        let l = rint_f32(c[self.dims]);
         // NaN converts to 0.
         (l.clamp(0.0, (self.layers - 1) as f32) as i64).clamp(0, self.layers - 1)
     }
@@ -271,13 +289,13 @@ impl Image {
 /// (NaN gives 0; 7.1 leaves INF and NaN coordinates undefined).
 #[inline]
 fn ifloor(x: f32) -> i64 {
-    (x.floor() as i64).clamp(-(1 << 41), 1 << 41)
+    (floor_f32(x) as i64).clamp(-(1 << 41), 1 << 41)
 }
 
 /// frac(x) = x - floor(x) (7.2.1).
 #[inline]
 fn frac(x: f32) -> f32 {
-    x - x.floor()
+    x - floor_f32(x)
 }
 
 /// The two texels and weight of one axis for LINEAR filtering.
@@ -326,7 +344,7 @@ fn nearest_axis(sampler: u32, x: f32, size: i64) -> i64 {
     match sampler & sb::ADDRESS_MASK {
         sb::ADDRESS_REPEAT => {
             let s = normalized(sampler, x, size);
-            let u = (s - s.floor()) * wt;
+            let u = (s - floor_f32(s)) * wt;
             let i = ifloor(u);
             if i > size - 1 {
                 i - size
@@ -336,7 +354,7 @@ fn nearest_axis(sampler: u32, x: f32, size: i64) -> i64 {
         }
         sb::ADDRESS_MIRRORED_REPEAT => {
             let s = normalized(sampler, x, size);
-            let s = (s - 2.0 * (0.5 * s).round_ties_even()).abs();
+            let s = (s - 2.0 * rint_f32(0.5 * s)).abs();
             let u = s * wt;
             ifloor(u).min(size - 1)
         }
@@ -350,7 +368,7 @@ fn linear_axis(sampler: u32, x: f32, size: i64) -> Linear {
     match sampler & sb::ADDRESS_MASK {
         sb::ADDRESS_REPEAT => {
             let s = normalized(sampler, x, size);
-            let u = (s - s.floor()) * wt;
+            let u = (s - floor_f32(s)) * wt;
             let mut i0 = ifloor(u - 0.5);
             let mut i1 = i0 + 1;
             if i0 < 0 {
@@ -367,7 +385,7 @@ fn linear_axis(sampler: u32, x: f32, size: i64) -> Linear {
         }
         sb::ADDRESS_MIRRORED_REPEAT => {
             let s = normalized(sampler, x, size);
-            let s = (s - 2.0 * (0.5 * s).round_ties_even()).abs();
+            let s = (s - 2.0 * rint_f32(0.5 * s)).abs();
             let u = s * wt;
             let i0 = ifloor(u - 0.5);
             Linear {

@@ -296,18 +296,6 @@ fn integer_write_saturation() {
 
 // ---- 7.4.5: sRGB -----------------------------------------------------------------------------
 
-fn c_srgb(y: f64) -> f64 {
-    if y.is_nan() || y < 0.0 {
-        0.0
-    } else if y < 0.0031308 {
-        12.92 * y
-    } else if y <= 1.0 {
-        1.055 * y.powf(1.0 / 2.4) - 0.055
-    } else {
-        1.0
-    }
-}
-
 #[test]
 fn srgb_accuracy() {
     let f = fmt(CL_sRGBA, CL_UNORM_INT8);
@@ -772,6 +760,16 @@ fn pitches_1d_buffer_and_unused_coordinates() {
     assert_eq!(img.read_i([3, 0, 0]), [-9, 0, 0, 1]);
     assert_eq!(img.sample_i(NEAREST | NONE, [3.5, -100.0, 7.0]), [-9, 0, 0, 1]);
     assert_eq!(img.read_i([4, 0, 0]), [0, 0, 0, 1]);
+    // 3-byte texels (sRGB) and 8-byte texels (RG float) at odd offsets.
+    let mut img = TestImage::new(CL_MEM_OBJECT_IMAGE2D, CL_sRGB, CL_UNORM_INT8, [3, 2, 1, 1], 1);
+    img.write([1, 1, 0], [1.0, 0.0, 1.0, 0.0]);
+    assert_eq!(&img.data[10 + 3..10 + 6], &[255, 0, 255]);
+    assert_eq!(img.read([1, 1, 0]), [1.0, 0.0, 1.0, 1.0]);
+    assert_eq!(img.data.iter().filter(|&&b| b != 0).count(), 2);
+    let mut img = TestImage::new(CL_MEM_OBJECT_IMAGE2D, CL_RG, CL_FLOAT, [2, 2, 1, 1], 3);
+    img.write([1, 1, 0], [-2.0, 3.5, 9.0, 9.0]);
+    assert_eq!(&img.data[19 + 8..19 + 16], &f32s(&[-2.0, 3.5])[..]);
+    assert_eq!(img.read([1, 1, 0]), [-2.0, 3.5, 0.0, 1.0]);
 }
 
 #[test]
@@ -785,6 +783,10 @@ fn depth_images() {
     img.write([0, 0, 1], [1.0, 0.0, 0.0, 0.0]);
     assert_eq!(&img.data, &[0, 0, 0xff, 0xff]);
     assert_eq!(r(img.sample(NEAREST | EDGE, [0.0, 0.0, 1.0])), 1.0);
+    // write_imagef to a depth image passes a single float.
+    let d = 0.5f32;
+    unsafe { clift_image_write_float(&img.desc, 0, 0, 0, &d) };
+    assert_eq!(&img.data, &[0, 0x80, 0xff, 0xff]);
 }
 
 // ---- safety ----------------------------------------------------------------------------------
@@ -937,4 +939,63 @@ fn entry_points() {
     assert_eq!(names.len(), 6);
     assert!(names.contains(&"clift_image_sample_float"));
     assert!(symbols().iter().all(|s| !s.1.is_null()));
+}
+
+#[test]
+fn fast_rounding_matches_std() {
+    let mut rng = Rng(0x0bad_cafe_f00d_d00d);
+    let check = |x: f32| {
+        let (f, r) = (floor_f32(x), rint_f32(x));
+        if x.is_nan() {
+            assert!(f.is_nan() && r.is_nan());
+        } else {
+            assert_eq!(f, x.floor(), "{x:e}");
+            assert_eq!(r, x.round_ties_even(), "{x:e}");
+        }
+    };
+    for x in [
+        0.0,
+        -0.0,
+        0.5,
+        -0.5,
+        1.5,
+        2.5,
+        -2.5,
+        0.49999997,
+        -0.49999997,
+        8_388_607.5,
+        -8_388_607.5,
+        8_388_608.0,
+        16_777_217.0,
+        f32::MAX,
+        f32::MIN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        f32::MIN_POSITIVE,
+        -f32::MIN_POSITIVE,
+    ] {
+        check(x);
+    }
+    for _ in 0..1_000_000 {
+        check(f32::from_bits(rng.next() as u32));
+        // Many values near small integers and halves.
+        check((rng.next() % 4096) as f32 * 0.25 - 512.0 + (rng.next() % 3) as f32 * 1e-6);
+    }
+}
+
+#[test]
+fn srgb_write_is_the_rounding_of_c_srgb() {
+    for k in 0..=1_000_000u32 {
+        let y = k as f32 / 1_000_000.0;
+        let exact = 255.0 * c_srgb(y as f64);
+        let x = linear_to_srgb(y) as f64;
+        // The nearest integer, except within a hair of a tie.
+        if (exact - exact.floor() - 0.5).abs() > 1e-9 {
+            assert_eq!(x, exact.round(), "{y}");
+        }
+    }
+    assert_eq!(linear_to_srgb(1.0), 255);
+    assert_eq!(linear_to_srgb(0.0), 0);
+    assert_eq!(linear_to_srgb(f32::INFINITY), 255);
 }
