@@ -63,7 +63,7 @@ pub(crate) fn id_bound(cx: &Ctx) -> Id {
     let mut max = m.header.as_ref().map(|h| h.bound).unwrap_or(0);
     for inst in &m.instructions {
         if let Some(r) = inst.result_id {
-            max = max.max(r + 1);
+            max = max.max(r.saturating_add(1));
         }
     }
     max
@@ -129,11 +129,13 @@ pub(crate) fn flatten(cx: &mut Ctx, f: &Function, barrier_fns: &HashSet<Id>, nex
         }
         // Fresh ids for the callee's labels and results; parameters become the arguments.
         let mut map: HashMap<Id, Id> = HashMap::new();
-        let mut fresh = |map: &mut HashMap<Id, Id>, old: Id| {
+        // Ids past the module's bound; a bound near u32::MAX leaves none, and then the call
+        // stays a call.
+        let mut fresh = |map: &mut HashMap<Id, Id>, old: Id| -> Option<Id> {
             let n = *next_id;
-            *next_id += 1;
+            *next_id = n.checked_add(1)?;
             map.insert(old, n);
-            n
+            Some(n)
         };
         for (i, (pid, _)) in callee.params.iter().enumerate() {
             match call.operands.get(i + 1) {
@@ -144,10 +146,10 @@ pub(crate) fn flatten(cx: &mut Ctx, f: &Function, barrier_fns: &HashSet<Id>, nex
             }
         }
         for blk in &callee.blocks {
-            fresh(&mut map, blk.label);
+            fresh(&mut map, blk.label)?;
             for inst in &blk.instructions {
                 if let Some(r) = inst.result_id {
-                    let n = fresh(&mut map, r);
+                    let n = fresh(&mut map, r)?;
                     if let Some(v) = cx.rounding.get(&r).copied() {
                         cx.rounding.insert(n, v);
                     }
@@ -159,7 +161,7 @@ pub(crate) fn flatten(cx: &mut Ctx, f: &Function, barrier_fns: &HashSet<Id>, nex
         }
         let cont_label = {
             let n = *next_id;
-            *next_id += 1;
+            *next_id = n.checked_add(1)?;
             n
         };
         let blk = &mut out.blocks[bi];
