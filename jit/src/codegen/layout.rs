@@ -239,6 +239,16 @@ impl Layout {
                 stride: 0,
                 elem: 0,
             },
+            // A sampled image is the image's descriptor address and the sampler's bits.
+            Type::SampledImage { .. } => Info {
+                ty: Ty::Struct(vec![]),
+                size: 16,
+                align: 8,
+                leaves: vec![types::I64, types::I64],
+                offsets: vec![],
+                stride: 0,
+                elem: 0,
+            },
             // Opaque handles: images, samplers, events, queues ... one 64-bit word.
             _ => scalar(Scalar::Ptr),
         })

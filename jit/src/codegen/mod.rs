@@ -13,6 +13,7 @@ mod extinst;
 mod geometric;
 mod group;
 pub mod helpers;
+mod image;
 mod inline;
 mod layout;
 mod memory;

@@ -465,9 +465,17 @@ impl<'a, 'm, 'f> FnTx<'a, 'm, 'f> {
                 self.vtys.remove(&id);
                 Ok(v)
             }
-            (ConstantValue::Sampler { .. }, _) => Err(CompileError::new(format!(
-                "OpConstantSampler %{id}: samplers are not supported yet"
-            ))),
+            (
+                ConstantValue::Sampler {
+                    addressing,
+                    normalized,
+                    filter,
+                },
+                _,
+            ) => {
+                let bits = super::image::constant_sampler_bits(*addressing, *normalized, *filter);
+                Ok(vec![self.b.ins().iconst(types::I64, bits as i64)])
+            }
         }
     }
 
@@ -612,6 +620,14 @@ impl<'a, 'm, 'f> FnTx<'a, 'm, 'f> {
             | AtomicFlagTestAndSet
             | AtomicFlagClear => self.atomic(inst),
             ExtInst => self.ext_inst(inst),
+            SampledImage
+            | ImageSampleExplicitLod
+            | ImageRead
+            | ImageWrite
+            | ImageQuerySizeLod
+            | ImageQuerySize
+            | ImageQueryFormat
+            | ImageQueryOrder => self.image(inst),
             _ => self.arith(inst),
         }
     }

@@ -265,9 +265,13 @@ impl Format {
         let standard = !t.is_packed();
         let eight_bit = matches!(t, T::UnormInt8 | T::SnormInt8 | T::SignedInt8 | T::UnsignedInt8);
         match self.order {
-            Order::R | Order::A | Order::RG | Order::RA | Order::Rx => standard,
-            // Three stored channels: no type makes a power-of-two element.
-            Order::RGx => false,
+            Order::R | Order::A | Order::RG | Order::RA => standard,
+            // The optional padded orders are not offered: the API spec calls Rx two channels,
+            // RGx three and sRGBx four, while the Khronos CTS (and applications written
+            // against it) store them as one, two and three; either layout would read the
+            // other's images wrongly. RGBx is offered with the packed types only, whose
+            // size both agree on.
+            Order::Rx | Order::RGx | Order::SRGBx => false,
             Order::RGB | Order::RGBx => matches!(t, T::UnormShort565 | T::UnormShort555 | T::UnormInt101010),
             Order::RGBA => standard || t == T::UnormInt101010_2,
             Order::BGRA | Order::ARGB | Order::ABGR => eight_bit,
@@ -276,7 +280,7 @@ impl Format {
                 T::UnormInt8 | T::UnormInt16 | T::SnormInt8 | T::SnormInt16 | T::HalfFloat | T::Float
             ),
             Order::Depth => matches!(t, T::UnormInt16 | T::Float),
-            Order::SRGB | Order::SRGBx | Order::SRGBA | Order::SBGRA => t == T::UnormInt8,
+            Order::SRGB | Order::SRGBA | Order::SBGRA => t == T::UnormInt8,
         }
     }
 
@@ -420,13 +424,13 @@ mod tests {
         assert_eq!(element_size(CL_RGBA, CL_FLOAT), Some(16));
         assert_eq!(element_size(CL_R, CL_HALF_FLOAT), Some(2));
         assert_eq!(element_size(CL_RG, CL_SIGNED_INT32), Some(8));
-        assert_eq!(element_size(CL_Rx, CL_UNORM_INT8), Some(2));
+        assert_eq!(element_size(CL_Rx, CL_UNORM_INT8), None);
         assert_eq!(element_size(CL_RGB, CL_UNORM_SHORT_565), Some(2));
         assert_eq!(element_size(CL_RGBx, CL_UNORM_SHORT_555), Some(2));
         assert_eq!(element_size(CL_RGB, CL_UNORM_INT_101010), Some(4));
         assert_eq!(element_size(CL_RGBA, CL_UNORM_INT_101010_2), Some(4));
         assert_eq!(element_size(CL_sRGB, CL_UNORM_INT8), Some(3));
-        assert_eq!(element_size(CL_sRGBx, CL_UNORM_INT8), Some(4));
+        assert_eq!(element_size(CL_sRGBx, CL_UNORM_INT8), None);
         assert_eq!(element_size(CL_DEPTH, CL_UNORM_INT16), Some(2));
         assert_eq!(element_size(CL_DEPTH, CL_FLOAT), Some(4));
         // Not formats.

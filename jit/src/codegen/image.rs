@@ -1,0 +1,292 @@
+//! Image instructions (OpenCL SPIR-V environment section 7): sampled and sampler-less reads,
+//! writes and the size/format/order queries. Reads and writes call the image engine
+//! (`crate::image`, the `clift_image_*` symbols); the queries load the runtime's `ImageDesc`.
+
+use super::helpers::RTE;
+use super::layout::Scalar;
+use super::translate::{op_id, result, FnTx, R};
+use super::CompileError;
+use crate::abi::{self, sampler_bits};
+use crate::spirv::module::Type;
+use crate::spirv::Instruction;
+use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, StackSlotData, StackSlotKind, Value};
+use rspirv::spirv::{Dim, Op, SamplerAddressingMode, SamplerFilterMode};
+
+/// `image_channel_order` values start here; OpImageQueryOrder answers the SPIR-V
+/// Image Channel Order number, which counts from 0 in the same sequence.
+const CL_CHANNEL_ORDER_BASE: i64 = 0x10B0;
+/// Likewise for `image_channel_data_type` and the SPIR-V Image Channel Data Type.
+const CL_CHANNEL_TYPE_BASE: i64 = 0x10D0;
+
+/// The sampler bits (`abi::sampler_bits`) of an OpConstantSampler.
+pub(crate) fn constant_sampler_bits(
+    addressing: SamplerAddressingMode,
+    normalized: bool,
+    filter: SamplerFilterMode,
+) -> u32 {
+    let address = match addressing {
+        SamplerAddressingMode::None => sampler_bits::ADDRESS_NONE,
+        SamplerAddressingMode::ClampToEdge => sampler_bits::ADDRESS_CLAMP_TO_EDGE,
+        SamplerAddressingMode::Clamp => sampler_bits::ADDRESS_CLAMP,
+        SamplerAddressingMode::Repeat => sampler_bits::ADDRESS_REPEAT,
+        SamplerAddressingMode::RepeatMirrored => sampler_bits::ADDRESS_MIRRORED_REPEAT,
+    };
+    let filter = match filter {
+        SamplerFilterMode::Nearest => sampler_bits::FILTER_NEAREST,
+        SamplerFilterMode::Linear => sampler_bits::FILTER_LINEAR,
+    };
+    address | filter | if normalized { sampler_bits::NORMALIZED } else { 0 }
+}
+
+/// What an image type's coordinates look like.
+#[derive(Clone, Copy)]
+struct Shape {
+    dim: Dim,
+    arrayed: bool,
+}
+
+impl Shape {
+    /// Descriptor fields OpImageQuerySize(Lod) answers, in component order.
+    fn size_fields(self) -> Vec<i32> {
+        let (w, h, d, a) = (
+            abi::IMAGE_WIDTH_OFFSET,
+            abi::IMAGE_HEIGHT_OFFSET,
+            abi::IMAGE_DEPTH_OFFSET,
+            abi::IMAGE_ARRAY_SIZE_OFFSET,
+        );
+        match (self.dim, self.arrayed) {
+            (Dim::Dim1D | Dim::DimBuffer, false) => vec![w],
+            (Dim::Dim1D | Dim::DimBuffer, true) => vec![w, a],
+            (Dim::Dim2D, false) => vec![w, h],
+            (Dim::Dim2D, true) => vec![w, h, a],
+            _ => vec![w, h, d],
+        }
+    }
+}
+
+impl FnTx<'_, '_, '_> {
+    /// The image type behind an image or sampled-image value.
+    fn image_shape(&self, inst: &Instruction, value: u32) -> R<Shape> {
+        let mut ty = self.ty_of(value)?;
+        if let Some(Type::SampledImage { image }) = self.cx.m.type_of(ty) {
+            ty = *image;
+        }
+        match self.cx.m.type_of(ty) {
+            Some(Type::Image { dim, arrayed, .. }) => Ok(Shape {
+                dim: *dim,
+                arrayed: *arrayed != 0,
+            }),
+            _ => Err(self.err(inst, "operand is not an image")),
+        }
+    }
+
+    /// The (up to three) coordinate components of `coord` as `to` (I32 or F32); missing
+    /// components are 0.
+    fn image_coords(&mut self, coord: u32, to: types::Type) -> R<[Value; 3]> {
+        let cty = self.ty_of(coord)?;
+        let (s, _) = self.cx.layout.shape(cty)?;
+        let leaves = self.val(coord)?;
+        let mut out = Vec::with_capacity(3);
+        for &v in leaves.iter().take(3) {
+            out.push(match (s, to) {
+                (Scalar::Float(32), types::F32) => v,
+                (Scalar::Float(_), types::F32) => self.float_to_float(v, s, Scalar::Float(32), RTE)?,
+                (Scalar::Int(_), types::F32) => {
+                    let i = self.int_resize(v, types::I32, true);
+                    self.b.ins().fcvt_from_sint(types::F32, i)
+                }
+                (Scalar::Int(_), _) => self.int_resize(v, types::I32, true),
+                (Scalar::Float(_), _) => {
+                    let f = self.float_to_float(v, s, Scalar::Float(32), RTE)?;
+                    self.b.ins().fcvt_to_sint_sat(types::I32, f)
+                }
+                _ => return Err(CompileError::new("image coordinates must be integers or floats")),
+            });
+        }
+        while out.len() < 3 {
+            let z = self.zero(to);
+            out.push(z);
+        }
+        Ok([out[0], out[1], out[2]])
+    }
+
+    /// A 16-byte stack buffer for four texel channels.
+    fn texel_slot(&mut self) -> Value {
+        let slot = self
+            .b
+            .create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 16, 4));
+        self.b.ins().stack_addr(types::I64, slot, 0)
+    }
+
+    /// Defines `r` of type `ty` (a 4-vector or a scalar of 32-bit floats, halves or ints) from
+    /// the four 32-bit channels at `buf` (floats when `float`, ints otherwise).
+    fn def_texel(&mut self, inst: &Instruction, r: u32, ty: u32, buf: Value, float: bool) -> R {
+        let (s, n) = self.cx.layout.shape(ty)?;
+        if n != 1 && n != 4 {
+            return Err(self.err(inst, "an image texel has 4 components (or 1 for depth images)"));
+        }
+        let flags = MemFlagsData::trusted();
+        let mut out = Vec::with_capacity(n as usize);
+        for c in 0..n {
+            let off = 4 * c as i32;
+            out.push(match (s, float) {
+                (Scalar::Float(32), true) => self.b.ins().load(types::F32, flags, buf, off),
+                (Scalar::Float(16), true) => {
+                    let f = self.b.ins().load(types::F32, flags, buf, off);
+                    self.float_to_float(f, Scalar::Float(32), Scalar::Float(16), RTE)?
+                }
+                (Scalar::Int(32), false) => self.b.ins().load(types::I32, flags, buf, off),
+                _ => return Err(self.err(inst, "result type does not match the image's sampled type")),
+            });
+        }
+        self.def(r, ty, out);
+        Ok(())
+    }
+
+    /// Stores texel value `id` as four 32-bit channels into a new stack buffer; `true` when
+    /// the channels are floats.
+    fn store_texel(&mut self, inst: &Instruction, id: u32) -> R<(Value, bool)> {
+        let ty = self.ty_of(id)?;
+        let (s, n) = self.cx.layout.shape(ty)?;
+        if n != 1 && n != 4 {
+            return Err(self.err(inst, "an image texel has 4 components (or 1 for depth images)"));
+        }
+        let leaves = self.val(id)?;
+        let buf = self.texel_slot();
+        let flags = MemFlagsData::trusted();
+        let float = matches!(s, Scalar::Float(_));
+        for c in 0..4 {
+            let v = match leaves.get(c) {
+                Some(&v) => match s {
+                    Scalar::Float(32) | Scalar::Int(32) => v,
+                    Scalar::Float(w) => self.float_to_float(v, Scalar::Float(w), Scalar::Float(32), RTE)?,
+                    _ => return Err(self.err(inst, "texel components must be 32-bit integers or floats")),
+                },
+                None if float => self.b.ins().f32const(0.0),
+                None => self.b.ins().iconst(types::I32, 0),
+            };
+            self.b.ins().store(flags, v, buf, 4 * c as i32);
+        }
+        Ok((buf, float))
+    }
+
+    pub fn image(&mut self, inst: &Instruction) -> R {
+        let ptr = types::I64;
+        match inst.opcode {
+            Op::SampledImage => {
+                let (r, ty) = result(inst)?;
+                let image = self.val1(op_id(inst, 0)?)?;
+                let sampler = self.val1(op_id(inst, 1)?)?;
+                self.def(r, ty, vec![image, sampler]);
+            }
+            Op::ImageSampleExplicitLod => {
+                let (r, ty) = result(inst)?;
+                let si = op_id(inst, 0)?;
+                self.image_shape(inst, si)?;
+                let parts = self.val(si)?;
+                let (&image, &sampler) = match (parts.first(), parts.get(1)) {
+                    (Some(i), Some(s)) => (i, s),
+                    _ => return Err(self.err(inst, "operand is not a sampled image")),
+                };
+                let sampler = self.b.ins().ireduce(types::I32, sampler);
+                let [x, y, z] = self.image_coords(op_id(inst, 1)?, types::F32)?;
+                let (s, _) = self.cx.layout.shape(ty)?;
+                let float = matches!(s, Scalar::Float(_));
+                let buf = self.texel_slot();
+                let name = if float {
+                    "clift_image_sample_float"
+                } else {
+                    "clift_image_sample_int"
+                };
+                let f32t = types::F32;
+                self.call_helper(
+                    name,
+                    &[ptr, types::I32, f32t, f32t, f32t, ptr],
+                    &[],
+                    &[image, sampler, x, y, z, buf],
+                )?;
+                self.def_texel(inst, r, ty, buf, float)?;
+            }
+            Op::ImageRead => {
+                let (r, ty) = result(inst)?;
+                let img_id = op_id(inst, 0)?;
+                self.image_shape(inst, img_id)?;
+                let image = self.val1(img_id)?;
+                let [x, y, z] = self.image_coords(op_id(inst, 1)?, types::I32)?;
+                let (s, _) = self.cx.layout.shape(ty)?;
+                let float = matches!(s, Scalar::Float(_));
+                let buf = self.texel_slot();
+                let name = if float {
+                    "clift_image_read_float"
+                } else {
+                    "clift_image_read_int"
+                };
+                let i32t = types::I32;
+                self.call_helper(name, &[ptr, i32t, i32t, i32t, ptr], &[], &[image, x, y, z, buf])?;
+                self.def_texel(inst, r, ty, buf, float)?;
+            }
+            Op::ImageWrite => {
+                let img_id = op_id(inst, 0)?;
+                self.image_shape(inst, img_id)?;
+                let image = self.val1(img_id)?;
+                let [x, y, z] = self.image_coords(op_id(inst, 1)?, types::I32)?;
+                let (buf, float) = self.store_texel(inst, op_id(inst, 2)?)?;
+                let name = if float {
+                    "clift_image_write_float"
+                } else {
+                    "clift_image_write_int"
+                };
+                let i32t = types::I32;
+                self.call_helper(name, &[ptr, i32t, i32t, i32t, ptr], &[], &[image, x, y, z, buf])?;
+            }
+            Op::ImageQuerySizeLod | Op::ImageQuerySize => {
+                let (r, ty) = result(inst)?;
+                let img_id = op_id(inst, 0)?;
+                let shape = self.image_shape(inst, img_id)?;
+                let image = self.val1(img_id)?;
+                let (s, n) = self.cx.layout.shape(ty)?;
+                let fields = shape.size_fields();
+                let t = match s {
+                    Scalar::Int(32) => types::I32,
+                    Scalar::Int(64) => types::I64,
+                    _ => return Err(self.err(inst, "size components must be 32- or 64-bit integers")),
+                };
+                if n as usize != fields.len() {
+                    return Err(self.err(inst, "result has the wrong number of components for the image"));
+                }
+                let flags = MemFlagsData::trusted();
+                let mut out = Vec::with_capacity(fields.len());
+                for off in fields {
+                    let v = self.b.ins().load(types::I64, flags, image, off);
+                    out.push(if t == types::I32 {
+                        self.b.ins().ireduce(types::I32, v)
+                    } else {
+                        v
+                    });
+                }
+                self.def(r, ty, out);
+            }
+            Op::ImageQueryFormat | Op::ImageQueryOrder => {
+                let (r, ty) = result(inst)?;
+                let img_id = op_id(inst, 0)?;
+                self.image_shape(inst, img_id)?;
+                let image = self.val1(img_id)?;
+                let (off, base) = if inst.opcode == Op::ImageQueryOrder {
+                    (abi::IMAGE_CHANNEL_ORDER_OFFSET, CL_CHANNEL_ORDER_BASE)
+                } else {
+                    (abi::IMAGE_CHANNEL_DATA_TYPE_OFFSET, CL_CHANNEL_TYPE_BASE)
+                };
+                let v = self.b.ins().load(types::I32, MemFlagsData::trusted(), image, off);
+                let v = self.b.ins().iadd_imm_s(v, -base);
+                let (s, _) = self.cx.layout.shape(ty)?;
+                let v = match s {
+                    Scalar::Int(w) => self.int_resize(v, Scalar::Int(w).clif(), false),
+                    _ => return Err(self.err(inst, "result must be an integer")),
+                };
+                self.def(r, ty, vec![v]);
+            }
+            _ => return Err(self.err(inst, "unsupported image instruction")),
+        }
+        Ok(())
+    }
+}
