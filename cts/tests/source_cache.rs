@@ -20,6 +20,8 @@ use cts::*;
 use std::path::{Path, PathBuf};
 
 const HIT: &str = "taken from the cache";
+/// What the log says when the machine code itself came from the cache (no JIT at all).
+const NATIVE_HIT: &str = "loaded from the native code cache";
 
 fn is_clift() -> bool {
     wanted_platform_name() == "Clift"
@@ -119,6 +121,10 @@ impl Child {
         self.log.contains(HIT)
     }
 
+    fn native_hit(&self) -> bool {
+        self.log.contains(NATIVE_HIT)
+    }
+
     /// The rest of the line after `prefix` (which may follow libtest's `test name ... `).
     fn field(&self, prefix: &str) -> Option<String> {
         self.stdout
@@ -193,14 +199,23 @@ fn child(src: &Path, opts: &str, env: &[(&str, String)]) -> Child {
     c
 }
 
-/// The cache entries (`*.clc`) in `dir`.
+/// The cache entries of OpenCL C compilations (`*.clc`) in `dir`.
 fn entries(dir: &Path) -> Vec<PathBuf> {
+    files_with(dir, "clc")
+}
+
+/// The native code entries (`*.native`) in `dir`.
+fn native_entries(dir: &Path) -> Vec<PathBuf> {
+    files_with(dir, "native")
+}
+
+fn files_with(dir: &Path, ext: &str) -> Vec<PathBuf> {
     let Ok(rd) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
     let mut v: Vec<PathBuf> = rd
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "clc"))
+        .filter(|p| p.extension().is_some_and(|x| x == ext))
         .collect();
     v.sort();
     v
@@ -236,6 +251,8 @@ fn cache_hit_across_processes_and_warm_build_time() {
     );
     assert_eq!(cold.out.as_deref(), Some(&[5, 0, -1][..]));
     assert_eq!(entries(dir.path()).len(), 1, "one entry written");
+    assert_eq!(native_entries(dir.path()).len(), 1, "one native code entry written");
+    assert!(!cold.native_hit());
     assert_eq!(cold.compiler, CL_TRUE);
     assert_eq!(cold.linker, CL_TRUE);
     let mut warm = Vec::new();
@@ -243,10 +260,16 @@ fn cache_hit_across_processes_and_warm_build_time() {
         let w = child(&src, "-D OFFSET=5", &env);
         assert_built(&w, "warm build");
         assert!(w.hit(), "build {i} in a new process hits the cache:\n{}", w.log);
+        assert!(
+            w.native_hit(),
+            "build {i} takes the machine code from the cache too (no JIT):\n{}",
+            w.log
+        );
         assert_eq!(w.out.as_deref(), Some(&[5, 0, -1][..]), "the cached program's result");
         warm.push(w);
     }
     assert_eq!(entries(dir.path()).len(), 1, "hits write nothing new");
+    assert_eq!(native_entries(dir.path()).len(), 1, "hits write no new native code");
     let best = warm.iter().map(|w| w.build_ms).fold(f64::INFINITY, f64::min);
     let wall = warm.iter().map(|w| w.wall_ms).fold(f64::INFINITY, f64::min);
     println!(
@@ -372,6 +395,50 @@ fn corrupted_entry_is_detected_and_rebuilt() {
     }
 }
 
+/// The native code entry damaged in the same ways: the build compiles again (a JIT run, not a
+/// native hit), gives the right result and rewrites the entry.
+#[test]
+fn corrupted_native_entry_is_detected_and_rebuilt() {
+    if !is_clift() {
+        return;
+    }
+    let dir = TempDir::new("cache-corrupt-native");
+    let env = with(cache_env(&dir), "CTS_KERNEL", "defines");
+    let src = source_path("defines.cl");
+    let first = child(&src, "-D FLAG=3", &env);
+    assert_built(&first, "first build");
+    let files = native_entries(dir.path());
+    assert_eq!(files.len(), 1);
+    let entry = &files[0];
+    let good = std::fs::read(entry).unwrap();
+    let mut flipped = good.clone();
+    let mid = flipped.len() / 2;
+    for b in &mut flipped[mid..mid + 16] {
+        *b ^= 0x5A;
+    }
+    for (what, bad) in [
+        ("flipped", flipped),
+        ("truncated", good[..good.len() / 3].to_vec()),
+        ("garbage", pattern(good.len(), 11)),
+        ("empty", Vec::new()),
+    ] {
+        std::fs::write(entry, &bad).unwrap();
+        let c = child(&src, "-D FLAG=3", &env);
+        assert_built(&c, what);
+        assert!(c.hit(), "the SPIR-V entry still hits ({what})");
+        assert!(!c.native_hit(), "a {what} native entry is not used:\n{}", c.log);
+        assert_eq!(c.out.as_deref(), Some(&[0, 1, 3][..]), "{what}: correct result");
+        assert_ne!(
+            std::fs::read(entry).unwrap_or_default(),
+            bad,
+            "the {what} entry is replaced"
+        );
+        let again = child(&src, "-D FLAG=3", &env);
+        assert!(again.native_hit(), "the rewritten native entry hits ({what})");
+        assert_eq!(again.out.as_deref(), Some(&[0, 1, 3][..]));
+    }
+}
+
 #[test]
 fn cache_off_never_hits() {
     if !is_clift() {
@@ -387,6 +454,10 @@ fn cache_off_never_hits() {
         assert_eq!(c.out.as_deref(), Some(&[1, 0, -1][..]));
     }
     assert!(entries(dir.path()).is_empty(), "CLIFT_CACHE=0 writes no entry");
+    assert!(
+        native_entries(dir.path()).is_empty(),
+        "CLIFT_CACHE=0 writes no native code"
+    );
     // A warm cache is not used when it is off.
     let on = with(cache_env(&dir), "CTS_KERNEL", "defines");
     child(&src, "-D OFFSET=1", &on);

@@ -30,10 +30,38 @@ fn basic_o0() -> Program {
     program(include_bytes!("kernels/basic_O0.spv"))
 }
 
+/// The same kernels compiled with a native image, then loaded back from the image alone (the
+/// persistent cache's path).
+fn basic_native() -> Program {
+    let m = jit::spirv::parse(include_bytes!("kernels/basic.spv")).expect("parse");
+    let (_, image) = jit::codegen::compile_with_image(&m, &CompileOptions::default()).expect("compile");
+    jit::codegen::load_native(&image.expect("an image")).expect("load")
+}
+
+/// A damaged image is an error, never a crash: every truncation is refused.
+#[test]
+fn native_image_truncated_is_an_error() {
+    let m = jit::spirv::parse(include_bytes!("kernels/basic.spv")).expect("parse");
+    let (_, image) = jit::codegen::compile_with_image(&m, &CompileOptions::default()).expect("compile");
+    let image = image.expect("an image");
+    for len in (0..image.len()).step_by(37) {
+        assert!(
+            jit::codegen::load_native(&image[..len]).is_err(),
+            "prefix of {len} bytes"
+        );
+    }
+    let mut extra = image.clone();
+    extra.push(0);
+    assert!(jit::codegen::load_native(&extra).is_err());
+}
+
 macro_rules! both {
     ($($name:ident),* $(,)?) => {
         mod o2 {
             $( #[test] fn $name() { super::$name(&super::basic()) } )*
+        }
+        mod native {
+            $( #[test] fn $name() { super::$name(&super::basic_native()) } )*
         }
         mod o0 {
             $( #[test] fn $name() { super::$name(&super::basic_o0()) } )*

@@ -36,6 +36,33 @@ pub fn dir() -> Option<PathBuf> {
         .map(|h| PathBuf::from(h).join(".cache").join("clift"))
 }
 
+/// Identifies this build of Clift: the path, size, modification time and inode of the file
+/// its code was loaded from (libclift.so, or a test binary). Native code in the cache is
+/// keyed on it, so a rebuilt Clift never runs an older build's code.
+pub fn build_id() -> &'static str {
+    static ID: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    ID.get_or_init(|| {
+        let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };
+        // SAFETY: dladdr only reads the address and fills `info`.
+        let found = unsafe { libc::dladdr(build_id as *const libc::c_void, &mut info) } != 0;
+        let path = if found && !info.dli_fname.is_null() {
+            // SAFETY: dladdr returned a NUL-terminated file name.
+            unsafe { std::ffi::CStr::from_ptr(info.dli_fname) }
+                .to_string_lossy()
+                .into_owned()
+        } else {
+            String::new()
+        };
+        let meta = std::fs::metadata(&path)
+            .map(|m| {
+                use std::os::unix::fs::MetadataExt;
+                format!("{} {} {} {}", m.len(), m.mtime(), m.mtime_nsec(), m.ino())
+            })
+            .unwrap_or_default();
+        format!("{} {path} {meta}", env!("CARGO_PKG_VERSION"))
+    })
+}
+
 /// Builds a key from named parts (each length-prefixed, so parts cannot run together).
 #[derive(Default)]
 pub struct Key(Sha256);
@@ -124,7 +151,21 @@ impl Entry {
 /// The entry for `key`, if present, intact, and its headers unchanged. A corrupted entry is
 /// removed so the next build replaces it.
 pub fn lookup(key: &str) -> Option<Entry> {
-    let path = dir()?.join(format!("{key}.clc"));
+    lookup_in(key, "clc")
+}
+
+/// A native code image stored under `key` (`.native` files), if present and intact.
+pub fn lookup_native(key: &str) -> Option<Vec<u8>> {
+    lookup_in(key, "native").map(|e| e.spirv)
+}
+
+/// Stores a native code image (best effort).
+pub fn store_native(key: &str, image: Vec<u8>) {
+    store_in(key, "native", &Entry::with_deps(image, String::new(), &[]));
+}
+
+fn lookup_in(key: &str, ext: &str) -> Option<Entry> {
+    let path = dir()?.join(format!("{key}.{ext}"));
     let bytes = std::fs::read(&path).ok()?;
     let Some(entry) = Entry::decode(&bytes) else {
         let _ = std::fs::remove_file(&path);
@@ -139,6 +180,10 @@ pub fn lookup(key: &str) -> Option<Entry> {
 
 /// Stores an entry (best effort: a cache that cannot be written is simply not used).
 pub fn store(key: &str, entry: &Entry) {
+    store_in(key, "clc", entry)
+}
+
+fn store_in(key: &str, ext: &str, entry: &Entry) {
     let Some(dir) = dir() else { return };
     if std::fs::create_dir_all(&dir).is_err() {
         return;
@@ -148,7 +193,8 @@ pub fn store(key: &str, entry: &Entry) {
         std::process::id(),
         std::thread::current().id()
     ));
-    if std::fs::write(&tmp, entry.encode()).is_ok() && std::fs::rename(&tmp, dir.join(format!("{key}.clc"))).is_err() {
+    if std::fs::write(&tmp, entry.encode()).is_ok() && std::fs::rename(&tmp, dir.join(format!("{key}.{ext}"))).is_err()
+    {
         let _ = std::fs::remove_file(&tmp);
     }
 }

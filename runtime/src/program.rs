@@ -3,6 +3,7 @@
 
 use crate::arginfo::{self, ArgInfo};
 use crate::binary::ProgramBinary;
+use crate::cache;
 use crate::callback::ObjectCallback;
 use crate::context::Context;
 use crate::device::Device;
@@ -405,7 +406,6 @@ impl Program {
             linked = spirv::link(&refs, false).map_err(|e| format!("error: {e}\n"))?;
             &linked
         };
-        spirv::validate(module, &features()).map_err(|e| format!("error: {e}\n"))?;
         let spec_constants = self.spec_values.lock().unwrap_or_else(|e| e.into_inner()).clone();
         let compile_options = CompileOptions {
             spec_constants,
@@ -414,11 +414,33 @@ impl Program {
             opt_level_none: opts.opt_disable,
         };
         let start = std::time::Instant::now();
-        let program = codegen::compile(module, &compile_options).map_err(|e| format!("error: {e}\n"))?;
+        let inputs = self.lock().inputs.clone();
+        let key = native_key(&inputs, &compile_options);
+        // The native code cache: the same modules, options, Clift build and CPU give the same
+        // machine code, so a hit skips validation, translation and code generation.
+        let cached = cache::lookup_native(&key).and_then(|image| codegen::load_native(&image).ok());
+        let from_cache = cached.is_some();
+        let program = match cached {
+            Some(p) => p,
+            None => {
+                spirv::validate(module, &features()).map_err(|e| format!("error: {e}\n"))?;
+                let (program, image) =
+                    codegen::compile_with_image(module, &compile_options).map_err(|e| format!("error: {e}\n"))?;
+                if let Some(image) = image {
+                    cache::store_native(&key, image);
+                }
+                program
+            }
+        };
         let log = if crate::options::verbose_build_log() {
             format!(
-                "Clift: {} kernel(s) compiled in {:.2} ms\n",
+                "Clift: {} kernel(s) {} in {:.2} ms\n",
                 program.kernels().len(),
+                if from_cache {
+                    "loaded from the native code cache"
+                } else {
+                    "compiled"
+                },
                 start.elapsed().as_secs_f64() * 1e3
             )
         } else {
@@ -464,6 +486,31 @@ impl Drop for Program {
         // SAFETY: the callbacks were registered for this program.
         unsafe { crate::callback::run_destructors(callbacks, self as *mut Program as *mut c_void) };
     }
+}
+
+/// The native code cache key: everything that decides the machine code of a build.
+fn native_key(inputs: &[Arc<Vec<u8>>], options: &CompileOptions) -> String {
+    let mut spec: Vec<(u32, u64)> = options.spec_constants.iter().map(|(k, v)| (*k, *v)).collect();
+    spec.sort_unstable();
+    let mut key = cache::Key::default()
+        .part(b"native code")
+        .part(cache::build_id().as_bytes())
+        .part(codegen::target_id().as_bytes())
+        .part(format!("{spec:?}").as_bytes())
+        .part(
+            format!(
+                "{} {} {} {:?}",
+                options.denorms_are_zero,
+                options.fast_relaxed_math,
+                options.opt_level_none,
+                std::env::var("CLIFT_BARRIERS").ok()
+            )
+            .as_bytes(),
+        );
+    for input in inputs {
+        key = key.part(input);
+    }
+    key.hex()
 }
 
 /// What the validator accepts: what the device reports.

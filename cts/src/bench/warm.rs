@@ -62,13 +62,16 @@ pub struct Build {
     pub jit_ms: Option<f64>,
     /// Clift's build log says the OpenCL C compilation came from the cache.
     pub hit: bool,
+    /// From Clift's build log: the machine code came from the native code cache, loaded in
+    /// this many ms (no Cranelift run).
+    pub native_ms: Option<f64>,
 }
 
 /// Parses "Clift: clang X ms, llvm-spirv Y ms", "Clift: N kernel(s) compiled in Z ms" and
 /// "taken from the cache" out of a build log.
-fn parse_log(log: &str) -> (Option<f64>, Option<f64>, Option<f64>, bool) {
+fn parse_log(log: &str) -> (Option<f64>, Option<f64>, Option<f64>, bool, Option<f64>) {
     let num = |s: &str| s.trim().trim_end_matches("ms").trim().parse::<f64>().ok();
-    let (mut clang, mut spirv, mut jit, mut hit) = (None, None, None, false);
+    let (mut clang, mut spirv, mut jit, mut hit, mut native) = (None, None, None, false, None);
     for l in log.lines() {
         if let Some(rest) = l.trim().strip_prefix("Clift: clang ") {
             if let Some((c, s)) = rest.split_once(", llvm-spirv ") {
@@ -77,10 +80,12 @@ fn parse_log(log: &str) -> (Option<f64>, Option<f64>, Option<f64>, bool) {
             }
         } else if let Some((_, z)) = l.split_once("kernel(s) compiled in ") {
             jit = num(z);
+        } else if let Some((_, z)) = l.split_once("kernel(s) loaded from the native code cache in ") {
+            native = num(z);
         }
         hit |= l.contains("taken from the cache");
     }
-    (clang, spirv, jit, hit)
+    (clang, spirv, jit, hit, native)
 }
 
 fn run_child(p: &Platform, kernel: &str, clift_cache: &Path, pocl_cache: &Path) -> R<Build> {
@@ -105,13 +110,14 @@ fn run_child(p: &Platform, kernel: &str, clift_cache: &Path, pocl_cache: &Path) 
         .ok_or_else(|| format!("child printed no build time: {stdout:?}"))?;
     let (ns, log) = rest.split_once('\n').unwrap_or((rest, ""));
     let ns: u64 = ns.trim().parse().map_err(|e| format!("child build time {ns:?}: {e}"))?;
-    let (clang_ms, spirv_ms, jit_ms, hit) = parse_log(log);
+    let (clang_ms, spirv_ms, jit_ms, hit, native_ms) = parse_log(log);
     Ok(Build {
         time: Duration::from_nanos(ns),
         clang_ms,
         spirv_ms,
         jit_ms,
         hit,
+        native_ms,
     })
 }
 
@@ -219,7 +225,7 @@ fn fmt_ms(v: f64) -> String {
 pub fn report(rows: &[Row]) -> String {
     let ms = |x: Option<f64>| x.map(fmt_ms).unwrap_or_else(|| "—".into());
     let mut s = String::new();
-    s += "| kernel | platform | cold build (new process) | clang | llvm-spirv | Clift JIT | warm-cache build (new process) | of which Clift JIT | cache | target: warm < 2 ms |\n";
+    s += "| kernel | platform | cold build (new process) | clang | llvm-spirv | Clift JIT | warm-cache build (new process) | of which Clift JIT (or native code load) | cache | target: warm < 2 ms |\n";
     s += "|---|---|---|---|---|---|---|---|---|---|\n";
     for r in rows {
         let (cold, clang, spirv, jit) = match &r.cold {
@@ -234,7 +240,9 @@ pub fn report(rows: &[Row]) -> String {
         let (warm, wjit, cache, target) = match &r.warm {
             Ok(b) => {
                 let cache = if r.clift {
-                    if b.hit {
+                    if b.hit && b.native_ms.is_some() {
+                        "hit (SPIR-V and native code)".to_string()
+                    } else if b.hit {
                         "hit".to_string()
                     } else {
                         "**miss**".to_string()
@@ -253,7 +261,10 @@ pub fn report(rows: &[Row]) -> String {
                 };
                 (
                     format!("{} (median of {})", fmt_ms(b.time.as_secs_f64() * 1e3), r.rounds),
-                    ms(b.jit_ms),
+                    match b.native_ms {
+                        Some(n) => format!("no JIT: native code loaded in {}", fmt_ms(n)),
+                        None => ms(b.jit_ms),
+                    },
                     cache,
                     target.to_string(),
                 )

@@ -651,8 +651,8 @@ fn report(rows: &[Row], hung: Option<(&str, &str)>) -> String {
 }
 
 /// What the kernel caches did for the "same program again" column: Clift's build times cold
-/// and again (from source its OpenCL C cache skips clang and llvm-spirv, Cranelift runs again;
-/// from SPIR-V nothing is cached).
+/// and again (from source its OpenCL C cache skips clang and llvm-spirv and its native code
+/// cache skips Cranelift; from SPIR-V the native code cache alone serves it).
 fn cache_note(rows: &[Row]) -> Option<String> {
     let clift: Vec<&Outcome> = rows
         .iter()
@@ -668,11 +668,11 @@ fn cache_note(rows: &[Row]) -> Option<String> {
     for (via, what) in [
         (
             "source",
-            "from source the same program again is served by Clift's OpenCL C cache (clang and llvm-spirv skipped, Cranelift runs again)",
+            "from source the same program again is served by Clift's OpenCL C cache and native code cache (clang, llvm-spirv and Cranelift all skipped)",
         ),
         (
             "SPIR-V",
-            "from SPIR-V there is nothing to cache but Cranelift's work, which runs again",
+            "from SPIR-V the same program again is served by Clift's native code cache (Cranelift skipped)",
         ),
     ] {
         let of: Vec<&&Outcome> = clift.iter().filter(|o| o.via == via).collect();

@@ -18,6 +18,7 @@ mod inline;
 mod layout;
 mod memory;
 mod module;
+mod native;
 mod printf;
 mod translate;
 
@@ -172,15 +173,49 @@ impl Kernel {
 /// Setting the environment variable `CLIFT_BARRIERS=fibers` runs every kernel with barriers as
 /// fibers (the fallback), for comparisons.
 pub fn compile(module: &Module, options: &CompileOptions) -> Result<Program, CompileError> {
-    let fibers = std::env::var("CLIFT_BARRIERS").is_ok_and(|v| v == "fibers");
-    module::compile_program(module, options, fibers)
+    module::compile_program(module, options, force_fibers(), false).map(|(p, _)| p)
+}
+
+fn force_fibers() -> bool {
+    std::env::var("CLIFT_BARRIERS").is_ok_and(|v| v == "fibers")
+}
+
+/// As [`compile`], also returning the program's native image for a persistent cache (`None`
+/// when the program holds something an image cannot carry). The image is only valid for this
+/// Clift build on this CPU; [`load_native`] turns it back into the program.
+pub fn compile_with_image(
+    module: &Module,
+    options: &CompileOptions,
+) -> Result<(Program, Option<Vec<u8>>), CompileError> {
+    module::compile_program(module, options, force_fibers(), true)
+}
+
+/// The code generator's target: the triple and the ISA flags Cranelift detected on this CPU.
+/// A native image is only valid for the same target.
+pub fn target_id() -> String {
+    static ID: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    ID.get_or_init(|| {
+        module::make_isa(false)
+            .map(|isa| {
+                let flags: Vec<String> = isa.isa_flags().iter().map(|v| v.to_string()).collect();
+                format!("{} {}", isa.triple(), flags.join(","))
+            })
+            .unwrap_or_default()
+    })
+    .clone()
+}
+
+/// Loads a native image made by [`compile_with_image`]: no translation, no code generation,
+/// only placement and linking. A damaged image is an error.
+pub fn load_native(image: &[u8]) -> Result<Program, CompileError> {
+    native::load(image)
 }
 
 /// As [`compile`], with every kernel that has barriers forced onto the fiber fallback (tests
 /// compare both strategies with it).
 #[doc(hidden)]
 pub fn compile_with_fibers(module: &Module, options: &CompileOptions) -> Result<Program, CompileError> {
-    module::compile_program(module, options, true)
+    module::compile_program(module, options, true, false).map(|(p, _)| p)
 }
 
 /// The OpenCL.std math library's symbols (the `builtins` module), registered with the JIT.

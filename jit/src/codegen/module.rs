@@ -3,6 +3,7 @@
 
 use super::driver::{EntryFn, Exec, GroupFn, WorkItem};
 use super::layout::{round_up, Id, Layout, Scalar, Ty};
+use super::native::{self, FuncCode, Recorder};
 use super::{
     group, helpers, inline, math_symbols, translate, BarrierStrategy, CodeMemory, CompileError, CompileOptions, Kernel,
     Program,
@@ -21,7 +22,7 @@ use cranelift_jit::{ArenaMemoryProvider, JITBuilder, JITModule};
 
 /// Address space reserved for one program's code and data.
 const ARENA_RESERVE: usize = 256 << 20;
-use cranelift_module::{DataDescription, DataId, FuncId, Linkage, Module as _};
+use cranelift_module::{DataDescription, DataId, FuncId, Linkage, Module as _, ModuleReloc};
 use rspirv::dr::Operand;
 use rspirv::spirv::{BuiltIn, Decoration, ExecutionMode, ExecutionModel, FunctionParameterAttribute, Op, StorageClass};
 use std::collections::{HashMap, HashSet};
@@ -44,6 +45,8 @@ pub(crate) struct Ctx<'m> {
     pub imports: HashMap<String, FuncId>,
     pub math: HashSet<&'static str>,
     pub globals: HashMap<Id, (Id, StorageClass)>,
+    /// What the native image needs, when one is made.
+    pub native: Option<Recorder>,
 }
 
 fn err(s: impl Into<String>) -> CompileError {
@@ -143,15 +146,11 @@ impl<'m> Ctx<'m> {
     }
 }
 
-fn make_isa(opts: &CompileOptions) -> Result<cranelift_codegen::isa::OwnedTargetIsa, CompileError> {
+pub(crate) fn make_isa(opt_level_none: bool) -> Result<cranelift_codegen::isa::OwnedTargetIsa, CompileError> {
     let mut flags = settings::builder();
     let set =
         |f: &mut settings::Builder, k: &str, v: &str| f.set(k, v).map_err(|e| err(format!("cranelift flag {k}: {e}")));
-    set(
-        &mut flags,
-        "opt_level",
-        if opts.opt_level_none { "none" } else { "speed" },
-    )?;
+    set(&mut flags, "opt_level", if opt_level_none { "none" } else { "speed" })?;
     set(
         &mut flags,
         "enable_verifier",
@@ -165,9 +164,10 @@ fn make_isa(opts: &CompileOptions) -> Result<cranelift_codegen::isa::OwnedTarget
         .map_err(|e| err(format!("host ISA: {e}")))
 }
 
-pub(crate) fn compile_program(m: &Module, opts: &CompileOptions, force_fibers: bool) -> Result<Program, CompileError> {
-    let layout = Layout::new(m)?;
-    let isa = make_isa(opts)?;
+/// A JIT module for one program with every helper, math and image symbol registered; the
+/// set of math symbol names comes with it.
+pub(crate) fn new_jit(opt_level_none: bool) -> Result<(JITModule, HashSet<&'static str>), CompileError> {
+    let isa = make_isa(opt_level_none)?;
     let mut jb = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
     // One contiguous reservation per program: code refers to its functions and data with
     // 32-bit PC-relative relocations, which separate allocations could put out of reach.
@@ -183,7 +183,19 @@ pub(crate) fn compile_program(m: &Module, opts: &CompileOptions, force_fibers: b
         jb.symbol(name, ptr);
         math.insert(name);
     }
-    let jit = JITModule::new(jb);
+    Ok((JITModule::new(jb), math))
+}
+
+/// Compiles every kernel of `m`; with `record`, also the native image of the result (see
+/// `native`), `None` when the program holds something an image cannot carry.
+pub(crate) fn compile_program(
+    m: &Module,
+    opts: &CompileOptions,
+    force_fibers: bool,
+    record: bool,
+) -> Result<(Program, Option<Vec<u8>>), CompileError> {
+    let layout = Layout::new(m)?;
+    let (jit, math) = new_jit(opts.opt_level_none)?;
 
     let mut cx = Ctx {
         m,
@@ -202,6 +214,7 @@ pub(crate) fn compile_program(m: &Module, opts: &CompileOptions, force_fibers: b
         imports: HashMap::new(),
         math,
         globals: HashMap::new(),
+        native: record.then(Recorder::new),
     };
     for d in &m.decorations {
         if d.member.is_some() {
@@ -276,9 +289,13 @@ pub(crate) fn compile_program(m: &Module, opts: &CompileOptions, force_fibers: b
                     .jit
                     .declare_data(&format!("g{}", v.id), Linkage::Local, writable, false)
                     .map_err(|e| err(format!("OpVariable %{}: {e}", v.id)))?;
+                let align = info.align.max(16);
+                if let Some(rec) = cx.native.as_mut() {
+                    rec.data.push((id, align, bytes.clone()));
+                }
                 let mut dd = DataDescription::new();
                 dd.define(bytes.into_boxed_slice());
-                dd.set_align(info.align.max(16));
+                dd.set_align(align);
                 cx.jit
                     .define_data(id, &dd)
                     .map_err(|e| err(format!("OpVariable %{}: {e}", v.id)))?;
@@ -385,15 +402,6 @@ pub(crate) fn compile_program(m: &Module, opts: &CompileOptions, force_fibers: b
     }
 
     // Work-group functions and fiber wrappers.
-    enum Code {
-        Group(FuncId, usize),
-        Fiber(FuncId),
-    }
-    struct Pending {
-        kernel: Kernel0,
-        code: Code,
-        strategy: BarrierStrategy,
-    }
     let mut pending = Vec::new();
     for p in plans {
         let f = m
@@ -443,6 +451,10 @@ pub(crate) fn compile_program(m: &Module, opts: &CompileOptions, force_fibers: b
     cx.jit
         .finalize_definitions()
         .map_err(|e| err(format!("linking: {e}")))?;
+    let image = cx
+        .native
+        .as_ref()
+        .and_then(|rec| native::encode(&cx.jit, rec, &pending));
     let mut execs = Vec::new();
     for p in &pending {
         execs.push(match p.code {
@@ -480,7 +492,7 @@ pub(crate) fn compile_program(m: &Module, opts: &CompileOptions, force_fibers: b
             })
         })
         .collect();
-    Ok(Program { kernels, _code: code })
+    Ok((Program { kernels, _code: code }, image))
 }
 
 /// The functions `f` calls directly.
@@ -520,19 +532,52 @@ pub(crate) fn define(cx: &mut Ctx, fid: FuncId, ctx: &mut Context, what: &str) -
         cx.jit.clear_context(ctx);
         return Err(err(format!("{what}: code generation failed: {detail}")));
     }
+    if let (Some(rec), Some(cc)) = (cx.native.as_mut(), ctx.compiled_code()) {
+        let align = (cc.buffer.alignment as u64)
+            .max(cx.jit.isa().function_alignment().minimum as u64)
+            .max(cx.jit.isa().symbol_alignment());
+        let relocs = cc
+            .buffer
+            .relocs()
+            .iter()
+            .map(|r| ModuleReloc::from_mach_reloc(r, &ctx.func, fid))
+            .collect();
+        rec.funcs.push(FuncCode {
+            id: fid,
+            align,
+            bytes: cc.code_buffer().to_vec(),
+            relocs,
+        });
+    }
     cx.jit.clear_context(ctx);
     Ok(())
 }
 
-struct Kernel0 {
-    name: String,
-    args: Vec<KernelArg>,
-    args_size: usize,
-    static_local_size: usize,
-    reqd: Option<[u32; 3]>,
-    hint: Option<[u32; 3]>,
-    private: usize,
-    has_barriers: bool,
+/// A kernel's launch description before its code has an address.
+pub(crate) struct Kernel0 {
+    pub name: String,
+    pub args: Vec<KernelArg>,
+    pub args_size: usize,
+    pub static_local_size: usize,
+    pub reqd: Option<[u32; 3]>,
+    pub hint: Option<[u32; 3]>,
+    pub private: usize,
+    pub has_barriers: bool,
+}
+
+/// The function a kernel's work-groups run.
+#[derive(Clone, Copy)]
+pub(crate) enum Code {
+    /// A work-group function and its per-work-item record size.
+    Group(FuncId, usize),
+    /// The fiber wrapper of one work-item.
+    Fiber(FuncId),
+}
+
+pub(crate) struct Pending {
+    pub kernel: Kernel0,
+    pub code: Code,
+    pub strategy: BarrierStrategy,
 }
 
 /// A kernel parameter's value as the work-group code receives it.
