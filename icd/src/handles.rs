@@ -10,6 +10,7 @@ use runtime::memory::Mem;
 use runtime::object::{lookup, lookup_static, ClObject};
 use runtime::platform::Platform;
 use runtime::queue::Queue;
+use runtime::sampler::Sampler;
 use std::ffi::c_void;
 use std::sync::Arc;
 
@@ -53,6 +54,19 @@ pub fn buffer(handle: cl_mem) -> ClResult<Arc<Mem>> {
         return Err(CL_INVALID_MEM_OBJECT);
     }
     Ok(mem)
+}
+
+/// An image handle: "CL_INVALID_MEM_OBJECT if image is not a valid image object".
+pub fn image(handle: cl_mem) -> ClResult<Arc<Mem>> {
+    let mem = mem(handle)?;
+    if mem.image.is_none() {
+        return Err(CL_INVALID_MEM_OBJECT);
+    }
+    Ok(mem)
+}
+
+pub fn sampler(handle: cl_sampler) -> ClResult<Arc<Sampler>> {
+    get(handle as _, CL_INVALID_SAMPLER)
 }
 
 /// An event wait list: `CL_INVALID_EVENT_WAIT_LIST` when the list and its count disagree or a

@@ -59,8 +59,10 @@ const V3_0: cl_version = info::version(3, 0, 0);
 
 /// What works today: SPIR-V 1.0-1.5 programs (cl_khr_il_program) JIT-compiled by Cranelift,
 /// OpenCL C through clang + llvm-spirv, byte-addressable stores and 32/64-bit atomics on
-/// global and local memory, non-uniform work-groups, double precision. Not yet: images, fp16, subgroups,
-/// work-group collectives, pipes, device enqueue. Each later issue adds its entries here.
+/// global and local memory, non-uniform work-groups, double precision, images and samplers
+/// (1D, 1D buffer, 1D array, 2D, 2D array, 3D; read, write and read-write; depth and sRGB;
+/// 2D images from buffers). Not yet: fp16, subgroups, work-group collectives, pipes, device
+/// enqueue. Each later issue adds its entries here.
 pub const FEATURES: Features = Features {
     extensions: &[
         ("cl_khr_icd", V1_0),
@@ -73,6 +75,10 @@ pub const FEATURES: Features = Features {
         ("cl_khr_int64_base_atomics", V1_0),
         ("cl_khr_int64_extended_atomics", V1_0),
         ("cl_khr_fp64", V1_0),
+        ("cl_khr_3d_image_writes", V1_0),
+        ("cl_khr_depth_images", V1_0),
+        ("cl_khr_image2d_from_buffer", V1_0),
+        ("cl_khr_srgb_image_writes", V1_0),
     ],
     opencl_c_features: &[
         ("__opencl_c_int64", V3_0),
@@ -82,6 +88,9 @@ pub const FEATURES: Features = Features {
         ("__opencl_c_atomic_scope_all_devices", V3_0),
         ("__opencl_c_generic_address_space", V3_0),
         ("__opencl_c_fp64", V3_0),
+        ("__opencl_c_images", V3_0),
+        ("__opencl_c_read_write_images", V3_0),
+        ("__opencl_c_3d_image_writes", V3_0),
     ],
     opencl_c_versions: &[V1_0, V1_1, V1_2, V3_0],
     opencl_c_version: "OpenCL C 1.2 Clift",
@@ -209,6 +218,28 @@ pub const PREFERRED_WORK_GROUP_SIZE_MULTIPLE: usize = 1;
 /// `CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED`, format vYYYY-MM-DD-XX: Clift has not
 /// passed an official conformance submission.
 pub const LATEST_CONFORMANCE_VERSION_PASSED: &str = "v0000-01-01-00";
+/// `CL_DEVICE_IMAGE2D_MAX_WIDTH` and `_HEIGHT` (also the widest 1D image and image array): the
+/// spec's minimum.
+pub const IMAGE2D_MAX_SIZE: usize = 16384;
+/// `CL_DEVICE_IMAGE3D_MAX_WIDTH`, `_HEIGHT` and `_DEPTH`: the spec's minimum.
+pub const IMAGE3D_MAX_SIZE: usize = 2048;
+/// `CL_DEVICE_IMAGE_MAX_ARRAY_SIZE`: the spec's minimum.
+pub const IMAGE_MAX_ARRAY_SIZE: usize = 2048;
+/// `CL_DEVICE_IMAGE_PITCH_ALIGNMENT` and `CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT`, in pixels,
+/// for 2D images from buffers (cl_khr_image2d_from_buffer): one pixel. Clift needs no more
+/// than what every image already has: rows and a start that are multiples of the element
+/// size, which keep each channel at its natural alignment.
+pub const IMAGE_PITCH_ALIGNMENT: u32 = 1;
+pub const IMAGE_BASE_ADDRESS_ALIGNMENT: u32 = 1;
+/// The least `CL_DEVICE_IMAGE_MAX_BUFFER_SIZE` (pixels of a 1D image buffer) the spec allows.
+const MIN_IMAGE_MAX_BUFFER_SIZE: usize = 65536;
+/// `CL_DEVICE_MAX_READ_IMAGE_ARGS`, `_WRITE_IMAGE_ARGS`, `_READ_WRITE_IMAGE_ARGS`,
+/// `CL_DEVICE_MAX_SAMPLERS`: the spec's minimums. An image or sampler argument takes 8 bytes
+/// of the argument block, so `MAX_PARAMETER_SIZE` holds 128 of them.
+pub const MAX_READ_IMAGE_ARGS: u32 = 128;
+pub const MAX_WRITE_IMAGE_ARGS: u32 = 64;
+pub const MAX_READ_WRITE_IMAGE_ARGS: u32 = 64;
+pub const MAX_SAMPLERS: u32 = 16;
 /// `CL_DEVICE_QUEUE_ON_HOST_PROPERTIES`: both are implemented by the host runtime.
 pub const QUEUE_ON_HOST_PROPERTIES: cl_command_queue_properties =
     CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
@@ -483,25 +514,36 @@ impl Device {
         }
     }
 
-    /// Image limits: the spec's minimums with image support, 0 without.
+    /// `CL_DEVICE_IMAGE_MAX_BUFFER_SIZE`: pixels of a 1D image buffer. Its pixels are the
+    /// buffer's, so any count whose widest (16-byte) element fits one allocation works.
+    pub fn image_max_buffer_size(&self) -> usize {
+        let pixels = usize::try_from(self.max_mem_alloc_size / 16).unwrap_or(usize::MAX);
+        pixels.max(MIN_IMAGE_MAX_BUFFER_SIZE)
+    }
+
+    /// Image limits (the spec's minimums, see the constants) with image support, 0 without.
     fn image_info(&self, param: cl_device_info) -> Option<Answer> {
         let images = FEATURES.images();
         let rw_images = images && FEATURES.has_feature("__opencl_c_read_write_images");
-        let limit = |n: usize| if images { n } else { 0 };
+        let from_buffer = images && FEATURES.has_extension("cl_khr_image2d_from_buffer");
+        let size = |n: usize| info::size(if images { n } else { 0 });
+        let uint = |n: u32, on: bool| info::uint(if on { n } else { 0 });
         Some(match param {
             CL_DEVICE_IMAGE_SUPPORT => info::boolean(images),
-            CL_DEVICE_MAX_READ_IMAGE_ARGS => info::uint(limit(128) as u32),
-            CL_DEVICE_MAX_WRITE_IMAGE_ARGS => info::uint(limit(64) as u32),
-            CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS => info::uint(if rw_images { 64 } else { 0 }),
-            CL_DEVICE_IMAGE2D_MAX_WIDTH | CL_DEVICE_IMAGE2D_MAX_HEIGHT => info::size(limit(16384)),
+            CL_DEVICE_MAX_READ_IMAGE_ARGS => uint(MAX_READ_IMAGE_ARGS, images),
+            CL_DEVICE_MAX_WRITE_IMAGE_ARGS => uint(MAX_WRITE_IMAGE_ARGS, images),
+            CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS => uint(MAX_READ_WRITE_IMAGE_ARGS, rw_images),
+            CL_DEVICE_IMAGE2D_MAX_WIDTH | CL_DEVICE_IMAGE2D_MAX_HEIGHT => size(IMAGE2D_MAX_SIZE),
             CL_DEVICE_IMAGE3D_MAX_WIDTH | CL_DEVICE_IMAGE3D_MAX_HEIGHT | CL_DEVICE_IMAGE3D_MAX_DEPTH => {
-                info::size(limit(2048))
+                size(IMAGE3D_MAX_SIZE)
             }
-            CL_DEVICE_IMAGE_MAX_BUFFER_SIZE => info::size(limit(65536)),
-            CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => info::size(limit(2048)),
-            CL_DEVICE_MAX_SAMPLERS => info::uint(limit(16) as u32),
-            // 2D images from buffers (cl_khr_image2d_from_buffer) are not supported: 0.
-            CL_DEVICE_IMAGE_PITCH_ALIGNMENT | CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT => info::uint(0),
+            CL_DEVICE_IMAGE_MAX_BUFFER_SIZE => size(self.image_max_buffer_size()),
+            CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => size(IMAGE_MAX_ARRAY_SIZE),
+            CL_DEVICE_MAX_SAMPLERS => uint(MAX_SAMPLERS, images),
+            // "This value must be 0 for devices that do not support 2D images created from a
+            // buffer."
+            CL_DEVICE_IMAGE_PITCH_ALIGNMENT => uint(IMAGE_PITCH_ALIGNMENT, from_buffer),
+            CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT => uint(IMAGE_BASE_ADDRESS_ALIGNMENT, from_buffer),
             _ => return None,
         })
     }
@@ -882,7 +924,8 @@ cache size\t: 12288 KB\n\nprocessor\t: 1\nvendor_id\t: GenuineIntel\n";
         assert_eq!(d.mem_base_addr_align_bytes(), 128);
         assert_eq!(d.info(0xFFFF), Err(CL_INVALID_VALUE));
         assert_eq!(d.info(CL_DEVICE_HALF_FP_CONFIG), Err(CL_INVALID_VALUE));
-        assert_eq!(d.info(CL_DEVICE_IMAGE_SUPPORT), info::boolean(false));
+        assert_eq!(d.info(CL_DEVICE_IMAGE_SUPPORT), info::boolean(FEATURES.images()));
+        assert!(d.image_max_buffer_size() >= MIN_IMAGE_MAX_BUFFER_SIZE);
         let double_width = if FEATURES.fp64() { 2 } else { 0 };
         assert_eq!(
             d.info(CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE),

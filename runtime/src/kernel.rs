@@ -4,7 +4,7 @@
 use crate::memory::Mem;
 use crate::object::{ClObject, Header, Kind};
 use crate::program::Program;
-use jit::abi::{ArgKind, KernelArg};
+use jit::abi::KernelArg;
 use jit::codegen;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -18,6 +18,10 @@ pub enum ArgValue {
     Buffer(Option<Arc<Mem>>),
     /// The size of a `__local` argument.
     Local(usize),
+    /// An image memory object.
+    Image(Arc<Mem>),
+    /// A sampler's `sampler_t` bits (`Sampler::bits`).
+    Sampler(u32),
 }
 
 #[repr(C)]
@@ -36,9 +40,11 @@ impl ClObject for Kernel {
 }
 
 /// The launch-ready form of a kernel's arguments: the argument block with every address and
-/// local offset in place, and the buffers it refers to (kept alive until the command ends).
+/// local offset in place, and the memory objects it refers to (kept alive until the command
+/// ends).
 pub struct BoundArgs {
     pub block: Vec<u8>,
+    /// Buffers and images.
     pub buffers: Vec<Arc<Mem>>,
     /// Bytes of local memory the launch needs: static Workgroup variables, then the
     /// `__local` arguments.
@@ -122,16 +128,17 @@ impl Kernel {
                     block[at..at + 8].copy_from_slice(&(offset as u64).to_ne_bytes());
                     local = offset + n;
                 }
+                // The address of the image's ImageDesc, which lives as long as the image
+                // (kept alive below).
+                ArgValue::Image(mem) => {
+                    let address = mem.image.as_ref().map_or(0, |i| i.desc_address());
+                    block[at..at + 8].copy_from_slice(&address.to_ne_bytes());
+                    buffers.push(mem.clone());
+                }
+                ArgValue::Sampler(bits) => {
+                    block[at..at + 8].copy_from_slice(&u64::from(*bits).to_ne_bytes());
+                }
             }
-            debug_assert!(matches!(
-                desc.kind,
-                ArgKind::Global
-                    | ArgKind::Constant
-                    | ArgKind::Local
-                    | ArgKind::Value
-                    | ArgKind::Image
-                    | ArgKind::Sampler
-            ));
         }
         Some(BoundArgs {
             block,

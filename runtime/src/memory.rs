@@ -1,9 +1,10 @@
-//! Memory objects (API section 5.2): buffers and sub-buffers over host memory, mappings and
-//! destructor callbacks. On a CPU device the device memory is host memory, so a map hands out
-//! the storage itself (for `CL_MEM_USE_HOST_PTR`, the application's own pointer).
+//! Memory objects (API sections 5.2 and 5.3): buffers, sub-buffers and images over host memory,
+//! mappings and destructor callbacks. On a CPU device the device memory is host memory, so a
+//! map hands out the storage itself (for `CL_MEM_USE_HOST_PTR`, the application's own pointer).
 
 use crate::callback::{run_destructors, ObjectCallback};
 use crate::context::Context;
+use crate::image::Image;
 use crate::object::{ClObject, Header, Kind};
 use opencl_sys::{cl_map_flags, cl_mem_flags, cl_mem_object_type, cl_mem_properties, CL_MEM_OBJECT_BUFFER};
 use std::alloc::Layout;
@@ -63,18 +64,49 @@ impl Drop for Storage {
     }
 }
 
+/// The bytes an image's pixels lie in.
+pub enum Backing {
+    /// Storage of its own.
+    Owns(Storage),
+    /// The bytes of another memory object, from its first byte.
+    Shares(Arc<Mem>),
+}
+
+impl Backing {
+    /// Where pixel (0, 0, 0) of the image will be.
+    pub fn data(&self) -> *mut u8 {
+        match self {
+            Backing::Owns(storage) => storage.ptr(),
+            Backing::Shares(mem) => mem.base(),
+        }
+    }
+}
+
 /// One outstanding clEnqueueMap* of a memory object.
 #[derive(Clone, Copy, Debug)]
 pub struct Mapping {
     pub ptr: usize,
+    /// The bytes from the object's first byte that the mapping spans.
     pub offset: usize,
     pub size: usize,
     pub flags: cl_map_flags,
+    /// For an image, the mapped box (origin and region in pixels), so that mappings of
+    /// disjoint boxes whose byte spans interleave do not count as overlapping.
+    pub pixels: Option<([usize; 3], [usize; 3])>,
 }
 
 impl Mapping {
     pub fn writes(&self) -> bool {
         self.flags & (opencl_sys::CL_MAP_WRITE | opencl_sys::CL_MAP_WRITE_INVALIDATE_REGION) != 0
+    }
+
+    fn overlaps(&self, other: &Mapping) -> bool {
+        match (self.pixels, other.pixels) {
+            (Some((a, a_region)), Some((b, b_region))) => {
+                (0..3).all(|i| a[i] < b[i] + b_region[i] && b[i] < a[i] + a_region[i])
+            }
+            _ => self.offset < other.offset + other.size && other.offset < self.offset + self.size,
+        }
     }
 }
 
@@ -91,6 +123,8 @@ pub struct Mem {
     pub parent: Option<Arc<Mem>>,
     pub offset: usize,
     pub properties: Vec<cl_mem_properties>,
+    /// The format, dimensions and layout of an image (`None` for a buffer).
+    pub image: Option<Image>,
     storage: Arc<Storage>,
     maps: Mutex<Vec<Mapping>>,
     destructors: Mutex<Vec<ObjectCallback>>,
@@ -127,6 +161,7 @@ impl Mem {
             parent: None,
             offset: 0,
             properties,
+            image: None,
             storage: Arc::new(storage),
             maps: Mutex::new(Vec::new()),
             destructors: Mutex::new(Vec::new()),
@@ -150,7 +185,41 @@ impl Mem {
             parent: Some(parent.clone()),
             offset: parent.offset + offset,
             properties: Vec::new(),
+            image: None,
             storage: parent.storage.clone(),
+            maps: Mutex::new(Vec::new()),
+            destructors: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// An image over its own bytes, or (`Backing::Shares`) over those of a buffer (1D image
+    /// buffers, 2D images from buffers) or another image, which it keeps alive and reports as
+    /// `CL_MEM_ASSOCIATED_MEMOBJECT`. `image` must describe pixels at `Backing::data`.
+    pub fn new_image(
+        context: Arc<Context>,
+        flags: cl_mem_flags,
+        host_ptr: *mut c_void,
+        properties: Vec<cl_mem_properties>,
+        image: Image,
+        backing: Backing,
+    ) -> Mem {
+        let size = image.layout.size;
+        let (storage, parent, offset) = match backing {
+            Backing::Owns(storage) => (Arc::new(storage), None, 0),
+            Backing::Shares(mem) => (mem.storage.clone(), Some(mem.clone()), mem.offset),
+        };
+        Mem {
+            header: Header::new(Kind::Mem),
+            context,
+            mem_type: image.image_type,
+            flags,
+            size,
+            host_ptr,
+            parent,
+            offset,
+            properties,
+            image: Some(image),
+            storage,
             maps: Mutex::new(Vec::new()),
             destructors: Mutex::new(Vec::new()),
         }
@@ -178,8 +247,7 @@ impl Mem {
     /// overlap a region already mapped for writing.
     pub fn add_mapping(&self, mapping: Mapping) -> bool {
         let mut maps = self.maps.lock().unwrap_or_else(|e| e.into_inner());
-        let overlaps = |m: &Mapping| m.offset < mapping.offset + mapping.size && mapping.offset < m.offset + m.size;
-        if mapping.writes() && maps.iter().any(|m| m.writes() && overlaps(m)) {
+        if mapping.writes() && maps.iter().any(|m| m.writes() && m.overlaps(&mapping)) {
             return false;
         }
         maps.push(mapping);

@@ -90,6 +90,43 @@ pub unsafe extern "C" fn clCloneKernel(source_kernel: cl_kernel, errcode_ret: *m
     })
 }
 
+/// An image argument of clSetKernelArg: "CL_INVALID_ARG_SIZE if arg_value points to a memory
+/// object and arg_size != sizeof(cl_mem)"; "CL_INVALID_MEM_OBJECT if arg_value is NULL ...,
+/// points to NULL ..., or does not point to a valid memory object" (an image);
+/// "CL_INVALID_CONTEXT if the context associated with kernel and an OpenCL object pointed to by
+/// arg_value are not the same"; "CL_INVALID_ARG_VALUE if the argument is an image declared with
+/// the read_only qualifier and arg_value points to an image object created with the memory
+/// flag CL_MEM_WRITE_ONLY", and the converse for write_only.
+///
+/// # Safety
+/// `arg_value` must be NULL or point at a `cl_mem`.
+unsafe fn image_arg(k: &Kernel, arg_index: cl_uint, arg_size: usize, arg_value: *const c_void) -> ClResult<ArgValue> {
+    if arg_size != std::mem::size_of::<cl_mem>() {
+        return Err(CL_INVALID_ARG_SIZE);
+    }
+    if arg_value.is_null() {
+        return Err(CL_INVALID_MEM_OBJECT);
+    }
+    let mem = handles::image(*(arg_value as *const cl_mem))?;
+    if !Arc::ptr_eq(&mem.context, &k.program.context) {
+        return Err(CL_INVALID_CONTEXT);
+    }
+    let access = k
+        .program
+        .arg_info(k.name())
+        .get(arg_index as usize)
+        .map_or(CL_KERNEL_ARG_ACCESS_NONE, |a| a.access);
+    let forbidden = match access {
+        CL_KERNEL_ARG_ACCESS_READ_ONLY => CL_MEM_WRITE_ONLY,
+        CL_KERNEL_ARG_ACCESS_WRITE_ONLY => CL_MEM_READ_ONLY,
+        _ => 0,
+    };
+    if mem.flags & forbidden != 0 {
+        return Err(CL_INVALID_ARG_VALUE);
+    }
+    Ok(ArgValue::Image(mem))
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn clSetKernelArg(
     k: cl_kernel,
@@ -149,9 +186,23 @@ pub unsafe extern "C" fn clSetKernelArg(
                 }
                 ArgValue::Bytes(std::slice::from_raw_parts(arg_value as *const u8, arg_size).to_vec())
             }
-            // Images and samplers arrive with the image issue.
-            ArgKind::Image => return Err(CL_INVALID_MEM_OBJECT),
-            ArgKind::Sampler => return Err(CL_INVALID_SAMPLER),
+            ArgKind::Image => image_arg(&k, arg_index, arg_size, arg_value)?,
+            ArgKind::Sampler => {
+                // "CL_INVALID_ARG_SIZE if arg_value points to a sampler object and arg_size is
+                // not equal to sizeof(cl_sampler)"; "CL_INVALID_SAMPLER if the kernel argument
+                // is a sampler, but arg_value does not point to a valid sampler object".
+                if arg_size != std::mem::size_of::<cl_sampler>() {
+                    return Err(CL_INVALID_ARG_SIZE);
+                }
+                if arg_value.is_null() {
+                    return Err(CL_INVALID_SAMPLER);
+                }
+                let sampler = handles::sampler(*(arg_value as *const cl_sampler))?;
+                if !Arc::ptr_eq(&sampler.context, &k.program.context) {
+                    return Err(CL_INVALID_CONTEXT);
+                }
+                ArgValue::Sampler(sampler.bits())
+            }
         };
         k.set_arg(arg_index as usize, value);
         Ok(())

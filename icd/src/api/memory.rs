@@ -16,13 +16,13 @@ use runtime::rect::{self, Rect};
 use std::ffi::c_void;
 use std::sync::Arc;
 
-const ACCESS: cl_mem_flags = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
-const HOST_PTR: cl_mem_flags = CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
-const HOST_ACCESS: cl_mem_flags = CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+pub(super) const ACCESS: cl_mem_flags = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
+pub(super) const HOST_PTR: cl_mem_flags = CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
+pub(super) const HOST_ACCESS: cl_mem_flags = CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
 
 /// "CL_INVALID_VALUE if values specified in flags are not valid": unknown bits, or more than
 /// one of each mutually exclusive group.
-fn check_flags(flags: cl_mem_flags) -> ClResult {
+pub(super) fn check_flags(flags: cl_mem_flags) -> ClResult {
     let known = ACCESS | HOST_PTR | HOST_ACCESS | CL_MEM_KERNEL_READ_AND_WRITE;
     let many = |group: cl_mem_flags| (flags & group).count_ones() > 1;
     if flags & !known != 0
@@ -240,13 +240,14 @@ pub unsafe extern "C" fn clSetMemObjectDestructorCallback(
     })
 }
 
-/// The checks every buffer command shares: the queue, the buffer, one context, the wait list.
-struct Target {
-    queue: Arc<Queue>,
-    deps: Vec<Arc<Event>>,
+/// The checks every memory command shares: the queue, the memory objects, one context, the
+/// wait list.
+pub(super) struct Target {
+    pub queue: Arc<Queue>,
+    pub deps: Vec<Arc<Event>>,
 }
 
-unsafe fn target(
+pub(super) unsafe fn target(
     queue: cl_command_queue,
     mems: &[&Arc<Mem>],
     num_events: cl_uint,
@@ -277,14 +278,14 @@ fn check_range(mem: &Mem, offset: usize, size: usize) -> ClResult {
 
 /// "CL_INVALID_OPERATION if clEnqueueReadBuffer is called on buffer which has been created
 /// with CL_MEM_HOST_WRITE_ONLY or CL_MEM_HOST_NO_ACCESS" (and the converse for writes).
-fn check_host_read(mem: &Mem) -> ClResult {
+pub(super) fn check_host_read(mem: &Mem) -> ClResult {
     if mem.flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS) != 0 {
         return Err(CL_INVALID_OPERATION);
     }
     Ok(())
 }
 
-fn check_host_write(mem: &Mem) -> ClResult {
+pub(super) fn check_host_write(mem: &Mem) -> ClResult {
     if mem.flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS) != 0 {
         return Err(CL_INVALID_OPERATION);
     }
@@ -293,7 +294,7 @@ fn check_host_write(mem: &Mem) -> ClResult {
 
 /// Which way a host transfer goes.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Direction {
+pub(super) enum Direction {
     /// Buffer to host memory (clEnqueueRead*).
     Read,
     /// Host memory to buffer (clEnqueueWrite*).
@@ -502,7 +503,7 @@ pub unsafe extern "C" fn clEnqueueCopyBuffer(
 }
 
 /// Reads a 3-element origin or region argument.
-unsafe fn triple(p: *const usize) -> ClResult<[usize; 3]> {
+pub(super) unsafe fn triple(p: *const usize) -> ClResult<[usize; 3]> {
     let s = slice(p, 3).ok_or(CL_INVALID_VALUE)?;
     Ok([s[0], s[1], s[2]])
 }
@@ -711,6 +712,26 @@ pub unsafe extern "C" fn clEnqueueFillBuffer(
     })
 }
 
+/// "CL_INVALID_VALUE if values specified in map_flags are not valid"
+/// (CL_MAP_WRITE_INVALIDATE_REGION excludes CL_MAP_READ and CL_MAP_WRITE); "CL_INVALID_OPERATION
+/// if buffer has been created with CL_MEM_HOST_WRITE_ONLY or CL_MEM_HOST_NO_ACCESS and
+/// CL_MAP_READ is set in map_flags" (and the converse for writing maps).
+pub(super) fn check_map_flags(mem: &Mem, map_flags: cl_map_flags) -> ClResult {
+    let known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
+    if map_flags & !known != 0
+        || (map_flags & CL_MAP_WRITE_INVALIDATE_REGION != 0 && map_flags & (CL_MAP_READ | CL_MAP_WRITE) != 0)
+    {
+        return Err(CL_INVALID_VALUE);
+    }
+    if map_flags & CL_MAP_READ != 0 {
+        check_host_read(mem)?;
+    }
+    if map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0 {
+        check_host_write(mem)?;
+    }
+    Ok(())
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn clEnqueueMapBuffer(
     queue: cl_command_queue,
@@ -729,20 +750,7 @@ pub unsafe extern "C" fn clEnqueueMapBuffer(
         let mem = handles::buffer(buffer)?;
         let t = target(queue, &[&mem], num_events, wait_list)?;
         check_range(&mem, offset, size)?;
-        // "CL_INVALID_VALUE if values specified in map_flags are not valid":
-        // CL_MAP_WRITE_INVALIDATE_REGION excludes CL_MAP_READ and CL_MAP_WRITE.
-        let known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
-        if map_flags & !known != 0
-            || (map_flags & CL_MAP_WRITE_INVALIDATE_REGION != 0 && map_flags & (CL_MAP_READ | CL_MAP_WRITE) != 0)
-        {
-            return Err(CL_INVALID_VALUE);
-        }
-        if map_flags & CL_MAP_READ != 0 {
-            check_host_read(&mem)?;
-        }
-        if map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0 {
-            check_host_write(&mem)?;
-        }
+        check_map_flags(&mem, map_flags)?;
         // Device memory is host memory: the mapped region is the buffer itself (for
         // CL_MEM_USE_HOST_PTR, the application's host_ptr + offset).
         let ptr = mem.base().add(offset);
@@ -753,6 +761,7 @@ pub unsafe extern "C" fn clEnqueueMapBuffer(
             offset,
             size,
             flags: map_flags,
+            pixels: None,
         };
         if !mem.add_mapping(mapping) {
             return Err(CL_INVALID_OPERATION);

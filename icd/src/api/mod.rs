@@ -2,18 +2,22 @@
 
 mod context;
 mod event;
+mod image;
 mod kernel;
 mod memory;
 mod platform;
 mod program;
 mod queue;
+mod sampler;
 mod unsupported;
 
 pub use context::*;
 pub use event::*;
+pub use image::*;
 pub use kernel::*;
 pub use memory::*;
 pub use platform::*;
 pub use program::*;
 pub use queue::*;
+pub use sampler::*;
 pub use unsupported::*;
