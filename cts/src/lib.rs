@@ -15,6 +15,7 @@
 #![allow(clippy::macro_metavars_in_unsafe)]
 
 pub mod ffi;
+pub mod image_ref;
 
 pub use ffi::*;
 pub use libc::{c_char, c_void, size_t};
@@ -1210,5 +1211,300 @@ impl Program {
             ptr::null_mut()
         ));
         bin
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Images and samplers
+// ---------------------------------------------------------------------------------------------
+
+/// A sampler object; releases its reference on drop.
+pub struct Sampler(pub cl_sampler);
+
+unsafe impl Send for Sampler {}
+unsafe impl Sync for Sampler {}
+
+impl Drop for Sampler {
+    fn drop(&mut self) {
+        if !self.0.is_null() {
+            let err = unsafe { clReleaseSampler(self.0) };
+            if !std::thread::panicking() {
+                assert_eq!(err, CL_SUCCESS, "clReleaseSampler: {}", err_name(err));
+            }
+        }
+    }
+}
+
+/// An image descriptor of `image_type` with `size` = (width, height, depth, array size), the
+/// entries a type does not use being passed as given.
+pub fn image_desc(
+    image_type: cl_mem_object_type,
+    size: [usize; 4],
+    row_pitch: usize,
+    slice_pitch: usize,
+    buffer: cl_mem,
+) -> cl_image_desc {
+    cl_image_desc {
+        image_type,
+        image_width: size[0],
+        image_height: size[1],
+        image_depth: size[2],
+        image_array_size: size[3],
+        image_row_pitch: row_pitch,
+        image_slice_pitch: slice_pitch,
+        num_mip_levels: 0,
+        num_samples: 0,
+        buffer,
+    }
+}
+
+/// The (width, rows, slices) region covering a whole image of `image_type` and `size` =
+/// (width, height, depth, array size), as image commands take it: a 1D array's layers are rows,
+/// a 2D array's layers are slices.
+pub fn image_region(image_type: cl_mem_object_type, size: [usize; 4]) -> [usize; 3] {
+    let [w, h, d, a] = size;
+    match image_type {
+        CL_MEM_OBJECT_IMAGE1D_ARRAY => [w, a, 1],
+        CL_MEM_OBJECT_IMAGE2D => [w, h, 1],
+        CL_MEM_OBJECT_IMAGE2D_ARRAY => [w, h, a],
+        CL_MEM_OBJECT_IMAGE3D => [w, h, d],
+        _ => [w, 1, 1],
+    }
+}
+
+pub fn image_info<T: Copy + Default>(m: cl_mem, param: cl_image_info) -> T {
+    info_scalar(|s, v, r| unsafe { clGetImageInfo(m, param, s, v, r) })
+        .unwrap_or_else(|e| panic!("clGetImageInfo({param:#x}): {}", err_name(e)))
+}
+
+pub fn image_bytes(m: cl_mem, param: cl_image_info) -> Result<Vec<u8>, cl_int> {
+    info_bytes(|s, v, r| unsafe { clGetImageInfo(m, param, s, v, r) })
+}
+
+pub fn sampler_info<T: Copy + Default>(s: cl_sampler, param: cl_sampler_info) -> T {
+    info_scalar(|sz, v, r| unsafe { clGetSamplerInfo(s, param, sz, v, r) })
+        .unwrap_or_else(|e| panic!("clGetSamplerInfo({param:#x}): {}", err_name(e)))
+}
+
+pub fn sampler_bytes(s: cl_sampler, param: cl_sampler_info) -> Result<Vec<u8>, cl_int> {
+    info_bytes(|sz, v, r| unsafe { clGetSamplerInfo(s, param, sz, v, r) })
+}
+
+impl Context {
+    /// clCreateImage; the error code on failure (checking the handle is NULL).
+    pub fn try_image(
+        &self,
+        flags: cl_mem_flags,
+        format: &cl_image_format,
+        desc: &cl_image_desc,
+        host_ptr: *mut c_void,
+    ) -> Result<Mem, cl_int> {
+        let mut err = 0;
+        let m = unsafe { clCreateImage(self.0, flags, format, desc, host_ptr, &mut err) };
+        if err != CL_SUCCESS {
+            assert!(m.is_null(), "failed clCreateImage returned a non-NULL handle");
+            return Err(err);
+        }
+        assert!(!m.is_null());
+        Ok(Mem(m))
+    }
+
+    pub fn image(
+        &self,
+        flags: cl_mem_flags,
+        format: &cl_image_format,
+        desc: &cl_image_desc,
+        host_ptr: *mut c_void,
+    ) -> Mem {
+        self.try_image(flags, format, desc, host_ptr).unwrap_or_else(|e| {
+            panic!(
+                "clCreateImage(flags {flags:#x}, format {:#x}/{:#x}, type {:#x} {}x{}x{} [{}], pitches {}/{}): {}",
+                format.image_channel_order,
+                format.image_channel_data_type,
+                desc.image_type,
+                desc.image_width,
+                desc.image_height,
+                desc.image_depth,
+                desc.image_array_size,
+                desc.image_row_pitch,
+                desc.image_slice_pitch,
+                err_name(e)
+            )
+        })
+    }
+
+    /// clGetSupportedImageFormats: the count, then the list.
+    pub fn supported_image_formats(&self, flags: cl_mem_flags, image_type: cl_mem_object_type) -> Vec<cl_image_format> {
+        let mut n: cl_uint = 0;
+        ok!(clGetSupportedImageFormats(
+            self.0,
+            flags,
+            image_type,
+            0,
+            ptr::null_mut(),
+            &mut n
+        ));
+        let mut v = vec![
+            cl_image_format {
+                image_channel_order: 0,
+                image_channel_data_type: 0
+            };
+            n as usize
+        ];
+        if n > 0 {
+            ok!(clGetSupportedImageFormats(
+                self.0,
+                flags,
+                image_type,
+                n,
+                v.as_mut_ptr(),
+                ptr::null_mut()
+            ));
+        }
+        v
+    }
+
+    /// clCreateSamplerWithProperties with the three properties; the error code on failure.
+    pub fn try_sampler(
+        &self,
+        normalized: bool,
+        addressing: cl_addressing_mode,
+        filter: cl_filter_mode,
+    ) -> Result<Sampler, cl_int> {
+        let props: [cl_sampler_properties; 7] = [
+            CL_SAMPLER_NORMALIZED_COORDS as cl_sampler_properties,
+            normalized as cl_sampler_properties,
+            CL_SAMPLER_ADDRESSING_MODE as cl_sampler_properties,
+            addressing as cl_sampler_properties,
+            CL_SAMPLER_FILTER_MODE as cl_sampler_properties,
+            filter as cl_sampler_properties,
+            0,
+        ];
+        self.try_sampler_props(Some(&props))
+    }
+
+    /// clCreateSamplerWithProperties with a raw property list (NULL when `None`).
+    pub fn try_sampler_props(&self, props: Option<&[cl_sampler_properties]>) -> Result<Sampler, cl_int> {
+        let mut err = 0;
+        let p = props.map_or(ptr::null(), |p| p.as_ptr());
+        let s = unsafe { clCreateSamplerWithProperties(self.0, p, &mut err) };
+        if err != CL_SUCCESS {
+            assert!(
+                s.is_null(),
+                "failed clCreateSamplerWithProperties returned a non-NULL handle"
+            );
+            return Err(err);
+        }
+        assert!(!s.is_null());
+        Ok(Sampler(s))
+    }
+
+    pub fn sampler(&self, normalized: bool, addressing: cl_addressing_mode, filter: cl_filter_mode) -> Sampler {
+        self.try_sampler(normalized, addressing, filter).unwrap_or_else(|e| {
+            panic!(
+                "clCreateSamplerWithProperties({normalized}, {addressing:#x}, {filter:#x}): {}",
+                err_name(e)
+            )
+        })
+    }
+}
+
+impl Queue {
+    /// clEnqueueWriteImage, blocking; the return code.
+    pub fn try_write_image(
+        &self,
+        img: &Mem,
+        origin: [usize; 3],
+        region: [usize; 3],
+        row_pitch: usize,
+        slice_pitch: usize,
+        data: &[u8],
+    ) -> cl_int {
+        unsafe {
+            clEnqueueWriteImage(
+                self.0,
+                img.0,
+                CL_TRUE,
+                origin.as_ptr(),
+                region.as_ptr(),
+                row_pitch,
+                slice_pitch,
+                data.as_ptr() as *const c_void,
+                0,
+                ptr::null(),
+                ptr::null_mut(),
+            )
+        }
+    }
+
+    pub fn write_image(
+        &self,
+        img: &Mem,
+        origin: [usize; 3],
+        region: [usize; 3],
+        row_pitch: usize,
+        slice_pitch: usize,
+        data: &[u8],
+    ) {
+        let err = self.try_write_image(img, origin, region, row_pitch, slice_pitch, data);
+        assert!(
+            err == CL_SUCCESS,
+            "clEnqueueWriteImage(origin {origin:?}, region {region:?}, pitches {row_pitch}/{slice_pitch}, {} bytes): {}",
+            data.len(),
+            err_name(err)
+        );
+    }
+
+    /// clEnqueueReadImage, blocking, into `out`; the return code.
+    pub fn try_read_image(
+        &self,
+        img: &Mem,
+        origin: [usize; 3],
+        region: [usize; 3],
+        row_pitch: usize,
+        slice_pitch: usize,
+        out: &mut [u8],
+    ) -> cl_int {
+        unsafe {
+            clEnqueueReadImage(
+                self.0,
+                img.0,
+                CL_TRUE,
+                origin.as_ptr(),
+                region.as_ptr(),
+                row_pitch,
+                slice_pitch,
+                out.as_mut_ptr() as *mut c_void,
+                0,
+                ptr::null(),
+                ptr::null_mut(),
+            )
+        }
+    }
+
+    /// Blocking read of `len` bytes laid out with the given pitches.
+    pub fn read_image(
+        &self,
+        img: &Mem,
+        origin: [usize; 3],
+        region: [usize; 3],
+        row_pitch: usize,
+        slice_pitch: usize,
+        len: usize,
+    ) -> Vec<u8> {
+        let mut v = vec![0u8; len];
+        let err = self.try_read_image(img, origin, region, row_pitch, slice_pitch, &mut v);
+        assert!(
+            err == CL_SUCCESS,
+            "clEnqueueReadImage(origin {origin:?}, region {region:?}, pitches {row_pitch}/{slice_pitch}): {}",
+            err_name(err)
+        );
+        v
+    }
+}
+
+impl Kernel {
+    pub fn arg_sampler(&self, index: cl_uint, s: &Sampler) {
+        self.arg(index, &s.0);
     }
 }
