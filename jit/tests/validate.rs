@@ -340,3 +340,32 @@ fn structural_rules() {
         &["is not a type"],
     );
 }
+
+/// An integer opcode on booleans (or floats) is refused before it reaches the code generator
+/// (fuzzing found OpUDiv on floats taking Cranelift's verifier down).
+#[test]
+fn rejects_integer_opcode_on_the_wrong_kind() {
+    rejects(
+        &variant(
+            "%cond = OpULessThan %bool %next %c5",
+            "%cond = OpLogicalAnd %bool %next %c5",
+        ),
+        &["operand types", "OpLogicalAnd"],
+    );
+    rejects(
+        &variant("%next = OpIAdd %uint %iv %c1", "%next = OpFAdd %uint %iv %c1"),
+        &["operand types", "OpFAdd", "floating-point"],
+    );
+}
+
+/// OpSpecConstantOp naming an opcode it does not allow is a parse error, not a panic.
+#[test]
+fn spec_constant_op_of_a_spec_constant_op_is_a_parse_error() {
+    let bytes = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../fuzz/regressions/spec-constant-op-nested.spv"
+    ))
+    .unwrap();
+    let e = spirv::parse(&bytes).expect_err("refused");
+    assert!(e.to_string().contains("OpSpecConstantOp"), "{e}");
+}

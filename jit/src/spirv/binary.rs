@@ -179,6 +179,18 @@ fn instruction_starts(words: &[u32]) -> Result<Vec<usize>, ParseError> {
                 Some(i * 4),
             ));
         }
+        // OpSpecConstantOp's operands are those of the opcode it names; rspirv's parser
+        // panics on one whose own operands cannot be parsed that way (an OpSpecConstantOp
+        // naming OpSpecConstantOp, or an opcode with no result), so refuse those first.
+        if opcode == spirv::Op::SpecConstantOp as u32 && wc >= 4 && !spec_constant_op_allowed(words[i + 3]) {
+            return Err(ParseError::new(
+                format!(
+                    "OpSpecConstantOp names opcode {}, which is not one of the opcodes it allows",
+                    words[i + 3]
+                ),
+                Some(i * 4),
+            ));
+        }
         starts.push(i);
         i += wc;
     }
@@ -203,6 +215,74 @@ impl Consumer for Collect {
         self.insts.push(inst);
         ParseAction::Continue
     }
+}
+
+/// The opcodes OpSpecConstantOp may name (SPIR-V specification, OpSpecConstantOp: the core
+/// list and the additional ones of the Kernel capability).
+fn spec_constant_op_allowed(opcode: u32) -> bool {
+    use spirv::Op::*;
+    const ALLOWED: &[spirv::Op] = &[
+        SConvert,
+        UConvert,
+        FConvert,
+        SNegate,
+        Not,
+        IAdd,
+        ISub,
+        IMul,
+        UDiv,
+        SDiv,
+        UMod,
+        SRem,
+        SMod,
+        ShiftRightLogical,
+        ShiftRightArithmetic,
+        ShiftLeftLogical,
+        BitwiseOr,
+        BitwiseXor,
+        BitwiseAnd,
+        VectorShuffle,
+        CompositeExtract,
+        CompositeInsert,
+        LogicalOr,
+        LogicalAnd,
+        LogicalNot,
+        LogicalEqual,
+        LogicalNotEqual,
+        Select,
+        IEqual,
+        INotEqual,
+        ULessThan,
+        SLessThan,
+        UGreaterThan,
+        SGreaterThan,
+        ULessThanEqual,
+        SLessThanEqual,
+        UGreaterThanEqual,
+        SGreaterThanEqual,
+        QuantizeToF16,
+        ConvertFToS,
+        ConvertSToF,
+        ConvertFToU,
+        ConvertUToF,
+        ConvertPtrToU,
+        ConvertUToPtr,
+        GenericCastToPtr,
+        PtrCastToGeneric,
+        Bitcast,
+        FNegate,
+        FAdd,
+        FSub,
+        FMul,
+        FDiv,
+        FRem,
+        FMod,
+        AccessChain,
+        InBoundsAccessChain,
+        PtrAccessChain,
+        InBoundsPtrAccessChain,
+    ];
+    ALLOWED.iter().any(|op| *op as u32 == opcode)
 }
 
 /// Decodes host-order words into header and instructions.

@@ -188,6 +188,20 @@ impl<'m> Ctx<'m> {
         }
     }
 
+    /// Whether type `id` (a scalar, or a vector's components) is integer, float or bool.
+    fn component_kind(&self, id: Id) -> Option<Kind> {
+        let t = match self.m.type_of(id)? {
+            Type::Vector { component, .. } => self.m.type_of(*component)?,
+            t => t,
+        };
+        match t {
+            Type::Int { .. } => Some(Kind::Int),
+            Type::Float { .. } => Some(Kind::Float),
+            Type::Bool => Some(Kind::Bool),
+            _ => None,
+        }
+    }
+
     fn type_text(&self, id: Id) -> String {
         match self.defs.get(&id) {
             Some(i) => i.describe(),
@@ -1114,6 +1128,67 @@ fn same_type_ops(op: Op) -> bool {
     )
 }
 
+/// The component kinds of arithmetic operands.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kind {
+    Int,
+    Float,
+    Bool,
+}
+
+/// What the operands of `op` must be made of, for the opcodes that fix it.
+fn operand_kind(op: Op) -> Option<Kind> {
+    Some(match op {
+        Op::IAdd
+        | Op::ISub
+        | Op::IMul
+        | Op::UDiv
+        | Op::SDiv
+        | Op::UMod
+        | Op::SRem
+        | Op::SMod
+        | Op::BitwiseAnd
+        | Op::BitwiseOr
+        | Op::BitwiseXor
+        | Op::SNegate
+        | Op::Not
+        | Op::ShiftLeftLogical
+        | Op::ShiftRightLogical
+        | Op::ShiftRightArithmetic
+        | Op::IEqual
+        | Op::INotEqual
+        | Op::UGreaterThan
+        | Op::SGreaterThan
+        | Op::UGreaterThanEqual
+        | Op::SGreaterThanEqual
+        | Op::ULessThan
+        | Op::SLessThan
+        | Op::ULessThanEqual
+        | Op::SLessThanEqual => Kind::Int,
+        Op::FAdd
+        | Op::FSub
+        | Op::FMul
+        | Op::FDiv
+        | Op::FRem
+        | Op::FMod
+        | Op::FNegate
+        | Op::FOrdEqual
+        | Op::FUnordEqual
+        | Op::FOrdNotEqual
+        | Op::FUnordNotEqual
+        | Op::FOrdLessThan
+        | Op::FUnordLessThan
+        | Op::FOrdGreaterThan
+        | Op::FUnordGreaterThan
+        | Op::FOrdLessThanEqual
+        | Op::FUnordLessThanEqual
+        | Op::FOrdGreaterThanEqual
+        | Op::FUnordGreaterThanEqual => Kind::Float,
+        Op::LogicalAnd | Op::LogicalOr | Op::LogicalNot | Op::LogicalEqual | Op::LogicalNotEqual => Kind::Bool,
+        _ => return None,
+    })
+}
+
 fn compare_ops(op: Op) -> bool {
     matches!(
         op,
@@ -1176,6 +1251,27 @@ fn check_instruction(ctx: &Ctx, i: &Instruction, fn_ret: Id) -> R {
     }
     if compare_ops(i.opcode) && vt(0) != vt(1) {
         return mismatch("the two operands have different types".into());
+    }
+    // The component kind each arithmetic, bitwise, logical and comparison instruction
+    // operates on (SPIR-V 3.49.13 and 3.49.15): an integer opcode on floats (or the converse)
+    // would otherwise reach the code generator.
+    if let Some(kind) = operand_kind(i.opcode) {
+        for k in 0..ops.len() {
+            let Some(t) = vt(k) else { continue };
+            if ctx.component_kind(t) != Some(kind) {
+                return mismatch(format!(
+                    "operand {} has type {}, but {} operates on {}",
+                    k + 1,
+                    ctx.type_text(t),
+                    i.name(),
+                    match kind {
+                        Kind::Int => "integers",
+                        Kind::Float => "floating-point values",
+                        Kind::Bool => "booleans",
+                    }
+                ));
+            }
+        }
     }
     match i.opcode {
         Op::Select => {
