@@ -5,7 +5,7 @@
 
 use jit::spirv::module::{Module, Type};
 use opencl_sys::*;
-use rspirv::spirv::{AccessQualifier, StorageClass};
+use rspirv::spirv::{AccessQualifier, Dim, StorageClass};
 
 /// What is known about one kernel parameter; `None` fields are not available.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -15,6 +15,23 @@ pub struct ArgInfo {
     pub address: cl_kernel_arg_address_qualifier,
     pub access: cl_kernel_arg_access_qualifier,
     pub type_qualifier: Option<cl_kernel_arg_type_qualifier>,
+    /// For an image parameter, the image type it takes (`CL_MEM_OBJECT_IMAGE2D`, ...) and
+    /// whether it is a depth image (clSetKernelArg checks the image object against both).
+    pub image: Option<(cl_mem_object_type, bool)>,
+}
+
+/// The image type of an OpTypeImage parameter (Dim, Arrayed) and whether Depth is set.
+fn image_type(dim: Dim, arrayed: u32, depth: u32) -> Option<(cl_mem_object_type, bool)> {
+    let image_type = match (dim, arrayed != 0) {
+        (Dim::Dim1D, false) => CL_MEM_OBJECT_IMAGE1D,
+        (Dim::Dim1D, true) => CL_MEM_OBJECT_IMAGE1D_ARRAY,
+        (Dim::DimBuffer, _) => CL_MEM_OBJECT_IMAGE1D_BUFFER,
+        (Dim::Dim2D, false) => CL_MEM_OBJECT_IMAGE2D,
+        (Dim::Dim2D, true) => CL_MEM_OBJECT_IMAGE2D_ARRAY,
+        (Dim::Dim3D, _) => CL_MEM_OBJECT_IMAGE3D,
+        _ => return None,
+    };
+    Some((image_type, depth == 1))
 }
 
 /// The comma-terminated list in the OpString `<prefix><kernel>.`, split per argument.
@@ -85,12 +102,19 @@ pub fn kernel_args(module: &Module, kernel: &str) -> Vec<ArgInfo> {
                 ),
                 _ => (CL_KERNEL_ARG_ADDRESS_PRIVATE, CL_KERNEL_ARG_ACCESS_NONE),
             };
+            let image = match module.type_of(ty) {
+                Some(&Type::Image {
+                    dim, arrayed, depth, ..
+                }) => image_type(dim, arrayed, depth),
+                _ => None,
+            };
             ArgInfo {
                 name,
                 type_name: types.as_ref().and_then(|t| t.get(i).cloned()),
                 address,
                 access,
                 type_qualifier: quals.as_ref().and_then(|q| q.get(i)).map(|q| qualifier_bits(q)),
+                image,
             }
         })
         .collect()

@@ -90,30 +90,14 @@ pub unsafe extern "C" fn clCloneKernel(source_kernel: cl_kernel, errcode_ret: *m
     })
 }
 
-/// The image type an OpenCL C image parameter type names (its `kernel_arg_type` string), and
-/// whether it is a depth image; `None` for a name that is not an image type (or none known).
-fn declared_image(type_name: &str) -> Option<(cl_mem_object_type, bool)> {
-    Some(match type_name.split_whitespace().last()? {
-        "image1d_t" => (CL_MEM_OBJECT_IMAGE1D, false),
-        "image1d_buffer_t" => (CL_MEM_OBJECT_IMAGE1D_BUFFER, false),
-        "image1d_array_t" => (CL_MEM_OBJECT_IMAGE1D_ARRAY, false),
-        "image2d_t" => (CL_MEM_OBJECT_IMAGE2D, false),
-        "image2d_array_t" => (CL_MEM_OBJECT_IMAGE2D_ARRAY, false),
-        "image3d_t" => (CL_MEM_OBJECT_IMAGE3D, false),
-        "image2d_depth_t" => (CL_MEM_OBJECT_IMAGE2D, true),
-        "image2d_array_depth_t" => (CL_MEM_OBJECT_IMAGE2D_ARRAY, true),
-        _ => return None,
-    })
-}
-
 /// An image argument of clSetKernelArg: "CL_INVALID_ARG_SIZE if arg_value points to a memory
 /// object and arg_size != sizeof(cl_mem)"; "CL_INVALID_MEM_OBJECT if arg_value is NULL ...,
 /// points to NULL ..., or does not point to a valid memory object" (an image);
 /// "CL_INVALID_CONTEXT if the context associated with kernel and an OpenCL object pointed to by
 /// arg_value are not the same"; CL_INVALID_MEM_OBJECT for an image of another type than the
-/// parameter's (when the program's type strings say which); "CL_INVALID_ARG_VALUE if the
-/// argument is an image declared with the read_only qualifier and arg_value points to an image
-/// object created with the memory flag CL_MEM_WRITE_ONLY", and the converse for write_only.
+/// parameter's; "CL_INVALID_ARG_VALUE if the argument is an image declared with the read_only
+/// qualifier and arg_value points to an image object created with the memory flag
+/// CL_MEM_WRITE_ONLY", and the converse for write_only.
 ///
 /// # Safety
 /// `arg_value` must be NULL or point at a `cl_mem`.
@@ -133,11 +117,7 @@ unsafe fn image_arg(k: &Kernel, arg_index: cl_uint, arg_size: usize, arg_value: 
     // type CL_MEM_OBJECT_IMAGE2D", ..., "If the kernel argument is a 2D depth image, then the
     // image memory object must be of image type CL_MEM_OBJECT_IMAGE2D and image channel order
     // CL_DEPTH": else "the memory object is not valid for the kernel argument".
-    if let Some((image_type, depth)) = info
-        .as_ref()
-        .and_then(|a| a.type_name.as_deref())
-        .and_then(declared_image)
-    {
+    if let Some((image_type, depth)) = info.as_ref().and_then(|a| a.image) {
         let order = mem.image.as_ref().map(|i| i.format.image_channel_order);
         if mem.mem_type != image_type || depth && order != Some(CL_DEPTH) {
             return Err(CL_INVALID_MEM_OBJECT);
