@@ -1366,13 +1366,11 @@ fn image_argument_errors() {
     ok!(set(&k, 0, mem_size, &wo.mem.0 as *const cl_mem as *const c_void));
 }
 
-/// An image of another type for an image argument: "The memory object specified as argument
-/// value must be a 2D image object if the argument is declared to be of type image2d_t" (and
-/// so on for each image type), refused with CL_INVALID_ARG_VALUE or CL_INVALID_MEM_OBJECT.
-/// Ignored: Clift accepts a 3D image (and a 1D image buffer) for an image2d_t argument
-/// (reported; enable once fixed).
+/// An image of another type for an image argument: "If the kernel argument is a 2D image, then
+/// the image memory object must be of image type CL_MEM_OBJECT_IMAGE2D" (and so on for each
+/// image type; a depth image argument needs a CL_DEPTH image), refused with
+/// CL_INVALID_MEM_OBJECT (or CL_INVALID_ARG_VALUE).
 #[test]
-#[ignore = "Clift's clSetKernelArg accepts an image of another image type"]
 fn image_argument_of_another_image_type() {
     let env = Env::new(&["image_read"]);
     let mut rng = Rng::new(62);
@@ -1393,6 +1391,42 @@ fn image_argument_of_another_image_type() {
             iref::image_type_name(ty),
             err_name(e)
         );
+    }
+    // A 2D image that is not CL_DEPTH for an image2d_depth_t argument.
+    if env
+        .listed(CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D)
+        .iter()
+        .any(|f| f.is_depth())
+    {
+        let k = env.kernel("image_read", "read_f_2dd");
+        let img = make_image(
+            &env,
+            CL_MEM_READ_ONLY,
+            fmt,
+            CL_MEM_OBJECT_IMAGE2D,
+            [4, 4, 0, 0],
+            &mut rng,
+        );
+        let e = unsafe { clSetKernelArg(k.0, 0, mem_size, &img.mem.0 as *const cl_mem as *const c_void) };
+        assert!(
+            e == CL_INVALID_MEM_OBJECT || e == CL_INVALID_ARG_VALUE,
+            "{fmt} image for an image2d_depth_t argument: {} (CL_INVALID_ARG_VALUE or CL_INVALID_MEM_OBJECT expected)",
+            err_name(e)
+        );
+        let d = make_image(
+            &env,
+            CL_MEM_READ_ONLY,
+            Format::new(CL_DEPTH, CL_FLOAT),
+            CL_MEM_OBJECT_IMAGE2D,
+            [4, 4, 0, 0],
+            &mut rng,
+        );
+        ok!(clSetKernelArg(
+            k.0,
+            0,
+            mem_size,
+            &d.mem.0 as *const cl_mem as *const c_void
+        ));
     }
 }
 
