@@ -1605,3 +1605,38 @@ fn spirv_forms() {
         }
     }
 }
+
+/// OpenCL C choosing between two literal samplers at run time (kernels/source/sampler_choice.cl):
+/// llvm-spirv 15 cannot translate clang's optimized IR for it, so Clift translates the
+/// unoptimized IR; the build succeeds and each sampler gives its own result on a 2x2 RGBA
+/// float image: nearest at (0.5, 0.5) unnormalized is texel (0, 0), linear at (0.5, 0.5)
+/// normalized is the mean of the four texels.
+#[test]
+fn literal_samplers_chosen_at_run_time_from_source() {
+    require_images();
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("sampler_choice.cl", "");
+    let k = p.kernel("choose");
+    let mut texels: Vec<f32> = (0..16).map(|v| v as f32).collect();
+    let fmt = cl_image_format {
+        image_channel_order: CL_RGBA,
+        image_channel_data_type: CL_FLOAT,
+    };
+    let desc = image_desc(CL_MEM_OBJECT_IMAGE2D, [2, 2, 1, 1], 0, 0, std::ptr::null_mut());
+    let img = ctx.image(
+        CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+        &fmt,
+        &desc,
+        texels.as_mut_ptr() as *mut std::ffi::c_void,
+    );
+    let out = ctx.buffer(16);
+    k.arg_mem(0, &img);
+    k.arg_mem(2, &out);
+    for (which, expect) in [(1i32, [0.0f32, 1.0, 2.0, 3.0]), (0, [6.0, 7.0, 8.0, 9.0])] {
+        k.arg(1, &which);
+        q.run(&k, &[0], &[1], &[1]);
+        let got: Vec<f32> = from_bytes(&q.read(&out, 0, 16));
+        assert_eq!(got, expect, "sampler {which}");
+    }
+}

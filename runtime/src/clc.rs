@@ -336,6 +336,19 @@ fn run_compiler(
         unfreeze(tools, dir, &args)?;
         out = translate()?;
     }
+    // llvm-spirv 15 also asserts on some optimized IR (a run-time choice between two literal
+    // samplers, for one); the unoptimized IR of the same program translates, and Cranelift
+    // optimizes the code anyway.
+    if !out.status.success() && !options.opt_disable {
+        let args: Vec<std::ffi::OsString> = clang
+            .get_args()
+            .map(|a| if a == "-O2" { "-O0".into() } else { a.to_os_string() })
+            .collect();
+        let unoptimized = Command::new(&tools.clang).current_dir(dir).args(&args).output();
+        if unoptimized.is_ok_and(|o| o.status.success()) {
+            out = translate()?;
+        }
+    }
     if !out.status.success() {
         log.push_str(&String::from_utf8_lossy(&out.stderr));
         log.push_str("error: translation to SPIR-V failed\n");
