@@ -226,9 +226,9 @@ pub const IMAGE3D_MAX_SIZE: usize = 2048;
 /// `CL_DEVICE_IMAGE_MAX_ARRAY_SIZE`: the spec's minimum.
 pub const IMAGE_MAX_ARRAY_SIZE: usize = 2048;
 /// `CL_DEVICE_IMAGE_PITCH_ALIGNMENT` and `CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT`, in pixels,
-/// for 2D images from buffers (cl_khr_image2d_from_buffer): one pixel. Clift needs no more
-/// than what every image already has: rows and a start that are multiples of the element
-/// size, which keep each channel at its natural alignment.
+/// for 2D images from buffers (cl_khr_image2d_from_buffer): one pixel. Rows are whole pixels
+/// for every image anyway, and any address works: the image engine loads and stores texels
+/// unaligned and the host commands copy bytes.
 pub const IMAGE_PITCH_ALIGNMENT: u32 = 1;
 pub const IMAGE_BASE_ADDRESS_ALIGNMENT: u32 = 1;
 /// The least `CL_DEVICE_IMAGE_MAX_BUFFER_SIZE` (pixels of a 1D image buffer) the spec allows.

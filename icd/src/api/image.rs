@@ -84,25 +84,18 @@ fn derived_flags(flags: cl_mem_flags, source: &Mem) -> ClResult<cl_mem_flags> {
     Ok(inherited)
 }
 
-/// The largest power of two dividing the element size: the alignment of its channels (and
-/// one pixel of `CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT` for every power-of-two format).
-fn pixel_alignment(element_size: usize) -> usize {
-    1 << element_size.trailing_zeros()
-}
-
 /// An image over a buffer's bytes: a 1D image buffer, or a 2D image (cl_khr_image2d_from_buffer:
-/// "the image_row_pitch must also be a multiple of ... CL_DEVICE_IMAGE_PITCH_ALIGNMENT", the
-/// buffer's address a multiple of CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT, both in pixels;
+/// "the image_row_pitch must also be a multiple of ... CL_DEVICE_IMAGE_PITCH_ALIGNMENT",
 /// CL_INVALID_IMAGE_FORMAT_DESCRIPTOR "if a 2D image is created from a buffer and the row
-/// pitch and base address alignment does not follow the rules"). The buffer must hold the
-/// image ("image_row_pitch x image_height must be <= size of the buffer object"), else
+/// pitch and base address alignment does not follow the rules"; any buffer address will do,
+/// see `device::IMAGE_BASE_ADDRESS_ALIGNMENT`). The buffer must hold the image
+/// ("image_row_pitch x image_height must be <= size of the buffer object"), else
 /// CL_INVALID_IMAGE_SIZE.
 fn layout_in_buffer(desc: &cl_image_desc, dims: Dims, element_size: usize, buffer: &Mem) -> ClResult<Layout> {
     let layout = if desc.image_type == CL_MEM_OBJECT_IMAGE2D {
         let layout = Layout::new(desc.image_type, dims, element_size, desc.image_row_pitch, 0)?;
         let pitch_align = device::IMAGE_PITCH_ALIGNMENT as usize * element_size;
-        let base_align = device::IMAGE_BASE_ADDRESS_ALIGNMENT as usize * pixel_alignment(element_size);
-        if !layout.row_pitch.is_multiple_of(pitch_align) || !(buffer.base() as usize).is_multiple_of(base_align) {
+        if !layout.row_pitch.is_multiple_of(pitch_align) {
             return Err(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
         }
         layout
