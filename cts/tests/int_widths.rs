@@ -4,6 +4,7 @@
 //! checks the scalar and 4-wide forms against host integer semantics; this covers the other
 //! widths, including the 3-component ones (vload3/vstore3).
 
+use cts::image_ref::Rng;
 use cts::*;
 
 /// Elements per function: a multiple of 3 and of 16.
@@ -28,18 +29,6 @@ const BINARY: &[&str] = &[
 ];
 const TERNARY: &[&str] = &["mad_hi", "mad_sat", "clamp"];
 
-/// xorshift64*: deterministic inputs.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-}
-
 /// `N` values of `bytes` bytes: the edge values (0, 1, -1, the signed minimum and maximum, small
 /// numbers), then random bit patterns, some narrowed to small magnitudes.
 fn values(rng: &mut Rng, bytes: usize) -> Vec<u8> {
@@ -52,10 +41,10 @@ fn values(rng: &mut Rng, bytes: usize) -> Vec<u8> {
         let v = if i < edges.len() {
             edges[i]
         } else {
-            match rng.next() % 3 {
-                0 => rng.next() % 64,
-                1 => rng.next().wrapping_neg() % 64,
-                _ => rng.next(),
+            match rng.next_u64() % 3 {
+                0 => rng.next_u64() % 64,
+                1 => rng.next_u64().wrapping_neg() % 64,
+                _ => rng.next_u64(),
             }
         } & mask;
         out.extend_from_slice(&v.to_le_bytes()[..bytes]);
@@ -71,7 +60,7 @@ fn run_type(ty: &str, uty: &str, bytes: usize, is32: bool) -> Vec<String> {
         opts.push_str(" -DIS32");
     }
     let p = ctx.built_source("int_widths.cl", &opts);
-    let mut rng = Rng(0x2545_f491 ^ bytes as u64);
+    let mut rng = Rng::new(bytes as u64);
     let (x, y, z) = (
         ctx.buffer_from(&values(&mut rng, bytes)),
         ctx.buffer_from(&values(&mut rng, bytes)),

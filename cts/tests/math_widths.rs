@@ -5,6 +5,7 @@
 //! against host references; this covers the other widths, including the 3-component ones
 //! (vload3/vstore3) and the int-vector operands of ldexp, pown and rootn.
 
+use cts::image_ref::Rng;
 use cts::*;
 
 /// Elements per function: a multiple of 3 and of 16.
@@ -74,21 +75,6 @@ const UNARY_FLOAT: &[&str] = &[
 ];
 const BINARY_FLOAT: &[&str] = &["half_divide", "half_powr", "native_divide", "native_powr"];
 
-/// xorshift64*: deterministic inputs.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
-
 /// Special values first, then a mix of moderate, wide-range and tiny values of both signs.
 fn values(rng: &mut Rng) -> Vec<f64> {
     let specials = [
@@ -111,12 +97,12 @@ fn values(rng: &mut Rng) -> Vec<f64> {
     ];
     let mut v: Vec<f64> = specials.to_vec();
     while v.len() < N {
-        let sign = if rng.next() & 1 == 0 { 1.0 } else { -1.0 };
-        let x = match rng.next() % 4 {
-            0 => rng.unit() * 4.0,
-            1 => rng.unit() * 200.0 - 100.0,
-            2 => 2f64.powf(rng.unit() * 120.0 - 60.0),
-            _ => (rng.unit() * 40.0).round() / 4.0,
+        let sign = if rng.next_u64() & 1 == 0 { 1.0 } else { -1.0 };
+        let x = match rng.next_u64() % 4 {
+            0 => rng.range_f64(0.0, 1.0) * 4.0,
+            1 => rng.range_f64(0.0, 1.0) * 200.0 - 100.0,
+            2 => 2f64.powf(rng.range_f64(0.0, 1.0) * 120.0 - 60.0),
+            _ => (rng.range_f64(0.0, 1.0) * 40.0).round() / 4.0,
         };
         v.push(sign * x);
     }
@@ -140,7 +126,7 @@ fn to_bytes(double: bool, v: &[f64]) -> Vec<u8> {
 }
 
 fn inputs(double: bool) -> Inputs {
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng::new(7);
     let x = values(&mut rng);
     let mut y = values(&mut rng);
     y.rotate_left(5);
@@ -152,7 +138,7 @@ fn inputs(double: bool) -> Inputs {
             1 => -1,
             2 => 3,
             3 => -4,
-            _ => (rng.next() % 41) as i32 - 20,
+            _ => (rng.next_u64() % 41) as i32 - 20,
         })
         .collect();
     Inputs {
