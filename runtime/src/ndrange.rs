@@ -51,7 +51,7 @@ impl NDRange {
 /// A local size for a range the application left to Clift: groups of up to `target` items
 /// that divide the global size exactly (so any kernel can run them), with enough groups to
 /// keep every worker busy.
-pub fn choose_local_size(work_dim: u32, global: [u64; 3], max_group: u64, threads: u64) -> [u64; 3] {
+pub fn choose_local_size(work_dim: u32, global: [u64; 3], max_group: u64, threads: u64, partial_ok: bool) -> [u64; 3] {
     let largest_divisor = |n: u64, limit: u64| {
         (1..=limit.min(n).max(1))
             .rev()
@@ -63,11 +63,17 @@ pub fn choose_local_size(work_dim: u32, global: [u64; 3], max_group: u64, thread
     let mut budget = target;
     for d in 0..work_dim as usize {
         local[d] = largest_divisor(global[d], budget);
+        // A range whose size has only small divisors (a prime, 16Mi - 1000 = 8 x 2097027)
+        // would run as a multitude of tiny groups; where the program allows non-uniform
+        // work-groups, full-size groups and a smaller last one cost far less.
+        if partial_ok && local[d] < budget / 4 && global[d] > local[d] {
+            local[d] = budget.min(global[d]);
+        }
         budget /= local[d];
     }
     // Keep at least a few groups per worker while the groups stay reasonably large.
     loop {
-        let groups: u64 = (0..3).map(|d| global[d] / local[d]).product();
+        let groups: u64 = (0..3).map(|d| global[d].div_ceil(local[d])).product();
         let items: u64 = local.iter().product();
         if groups >= 4 * threads || items <= 16 {
             break;
@@ -76,7 +82,11 @@ pub fn choose_local_size(work_dim: u32, global: [u64; 3], max_group: u64, thread
         if local[d] <= 1 {
             break;
         }
-        local[d] = largest_divisor(global[d], local[d] - 1);
+        local[d] = if partial_ok && !global[d].is_multiple_of(local[d]) {
+            local[d] / 2
+        } else {
+            largest_divisor(global[d], local[d] - 1)
+        };
     }
     local
 }
@@ -129,12 +139,28 @@ mod tests {
     #[test]
     fn chosen_sizes_divide_the_range() {
         for g in [1u64, 7, 64, 1000, 1 << 20, 999_983] {
-            let l = choose_local_size(1, [g, 1, 1], 4096, 2);
+            let l = choose_local_size(1, [g, 1, 1], 4096, 2, false);
             assert_eq!(g % l[0], 0, "{g}");
             assert!(l[0] <= 256);
         }
-        let l = choose_local_size(2, [1024, 768, 1], 4096, 2);
+        let l = choose_local_size(2, [1024, 768, 1], 4096, 2, false);
         assert!(1024 % l[0] == 0 && 768 % l[1] == 0 && l[0] * l[1] <= 256);
+    }
+
+    /// With non-uniform groups allowed, a size with only small divisors gets full-size groups
+    /// and a partial last one; sizes with a good divisor keep it.
+    #[test]
+    fn non_uniform_sizes_avoid_tiny_groups() {
+        let l = choose_local_size(1, [(1 << 24) - 1000, 1, 1], 4096, 2, true);
+        assert_eq!(l[0], 246, "a good divisor is kept");
+        let l = choose_local_size(1, [999_983, 1, 1], 4096, 2, true);
+        assert_eq!(l[0], 256);
+        let l = choose_local_size(1, [1 << 20, 1, 1], 4096, 2, true);
+        assert_eq!(l[0], 256);
+        let l = choose_local_size(1, [1000, 1, 1], 4096, 2, true);
+        assert_eq!(1000 % l[0], 0, "1000 has good divisors: {l:?}");
+        let l = choose_local_size(1, [10, 1, 1], 4096, 2, true);
+        assert!(l[0] <= 10);
     }
 
     #[test]

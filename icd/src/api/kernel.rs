@@ -393,6 +393,7 @@ unsafe fn enqueue_kernel(
                 global.map(|g| g.max(1)),
                 max_group(&k) as u64,
                 device.compute_units() as u64,
+                !k.program.requires_uniform_work_groups(),
             ),
         }
     } else {

@@ -623,6 +623,8 @@ pub(crate) fn build_group(
         let z = t.b.append_block_param(zhead, types::I64);
         let y = t.b.append_block_param(yhead, types::I64);
         let x = t.b.append_block_param(xhead, types::I64);
+        // The global x id advances with x, so the innermost loop does no multiply for it.
+        let gx = t.b.append_block_param(xhead, types::I64);
         t.b.ins().jump(sweep, &[]);
 
         t.b.switch_to_block(sweep);
@@ -638,7 +640,13 @@ pub(crate) fn build_group(
 
         t.b.switch_to_block(yhead);
         let c = t.b.ins().icmp(IntCC::UnsignedLessThan, y, lsz[1]);
-        t.b.ins().brif(c, xhead, &[BlockArg::Value(zero)], zlatch, &[]);
+        t.b.ins().brif(
+            c,
+            xhead,
+            &[BlockArg::Value(zero), BlockArg::Value(gbase[0])],
+            zlatch,
+            &[],
+        );
 
         t.b.switch_to_block(xhead);
         let c = t.b.ins().icmp(IntCC::UnsignedLessThan, x, lsz[0]);
@@ -647,7 +655,7 @@ pub(crate) fn build_group(
         // One work-item: its ids, then the kernel body (or the resume point).
         t.b.switch_to_block(item);
         let lid = [x, y, z];
-        let gl = [0, 1, 2].map(|d| t.b.ins().iadd(gbase[d], lid[d]));
+        let gl = [gx, t.b.ins().iadd(gbase[1], y), t.b.ins().iadd(gbase[2], z)];
         let lin = {
             let a = t.b.ins().imul(z, lsz[1]);
             let a = t.b.ins().iadd(a, y);
@@ -761,7 +769,8 @@ pub(crate) fn build_group(
 
         t.b.switch_to_block(latch);
         let x1 = t.b.ins().iadd_imm_s(x, 1);
-        t.b.ins().jump(xhead, &[BlockArg::Value(x1)]);
+        let gx1 = t.b.ins().iadd_imm_s(gx, 1);
+        t.b.ins().jump(xhead, &[BlockArg::Value(x1), BlockArg::Value(gx1)]);
         t.b.switch_to_block(ylatch);
         let y1 = t.b.ins().iadd_imm_s(y, 1);
         t.b.ins().jump(yhead, &[BlockArg::Value(y1)]);
