@@ -24,7 +24,10 @@ pub struct Storage {
 enum Owned {
     Heap(Layout),
     /// An anonymous mapping of `len` bytes at `base` (large objects).
-    Mapped { base: *mut libc::c_void, len: usize },
+    Mapped {
+        base: *mut libc::c_void,
+        len: usize,
+    },
 }
 
 /// Objects from this size up get their own mapping aligned to a huge page, with transparent
