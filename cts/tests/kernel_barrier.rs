@@ -217,3 +217,28 @@ fn many_private_values_live_across_barrier() {
         }
     }
 }
+
+/// A struct passed by value to a kernel with a barrier (kernels/source/barrier_byval.cl): each
+/// work-item's private copy survives the barrier (the copies once overlapped the next
+/// work-item's saved state).
+#[test]
+fn struct_by_value_across_a_barrier() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("barrier_byval.cl", "-cl-std=CL3.0");
+    let k = p.kernel("byval_barrier");
+    let s: [i32; 8] = [5, 10, 11, 12, 13, 14, 15, 16];
+    let n = 256usize;
+    let local = 64usize;
+    let out = ctx.buffer(4 * n);
+    k.arg(0, &s);
+    k.arg_mem(1, &out);
+    k.arg_local(2, 4 * local);
+    q.run(&k, &[], &[n], &[local]);
+    let got: Vec<i32> = from_bytes(&q.read(&out, 0, 4 * n));
+    for (i, g) in got.iter().enumerate() {
+        let l = (i % local) as i32;
+        let want = (s[0] + (l + 1) % local as i32) * 100 + s[1 + (l % 7) as usize];
+        assert_eq!(*g, want, "work-item {i}");
+    }
+}

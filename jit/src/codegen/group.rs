@@ -706,30 +706,39 @@ pub(crate) fn build_group(
                 t.b.ins().jump(entry, &[]);
             }
             Some((size, any, crossing, var_offsets, barriers)) => {
-                let rec = {
-                    let o = t.b.ins().imul_imm_s(lin, size as i64);
-                    t.b.ins().iadd(spill, o)
-                };
-                // By-value arguments: private copies in the record, made when the item starts.
-                let mut copies = Vec::new();
+                // By-value arguments: private copies in the record after the spill slots, made
+                // when the item starts; the record of one work-item spans both.
+                let mut byval_offsets = Vec::new();
                 let mut off = size as u64;
-                for v in argvals {
-                    param_vals.push(match v {
-                        ArgVal::Leaves(l) => l,
-                        ArgVal::ByVal { src, size, align } => {
-                            off = round_up(off, align.clamp(1, 16));
-                            let dst = t.b.ins().iadd_imm_s(rec, off as i64);
-                            copies.push((dst, src, size));
-                            off += size;
-                            vec![dst]
-                        }
-                    });
+                for v in &argvals {
+                    if let ArgVal::ByVal { size, align, .. } = v {
+                        off = round_up(off, (*align).clamp(1, 16));
+                        byval_offsets.push(off);
+                        off += size;
+                    }
                 }
-                let full = if copies.is_empty() {
+                let full = if byval_offsets.is_empty() {
                     size
                 } else {
                     round_up(off, 16) as usize
                 };
+                let rec = {
+                    let o = t.b.ins().imul_imm_s(lin, full as i64);
+                    t.b.ins().iadd(spill, o)
+                };
+                let mut copies = Vec::new();
+                let mut byval_at = byval_offsets.into_iter();
+                for v in argvals {
+                    param_vals.push(match v {
+                        ArgVal::Leaves(l) => l,
+                        ArgVal::ByVal { src, size, .. } => {
+                            let at = byval_at.next().unwrap_or(0);
+                            let dst = t.b.ins().iadd_imm_s(rec, at as i64);
+                            copies.push((dst, src, size));
+                            vec![dst]
+                        }
+                    });
+                }
                 let st = t.b.ins().load(types::I32, flags, rec, 0);
                 let start = t.b.create_block();
                 let mut sw = Switch::new();
