@@ -369,3 +369,17 @@ fn spec_constant_op_of_a_spec_constant_op_is_a_parse_error() {
     let e = spirv::parse(&bytes).expect_err("refused");
     assert!(e.to_string().contains("OpSpecConstantOp"), "{e}");
 }
+
+/// OpSwitch with a repeated case literal is refused (SPIR-V: "It is invalid for any two Literal
+/// to be equal to each other"); fuzzing found Cranelift's switch builder panicking on one.
+#[test]
+fn rejects_switch_with_a_repeated_case_literal() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../cts/kernels/control.spvasm")).unwrap();
+    let from = "OpSwitch %22 %28 0 %29 1 %24";
+    assert!(text.contains(from));
+    check_text(&text, &DeviceFeatures::default()).expect("the original is valid");
+    rejects(
+        &text.replacen(from, "OpSwitch %22 %28 0 %29 0 %24", 1),
+        &["OpSwitch", "case literal 0 appears twice"],
+    );
+}

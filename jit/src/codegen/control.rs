@@ -82,14 +82,19 @@ impl FnTx<'_, '_, '_> {
                 }
             }
             Op::Switch => {
-                let sel = self.val1(op_id(inst, 0)?)?;
+                let sel_id = op_id(inst, 0)?;
+                let sel = self.val1(sel_id)?;
+                let width = self.b.func.dfg.value_type(sel).bits();
                 let sel = self.int_resize(sel, types::I64, false);
+                // Literals of a narrow selector may carry sign-extended high bits; compare the
+                // selector's own bits, as the zero-extended selector does.
+                let width_mask = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
                 let mut targets = vec![(None, op_id(inst, 1)?)];
                 let mut i = 2;
                 while i + 1 < inst.operands.len() {
                     let v = match inst.operands.get(i) {
-                        Some(Operand::LiteralBit32(v)) => *v as u64,
-                        Some(Operand::LiteralBit64(v)) => *v,
+                        Some(Operand::LiteralBit32(v)) => *v as u64 & width_mask,
+                        Some(Operand::LiteralBit64(v)) => *v & width_mask,
                         _ => return Err(self.err(inst, "case literal expected")),
                     };
                     targets.push((Some(v), op_id(inst, i + 1)?));
@@ -119,9 +124,11 @@ impl FnTx<'_, '_, '_> {
                     };
                     match v {
                         None => default = Some(dest),
-                        Some(v) => {
+                        // The validator refuses repeated literals; the first one wins.
+                        Some(v) if !sw.entries().contains_key(&(v as u128)) => {
                             sw.set_entry(v as u128, dest);
                         }
+                        Some(_) => {}
                     }
                 }
                 let default = default.ok_or_else(|| self.err(inst, "no default"))?;

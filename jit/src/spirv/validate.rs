@@ -1273,6 +1273,24 @@ fn check_instruction(ctx: &Ctx, i: &Instruction, fn_ret: Id) -> R {
             }
         }
     }
+    // SPIR-V OpSwitch: "It is invalid for any two Literal to be equal to each other."
+    if i.opcode == Op::Switch {
+        let mut seen = std::collections::HashSet::new();
+        for op in ops.iter().skip(2).step_by(2) {
+            let v = match op {
+                Operand::LiteralBit32(v) => *v as u64,
+                Operand::LiteralBit64(v) => *v,
+                _ => continue,
+            };
+            if !seen.insert(v) {
+                return Err(err(
+                    "SPIR-V OpSwitch (case literals are unique)",
+                    format!("the case literal {v} appears twice"),
+                    Some(i),
+                ));
+            }
+        }
+    }
     match i.opcode {
         Op::Select => {
             if vt(1) != i.result_type || vt(2) != i.result_type {
