@@ -78,7 +78,7 @@ fn run_type(ty: &str, uty: &str, bytes: usize, is32: bool) -> Vec<String> {
     for &(name, arity) in &funcs {
         let mut scalar = Vec::new();
         for w in WIDTHS {
-            let k = p.kernel(&format!("{name}_{w}"));
+            let k = p.kernel(&format!("k_{name}_{w}"));
             for (i, m) in [&x, &y, &z].iter().take(arity).enumerate() {
                 k.arg_mem(i as cl_uint, m);
             }

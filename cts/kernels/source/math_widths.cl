@@ -1,6 +1,6 @@
 // Every OpenCL.std math and common function taking and returning values, in each vector width
 // (1, 2, 3, 4, 8, 16) of float and, with -DDOUBLE, double: one kernel per function and width,
-// `<name>_<width>`, each work-item computing one element (width 3 through vload3/vstore3).
+// `k_<name>_<width>` (the prefix keeps clear of implementations' builtin names), each work-item computing one element (width 3 through vload3/vstore3).
 // math_widths.rs checks every width against the scalar kernel bit for bit.
 #ifdef DOUBLE
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -18,35 +18,37 @@
 #endif
 
 #define ID size_t i = get_global_id(0)
+// Kernel names are pasted where the function name is still a plain token: an implementation's
+// headers may define the builtin's name as a macro.
 
-#define UNARY_W(f, V, w) \
-    kernel void f##_##w(global const V *x, global V *o) { ID; o[i] = f(x[i]); }
+#define UNARY_W(name, f, V) \
+    kernel void name(global const V *x, global V *o) { ID; o[i] = f(x[i]); }
 #define UNARY(f) \
-    UNARY_W(f, T, 1) UNARY_W(f, T2, 2) UNARY_W(f, T4, 4) UNARY_W(f, T8, 8) UNARY_W(f, T16, 16) \
-    kernel void f##_3(global const T *x, global T *o) { ID; vstore3(f(vload3(i, x)), i, o); }
+    UNARY_W(k_##f##_1, f, T) UNARY_W(k_##f##_2, f, T2) UNARY_W(k_##f##_4, f, T4) UNARY_W(k_##f##_8, f, T8) UNARY_W(k_##f##_16, f, T16) \
+    kernel void k_##f##_3(global const T *x, global T *o) { ID; vstore3(f(vload3(i, x)), i, o); }
 
-#define BINARY_W(f, V, w) \
-    kernel void f##_##w(global const V *x, global const V *y, global V *o) { ID; o[i] = f(x[i], y[i]); }
+#define BINARY_W(name, f, V) \
+    kernel void name(global const V *x, global const V *y, global V *o) { ID; o[i] = f(x[i], y[i]); }
 #define BINARY(f) \
-    BINARY_W(f, T, 1) BINARY_W(f, T2, 2) BINARY_W(f, T4, 4) BINARY_W(f, T8, 8) BINARY_W(f, T16, 16) \
-    kernel void f##_3(global const T *x, global const T *y, global T *o) { \
+    BINARY_W(k_##f##_1, f, T) BINARY_W(k_##f##_2, f, T2) BINARY_W(k_##f##_4, f, T4) BINARY_W(k_##f##_8, f, T8) BINARY_W(k_##f##_16, f, T16) \
+    kernel void k_##f##_3(global const T *x, global const T *y, global T *o) { \
         ID; vstore3(f(vload3(i, x), vload3(i, y)), i, o); }
 
-#define TERNARY_W(f, V, w) \
-    kernel void f##_##w(global const V *x, global const V *y, global const V *z, global V *o) { \
+#define TERNARY_W(name, f, V) \
+    kernel void name(global const V *x, global const V *y, global const V *z, global V *o) { \
         ID; o[i] = f(x[i], y[i], z[i]); }
 #define TERNARY(f) \
-    TERNARY_W(f, T, 1) TERNARY_W(f, T2, 2) TERNARY_W(f, T4, 4) TERNARY_W(f, T8, 8) TERNARY_W(f, T16, 16) \
-    kernel void f##_3(global const T *x, global const T *y, global const T *z, global T *o) { \
+    TERNARY_W(k_##f##_1, f, T) TERNARY_W(k_##f##_2, f, T2) TERNARY_W(k_##f##_4, f, T4) TERNARY_W(k_##f##_8, f, T8) TERNARY_W(k_##f##_16, f, T16) \
+    kernel void k_##f##_3(global const T *x, global const T *y, global const T *z, global T *o) { \
         ID; vstore3(f(vload3(i, x), vload3(i, y), vload3(i, z)), i, o); }
 
 // Functions with an int (vector) second operand: x and n.
-#define WITH_INT_W(f, V, N, w) \
-    kernel void f##_##w(global const V *x, global const N *n, global V *o) { ID; o[i] = f(x[i], n[i]); }
+#define WITH_INT_W(name, f, V, N) \
+    kernel void name(global const V *x, global const N *n, global V *o) { ID; o[i] = f(x[i], n[i]); }
 #define WITH_INT(f) \
-    WITH_INT_W(f, T, int, 1) WITH_INT_W(f, T2, int2, 2) WITH_INT_W(f, T4, int4, 4) \
-    WITH_INT_W(f, T8, int8, 8) WITH_INT_W(f, T16, int16, 16) \
-    kernel void f##_3(global const T *x, global const int *n, global T *o) { \
+    WITH_INT_W(k_##f##_1, f, T, int) WITH_INT_W(k_##f##_2, f, T2, int2) WITH_INT_W(k_##f##_4, f, T4, int4) \
+    WITH_INT_W(k_##f##_8, f, T8, int8) WITH_INT_W(k_##f##_16, f, T16, int16) \
+    kernel void k_##f##_3(global const T *x, global const int *n, global T *o) { \
         ID; vstore3(f(vload3(i, x), vload3(i, n)), i, o); }
 
 UNARY(acos) UNARY(acosh) UNARY(acospi) UNARY(asin) UNARY(asinh) UNARY(asinpi) UNARY(atan)
