@@ -4,6 +4,7 @@
 use super::layout::{Scalar, Ty};
 use super::module::{load_leaves, store_leaves};
 use super::translate::{op_id, op_lit, result, FnTx, R};
+use super::CompileError;
 use crate::spirv::grammar;
 use crate::spirv::Instruction;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
@@ -64,14 +65,20 @@ impl FnTx<'_, '_, '_> {
             .map(|g| g.opname.to_string())
             .ok_or_else(|| self.err(inst, &format!("unknown OpenCL.std instruction {num}")))?;
         let arg_ids: Vec<u32> = (2..inst.operands.len()).map(|i| op_id(inst, i)).collect::<R<_>>()?;
+        let arg_id = |i: usize| {
+            arg_ids
+                .get(i)
+                .copied()
+                .ok_or_else(|| CompileError::new(format!("{}: operand {} is missing", inst.describe(), i + 3)))
+        };
         let rinfo = self.cx.layout.get(ty)?.clone();
         let rs = self.cx.layout.scalar_of(ty);
         // Memory-shaped instructions first.
         match name.as_str() {
             "vloadn" | "vload_half" | "vload_halfn" | "vloada_halfn" => {
-                let off = self.val1(arg_ids[0])?;
+                let off = self.val1(arg_id(0)?)?;
                 let off = self.int_resize(off, types::I64, false);
-                let p = self.val1(arg_ids[1])?;
+                let p = self.val1(arg_id(1)?)?;
                 let n = match rinfo.ty {
                     Ty::Vector(_, n) => n,
                     _ => 1,
@@ -110,12 +117,12 @@ impl FnTx<'_, '_, '_> {
             }
             "vstoren" | "vstore_half" | "vstore_half_r" | "vstore_halfn" | "vstore_halfn_r" | "vstorea_halfn"
             | "vstorea_halfn_r" => {
-                let dty = self.ty_of(arg_ids[0])?;
+                let dty = self.ty_of(arg_id(0)?)?;
                 let (ds, n) = self.cx.layout.shape(dty).map_err(|e| self.err(inst, &e.message))?;
-                let data = self.val(arg_ids[0])?;
-                let off = self.val1(arg_ids[1])?;
+                let data = self.val(arg_id(0)?)?;
+                let off = self.val1(arg_id(1)?)?;
                 let off = self.int_resize(off, types::I64, false);
-                let p = self.val1(arg_ids[2])?;
+                let p = self.val1(arg_id(2)?)?;
                 let half = name != "vstoren";
                 // The rounding mode is a literal FPRoundingMode; rspirv has no operand table
                 // for OpenCL.std and hands it over as an IdRef word.
@@ -164,7 +171,7 @@ impl FnTx<'_, '_, '_> {
         // Whole-vector instructions.
         match name.as_str() {
             "cross" | "distance" | "length" | "normalize" | "fast_distance" | "fast_length" | "fast_normalize" => {
-                let aty = self.ty_of(arg_ids[0])?;
+                let aty = self.ty_of(arg_id(0)?)?;
                 let s = self
                     .cx
                     .layout

@@ -1273,6 +1273,28 @@ fn check_instruction(ctx: &Ctx, i: &Instruction, fn_ret: Id) -> R {
             }
         }
     }
+    // OpenCL.std instructions take the operands their grammar lists.
+    if i.opcode == Op::ExtInst {
+        let set = op_id(ops, 0)
+            .and_then(|s| ctx.m.ext_inst_imports.iter().find(|(id, _)| *id == s))
+            .map(|(_, n)| n.as_str());
+        if let (Some("OpenCL.std"), Some(Operand::LiteralExtInstInteger(n))) = (set, ops.get(1)) {
+            if let Some(g) = super::grammar::ext_inst_by_number("OpenCL.std", *n) {
+                use rspirv::grammar::OperandQuantifier as Q;
+                let min = g.operands.iter().filter(|o| o.quantifier == Q::One).count();
+                let unbounded = g.operands.iter().any(|o| o.quantifier == Q::ZeroOrMore);
+                let max = min + g.operands.iter().filter(|o| o.quantifier == Q::ZeroOrOne).count();
+                let have = ops.len().saturating_sub(2);
+                if have < min || (!unbounded && have > max) {
+                    return Err(err(
+                        format!("OpenCL.std {} (operand count)", g.opname),
+                        format!("{} takes {min} operand(s), not {have}", g.opname),
+                        Some(i),
+                    ));
+                }
+            }
+        }
+    }
     // SPIR-V OpSwitch: "It is invalid for any two Literal to be equal to each other."
     if i.opcode == Op::Switch {
         let mut seen = std::collections::HashSet::new();
