@@ -53,6 +53,15 @@ impl FnTx<'_, '_, '_> {
         }
     }
 
+    /// vload/vstore operands: an integer offset and a pointer.
+    fn check_offset_and_pointer(&self, inst: &Instruction, off: Value, p: Value) -> R {
+        let dfg = &self.b.func.dfg;
+        if !dfg.value_type(off).is_int() || dfg.value_type(p) != types::I64 {
+            return Err(self.err(inst, "expects an integer offset and a pointer"));
+        }
+        Ok(())
+    }
+
     pub fn ext_inst(&mut self, inst: &Instruction) -> R {
         let (r, ty) = result(inst)?;
         let set = op_id(inst, 0)?;
@@ -77,8 +86,12 @@ impl FnTx<'_, '_, '_> {
         match name.as_str() {
             "vloadn" | "vload_half" | "vload_halfn" | "vloada_halfn" => {
                 let off = self.val1(arg_id(0)?)?;
-                let off = self.int_resize(off, types::I64, false);
                 let p = self.val1(arg_id(1)?)?;
+                self.check_offset_and_pointer(inst, off, p)?;
+                let off = self.int_resize(off, types::I64, false);
+                if name != "vloadn" && !matches!(rs, Some(Scalar::Float(_))) {
+                    return Err(self.err(inst, "the result must be floating-point"));
+                }
                 let n = match rinfo.ty {
                     Ty::Vector(_, n) => n,
                     _ => 1,
@@ -121,9 +134,13 @@ impl FnTx<'_, '_, '_> {
                 let (ds, n) = self.cx.layout.shape(dty).map_err(|e| self.err(inst, &e.message))?;
                 let data = self.val(arg_id(0)?)?;
                 let off = self.val1(arg_id(1)?)?;
-                let off = self.int_resize(off, types::I64, false);
                 let p = self.val1(arg_id(2)?)?;
+                self.check_offset_and_pointer(inst, off, p)?;
+                let off = self.int_resize(off, types::I64, false);
                 let half = name != "vstoren";
+                if half && !matches!(ds, Scalar::Float(_)) {
+                    return Err(self.err(inst, "the data must be floating-point"));
+                }
                 // The rounding mode is a literal FPRoundingMode; rspirv has no operand table
                 // for OpenCL.std and hands it over as an IdRef word.
                 let mode = if name.ends_with("_r") {

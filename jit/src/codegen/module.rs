@@ -154,7 +154,9 @@ pub(crate) fn make_isa(opt_level_none: bool) -> Result<cranelift_codegen::isa::O
     set(
         &mut flags,
         "enable_verifier",
-        if cfg!(debug_assertions) { "true" } else { "false" },
+        // Always: IR that a malformed module slipped past the validator is then a build
+        // error, never code generated from inconsistent IR (15-30% more Cranelift time).
+        "true",
     )?;
     set(&mut flags, "is_pic", "false")?;
     set(&mut flags, "enable_multi_ret_implicit_sret", "true")?;
