@@ -610,6 +610,26 @@ pub(crate) fn build_group(
             rec_layout = Some((round_up(off, max_align) as usize, any, crossing, var_offsets, barriers));
         }
 
+        // Region mode: each work-item's record holds its spill slots, then private copies of
+        // the by-value arguments.
+        let record_layout = rec_layout.as_ref().map(|(size, ..)| {
+            let mut byval_offsets = Vec::new();
+            let mut off = *size as u64;
+            for v in &argvals {
+                if let ArgVal::ByVal { size, align, .. } = v {
+                    off = round_up(off, (*align).clamp(1, 16));
+                    byval_offsets.push(off);
+                    off += size;
+                }
+            }
+            let full = if byval_offsets.is_empty() {
+                *size
+            } else {
+                round_up(off, 16) as usize
+            };
+            (full, byval_offsets)
+        });
+
         // Loop nest: z, y, x (x innermost), each header with its counter as block parameter.
         let sweep = t.b.create_block();
         let zhead = t.b.create_block();
@@ -623,8 +643,12 @@ pub(crate) fn build_group(
         let z = t.b.append_block_param(zhead, types::I64);
         let y = t.b.append_block_param(yhead, types::I64);
         let x = t.b.append_block_param(xhead, types::I64);
-        // The global x id advances with x, so the innermost loop does no multiply for it.
+        // The global x id advances with x, so the innermost loop does no multiply for it; so
+        // does the work-item's record in region mode.
         let gx = t.b.append_block_param(xhead, types::I64);
+        let recp = record_layout
+            .as_ref()
+            .map(|_| t.b.append_block_param(xhead, types::I64));
         t.b.ins().jump(sweep, &[]);
 
         t.b.switch_to_block(sweep);
@@ -640,13 +664,16 @@ pub(crate) fn build_group(
 
         t.b.switch_to_block(yhead);
         let c = t.b.ins().icmp(IntCC::UnsignedLessThan, y, lsz[1]);
-        t.b.ins().brif(
-            c,
-            xhead,
-            &[BlockArg::Value(zero), BlockArg::Value(gbase[0])],
-            zlatch,
-            &[],
-        );
+        let mut xargs = vec![BlockArg::Value(zero), BlockArg::Value(gbase[0])];
+        if let Some((full, _)) = &record_layout {
+            // The record of work-item (0, y, z).
+            let row = t.b.ins().imul(z, lsz[1]);
+            let row = t.b.ins().iadd(row, y);
+            let row = t.b.ins().imul(row, lsz[0]);
+            let row = t.b.ins().imul_imm_s(row, *full as i64);
+            xargs.push(BlockArg::Value(t.b.ins().iadd(spill, row)));
+        }
+        t.b.ins().brif(c, xhead, &xargs, zlatch, &[]);
 
         t.b.switch_to_block(xhead);
         let c = t.b.ins().icmp(IntCC::UnsignedLessThan, x, lsz[0]);
@@ -705,27 +732,11 @@ pub(crate) fn build_group(
                 }
                 t.b.ins().jump(entry, &[]);
             }
-            Some((size, any, crossing, var_offsets, barriers)) => {
+            Some((_, any, crossing, var_offsets, barriers)) => {
                 // By-value arguments: private copies in the record after the spill slots, made
-                // when the item starts; the record of one work-item spans both.
-                let mut byval_offsets = Vec::new();
-                let mut off = size as u64;
-                for v in &argvals {
-                    if let ArgVal::ByVal { size, align, .. } = v {
-                        off = round_up(off, (*align).clamp(1, 16));
-                        byval_offsets.push(off);
-                        off += size;
-                    }
-                }
-                let full = if byval_offsets.is_empty() {
-                    size
-                } else {
-                    round_up(off, 16) as usize
-                };
-                let rec = {
-                    let o = t.b.ins().imul_imm_s(lin, full as i64);
-                    t.b.ins().iadd(spill, o)
-                };
+                // when the item starts.
+                let (full, byval_offsets) = record_layout.clone().unwrap_or_default();
+                let rec = recp.unwrap_or(spill);
                 let mut copies = Vec::new();
                 let mut byval_at = byval_offsets.into_iter();
                 for v in argvals {
@@ -779,7 +790,11 @@ pub(crate) fn build_group(
         t.b.switch_to_block(latch);
         let x1 = t.b.ins().iadd_imm_s(x, 1);
         let gx1 = t.b.ins().iadd_imm_s(gx, 1);
-        t.b.ins().jump(xhead, &[BlockArg::Value(x1), BlockArg::Value(gx1)]);
+        let mut next = vec![BlockArg::Value(x1), BlockArg::Value(gx1)];
+        if let (Some(r), Some((full, _))) = (recp, &record_layout) {
+            next.push(BlockArg::Value(t.b.ins().iadd_imm_s(r, *full as i64)));
+        }
+        t.b.ins().jump(xhead, &next);
         t.b.switch_to_block(ylatch);
         let y1 = t.b.ins().iadd_imm_s(y, 1);
         t.b.ins().jump(yhead, &[BlockArg::Value(y1)]);
