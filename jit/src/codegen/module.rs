@@ -457,23 +457,28 @@ pub(crate) fn compile_program(
         .native
         .as_ref()
         .and_then(|rec| native::encode(&cx.jit, rec, &pending));
-    let mut execs = Vec::new();
-    for p in &pending {
-        execs.push(match p.code {
+    Ok((program_from(cx.jit, pending), image))
+}
+
+/// The program of a finalized JIT module: each kernel with its entry function's address.
+pub(crate) fn program_from(jit: JITModule, pending: Vec<Pending>) -> Program {
+    let execs: Vec<Exec> = pending
+        .iter()
+        .map(|p| match p.code {
             Code::Group(fid, record) => {
-                let ptr = cx.jit.get_finalized_function(fid);
+                let ptr = jit.get_finalized_function(fid);
                 // SAFETY: the function was built with the `GroupFn` signature.
                 let f = unsafe { std::mem::transmute::<*const u8, GroupFn>(ptr) };
                 Exec::Group { f, record }
             }
             Code::Fiber(fid) => {
-                let ptr = cx.jit.get_finalized_function(fid);
+                let ptr = jit.get_finalized_function(fid);
                 // SAFETY: the wrapper was built with the `EntryFn` signature.
                 Exec::Fibers(unsafe { std::mem::transmute::<*const u8, EntryFn>(ptr) })
             }
-        });
-    }
-    let code = Arc::new(CodeMemory(Some(cx.jit)));
+        })
+        .collect();
+    let code = Arc::new(CodeMemory(Some(jit)));
     let kernels = pending
         .into_iter()
         .zip(execs)
@@ -494,7 +499,7 @@ pub(crate) fn compile_program(
             })
         })
         .collect();
-    Ok((Program { kernels, _code: code }, image))
+    Program { kernels, _code: code }
 }
 
 /// The functions `f` calls directly.

@@ -8,15 +8,13 @@
 //! cache entries on both. Loading still checks every length, index and relocation offset,
 //! so a damaged image is an error, never a wild write.
 
-use super::driver::{EntryFn, Exec, GroupFn};
-use super::module::{new_jit, Pending};
-use super::{BarrierStrategy, CodeMemory, CompileError, Kernel, Program};
+use super::module::{new_jit, program_from, Code, Kernel0, Pending};
+use super::{BarrierStrategy, CompileError, Program};
 use crate::abi::{ArgKind, KernelArg};
 use cranelift_codegen::binemit::Reloc;
 use cranelift_codegen::ir::LibCall;
 use cranelift_jit::JITModule;
 use cranelift_module::{DataDescription, DataId, FuncId, Linkage, Module as _, ModuleReloc, ModuleRelocTarget};
-use std::sync::Arc;
 
 const MAGIC: &[u8; 8] = b"CLIFTNI1";
 
@@ -278,12 +276,12 @@ pub(crate) fn encode(jit: &JITModule, rec: &Recorder, kernels: &[Pending]) -> Op
         w.u8(k.has_barriers as u8);
         w.u8(strategy_code(p.strategy));
         match p.code {
-            super::module::Code::Group(fid, record) => {
+            Code::Group(fid, record) => {
                 w.u8(0);
                 w.u32(fid.as_u32());
                 w.u64(record as u64);
             }
-            super::module::Code::Fiber(fid) => {
+            Code::Fiber(fid) => {
                 w.u8(1);
                 w.u32(fid.as_u32());
             }
@@ -449,67 +447,36 @@ pub fn load(image: &[u8]) -> Result<Program, CompileError> {
         let private = r.len().ok_or_else(|| bad("private size"))?;
         let has_barriers = r.u8().ok_or_else(|| bad("barriers"))? != 0;
         let strategy = r.u8().and_then(strategy_from).ok_or_else(|| bad("strategy"))?;
-        let (fid, record) = match r.u8() {
-            Some(0) => (
-                r.u32().ok_or_else(|| bad("entry"))?,
-                Some(r.len().ok_or_else(|| bad("record"))?),
+        let code = match r.u8() {
+            Some(0) => Code::Group(
+                FuncId::from_u32(r.u32().ok_or_else(|| bad("entry"))?),
+                r.len().ok_or_else(|| bad("record"))?,
             ),
-            Some(1) => (r.u32().ok_or_else(|| bad("entry"))?, None),
+            Some(1) => Code::Fiber(FuncId::from_u32(r.u32().ok_or_else(|| bad("entry"))?)),
             _ => return Err(bad("entry")),
         };
-        if lengths.get(fid as usize).copied().flatten().is_none() {
+        let (Code::Group(fid, _) | Code::Fiber(fid)) = code;
+        if lengths.get(fid.as_u32() as usize).copied().flatten().is_none() {
             return Err(bad("entry function"));
         }
-        kernels.push((
-            name,
-            args,
-            args_size,
-            static_local_size,
-            reqd,
-            hint,
-            private,
-            has_barriers,
+        kernels.push(Pending {
+            kernel: Kernel0 {
+                name,
+                args,
+                args_size,
+                static_local_size,
+                reqd,
+                hint,
+                private,
+                has_barriers,
+            },
+            code,
             strategy,
-            fid,
-            record,
-        ));
+        });
     }
     if r.at != image.len() {
         return Err(bad("trailing bytes"));
     }
     jit.finalize_definitions().map_err(|e| bad(&format!("linking: {e}")))?;
-    let mut execs = Vec::new();
-    for k in &kernels {
-        let ptr = jit.get_finalized_function(FuncId::from_u32(k.9));
-        execs.push(match k.10 {
-            // SAFETY: the image recorded this function as built with the `GroupFn` signature.
-            Some(record) => Exec::Group {
-                f: unsafe { std::mem::transmute::<*const u8, GroupFn>(ptr) },
-                record,
-            },
-            // SAFETY: recorded as the fiber wrapper, built with the `EntryFn` signature.
-            None => Exec::Fibers(unsafe { std::mem::transmute::<*const u8, EntryFn>(ptr) }),
-        });
-    }
-    let code = Arc::new(CodeMemory(Some(jit)));
-    let kernels = kernels
-        .into_iter()
-        .zip(execs)
-        .map(|(k, exec)| {
-            Arc::new(Kernel {
-                name: k.0,
-                args: k.1,
-                args_size: k.2,
-                static_local_size: k.3,
-                reqd_work_group_size: k.4,
-                work_group_size_hint: k.5,
-                private_mem_size: k.6,
-                has_barriers: k.7,
-                barrier_strategy: k.8,
-                exec,
-                _code: code.clone(),
-            })
-        })
-        .collect();
-    Ok(Program { kernels, _code: code })
+    Ok(program_from(jit, kernels))
 }
