@@ -258,35 +258,23 @@ fn raw_float(f: Format, t: &Texel) -> [f32; 4] {
                     };
                 }
             } else {
-                for (i, r) in raw.iter_mut().enumerate().take(n) {
-                    *r = from_unorm(t[i] as u32, 255);
-                }
+                per_channel(&mut raw, n, |i| from_unorm(t[i] as u32, 255));
             }
         }
         DataType::SnormInt8 => {
-            for (i, r) in raw.iter_mut().enumerate().take(n) {
-                *r = from_snorm(t[i] as i8 as i32, 127);
-            }
+            per_channel(&mut raw, n, |i| from_snorm(t[i] as i8 as i32, 127));
         }
         DataType::UnormInt16 => {
-            for (i, r) in raw.iter_mut().enumerate().take(n) {
-                *r = from_unorm(u16_at(t, i) as u32, 65535);
-            }
+            per_channel(&mut raw, n, |i| from_unorm(u16_at(t, i) as u32, 65535));
         }
         DataType::SnormInt16 => {
-            for (i, r) in raw.iter_mut().enumerate().take(n) {
-                *r = from_snorm(u16_at(t, i) as i16 as i32, 32767);
-            }
+            per_channel(&mut raw, n, |i| from_snorm(u16_at(t, i) as i16 as i32, 32767));
         }
         DataType::HalfFloat => {
-            for (i, r) in raw.iter_mut().enumerate().take(n) {
-                *r = half_to_f32(u16_at(t, i));
-            }
+            per_channel(&mut raw, n, |i| half_to_f32(u16_at(t, i)));
         }
         DataType::Float => {
-            for (i, r) in raw.iter_mut().enumerate().take(n) {
-                *r = f32::from_bits(u32_at(t, i));
-            }
+            per_channel(&mut raw, n, |i| f32::from_bits(u32_at(t, i)));
         }
         DataType::UnormShort565 => {
             let v = u16_at(t, 0) as u32;
@@ -345,34 +333,31 @@ fn raw_float(f: Format, t: &Texel) -> [f32; 4] {
 /// unmodified). Float types give the bits of their float value (undefined for
 /// read_imagei/ui).
 #[inline]
+/// Sets the first `n` channels of `raw` to `value(channel)`.
+fn per_channel<T>(raw: &mut [T; 4], n: usize, value: impl Fn(usize) -> T) {
+    for (i, r) in raw.iter_mut().enumerate().take(n) {
+        *r = value(i);
+    }
+}
+
 fn raw_int(f: Format, t: &Texel) -> [i32; 4] {
     let n = f.stored_channels().min(4);
     let mut raw = [0i32; 4];
     match f.data_type {
         DataType::SignedInt8 => {
-            for (i, r) in raw.iter_mut().enumerate().take(n) {
-                *r = t[i] as i8 as i32;
-            }
+            per_channel(&mut raw, n, |i| t[i] as i8 as i32);
         }
         DataType::UnsignedInt8 => {
-            for (i, r) in raw.iter_mut().enumerate().take(n) {
-                *r = t[i] as i32;
-            }
+            per_channel(&mut raw, n, |i| t[i] as i32);
         }
         DataType::SignedInt16 => {
-            for (i, r) in raw.iter_mut().enumerate().take(n) {
-                *r = u16_at(t, i) as i16 as i32;
-            }
+            per_channel(&mut raw, n, |i| u16_at(t, i) as i16 as i32);
         }
         DataType::UnsignedInt16 => {
-            for (i, r) in raw.iter_mut().enumerate().take(n) {
-                *r = u16_at(t, i) as i32;
-            }
+            per_channel(&mut raw, n, |i| u16_at(t, i) as i32);
         }
         DataType::SignedInt32 | DataType::UnsignedInt32 => {
-            for (i, r) in raw.iter_mut().enumerate().take(n) {
-                *r = u32_at(t, i) as i32;
-            }
+            per_channel(&mut raw, n, |i| u32_at(t, i) as i32);
         }
         _ => raw = raw_float(f, t).map(|x| x.to_bits() as i32),
     }
