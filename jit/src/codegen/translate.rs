@@ -554,6 +554,14 @@ impl<'a, 'm, 'f> FnTx<'a, 'm, 'f> {
     }
 
     /// Translates one instruction; errors name it.
+    /// Whether `inst` (an OpExtInst) belongs to a "NonSemantic." instruction set.
+    fn is_non_semantic(&self, inst: &Instruction) -> bool {
+        op_id(inst, 0)
+            .ok()
+            .and_then(|set| self.cx.ext_sets.get(&set))
+            .is_some_and(|name| name.starts_with("NonSemantic."))
+    }
+
     pub fn inst(&mut self, inst: &Instruction) -> R {
         self.inst_inner(inst).map_err(|e| {
             if e.message.starts_with("Op") {
@@ -619,6 +627,10 @@ impl<'a, 'm, 'f> FnTx<'a, 'm, 'f> {
             | AtomicXor
             | AtomicFlagTestAndSet
             | AtomicFlagClear => self.atomic(inst),
+            // SPV_KHR_non_semantic_info: instructions of a "NonSemantic." set carry no
+            // semantics and may be dropped; nothing but other non-semantic instructions can
+            // use their results.
+            ExtInst if self.is_non_semantic(inst) => Ok(()),
             ExtInst => self.ext_inst(inst),
             SampledImage
             | ImageSampleExplicitLod

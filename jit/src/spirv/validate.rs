@@ -70,6 +70,7 @@ impl Default for DeviceFeatures {
                 "SPV_KHR_no_integer_wrap_decoration".into(),
                 "SPV_KHR_float_controls".into(),
                 "SPV_KHR_expect_assume".into(),
+                "SPV_KHR_non_semantic_info".into(),
             ],
         }
     }
