@@ -209,6 +209,9 @@ pub fn lookup_extension(name: &CStr) -> *mut c_void {
     match name.to_bytes() {
         // cl_khr_icd.
         b"clIcdGetPlatformIDsKHR" => crate::api::clIcdGetPlatformIDsKHR as *const () as *mut c_void,
+        // cl_khr_il_program: clCreateProgramWithILKHR has the signature and behaviour of the
+        // core clCreateProgramWithIL (OpenCL 2.1), the extension's promotion.
+        b"clCreateProgramWithILKHR" => crate::api::clCreateProgramWithIL as *const () as *mut c_void,
         _ => std::ptr::null_mut(),
     }
 }
