@@ -441,7 +441,13 @@ impl FnTx<'_, '_, '_> {
                 let tq = self.b.ins().fmul(two, q);
                 let k = self.b.ins().fsub(three, tq);
                 let qq = self.b.ins().fmul(q, q);
-                self.b.ins().fmul(qq, k)
+                let r = self.b.ins().fmul(qq, k);
+                // 0 for x <= edge0 and 1 for x >= edge1 even where the quotient is not a
+                // number (an infinite edge or x).
+                let lo = self.b.ins().fcmp(FloatCC::LessThanOrEqual, v, e0);
+                let hi = self.b.ins().fcmp(FloatCC::GreaterThanOrEqual, v, e1);
+                let r = self.b.ins().select(lo, z, r);
+                self.b.ins().select(hi, o, r)
             }
             "degrees" => {
                 let k = self.fconst(t, 180.0 / std::f64::consts::PI);

@@ -121,14 +121,20 @@ impl FnTx<'_, '_, '_> {
             .collect()
     }
 
-    /// `a*b - c*d` in f64 (Kahan's algorithm with fma: about one ulp).
+    /// `a*b - c*d` in f64 (Kahan's algorithm with fma: about one ulp). Where a product
+    /// overflows, Kahan's correction term is infinite and the sum NaN; there the plain
+    /// `a*b - c*d` is the right answer (an infinity, or NaN for infinity minus infinity).
     fn diff_of_products(&mut self, a: Value, b: Value, c: Value, d: Value) -> Value {
         let w = self.b.ins().fmul(c, d);
         let nc = self.b.ins().fneg(c);
         let e = self.b.ins().fma(nc, d, w);
         let nw = self.b.ins().fneg(w);
         let f = self.b.ins().fma(a, b, nw);
-        self.b.ins().fadd(f, e)
+        let kahan = self.b.ins().fadd(f, e);
+        let p = self.b.ins().fmul(a, b);
+        let plain = self.b.ins().fsub(p, w);
+        let nan = self.b.ins().fcmp(FloatCC::Unordered, kahan, kahan);
+        self.b.ins().select(nan, plain, kahan)
     }
 
     /// The geometric functions; `args` holds each operand's components, `s` the component type.
