@@ -397,6 +397,27 @@ fn audit_type(t: &Ty) {
             },
             |_| 1e-5,
         );
+        // mad: Clift's is the correctly rounded fma (docs/math.md); the operands make a
+        // rounded multiply-add differ from it (a*b just below k, c = -k).
+        let e = if t.name == "float" {
+            f32::EPSILON as f64
+        } else {
+            f64::EPSILON
+        };
+        let rt = |v: f64| V::F(if t.name == "float" { v as f32 as f64 } else { v });
+        let fa: Vec<V> = (0..N * w).map(|j| rt((1.0 + e) * (1 + j % 3) as f64)).collect();
+        let fb: Vec<V> = (0..N * w).map(|_| V::F(1.0 - e)).collect();
+        let fc: Vec<V> = (0..N * w).map(|j| V::F(-((1 + j % 3) as f64))).collect();
+        let got = r.run("mad_v", &[fa.clone(), fb.clone(), fc.clone()], None);
+        r.check(
+            "mad_v",
+            &got,
+            |i, c| {
+                let j = i * w + c;
+                Some(V::F(fa[j].f().mul_add(fb[j].f(), fc[j].f())))
+            },
+            exact,
+        );
         // ldexp(x, k) with one k per vector: exact.
         let ks: Vec<i32> = (0..N).map(|_| rng.below(301) as i32 - 150).collect();
         let got = r.run("ldexp_s", std::slice::from_ref(&xn), Some(&ks));

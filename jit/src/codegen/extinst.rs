@@ -391,11 +391,9 @@ impl FnTx<'_, '_, '_> {
         let t = self.b.func.dfg.value_type(x);
         match base {
             "fabs" => self.b.ins().fabs(x),
-            "fma" => self.b.ins().fma(x, a(1), a(2)),
-            "mad" => {
-                let m = self.b.ins().fmul(x, a(1));
-                self.b.ins().fadd(m, a(2))
-            }
+            // mad may be either; Clift's is the correctly rounded fma (docs/math.md), the same
+            // as the library's clift_mad_*.
+            "fma" | "mad" => self.b.ins().fma(x, a(1), a(2)),
             "sqrt" => self.b.ins().sqrt(x),
             "floor" => self.b.ins().floor(x),
             "ceil" => self.b.ins().ceil(x),
