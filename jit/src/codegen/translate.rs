@@ -553,7 +553,6 @@ impl<'a, 'm, 'f> FnTx<'a, 'm, 'f> {
         Ok(self.b.inst_results(call).to_vec())
     }
 
-    /// Translates one instruction; errors name it.
     /// Whether `inst` (an OpExtInst) belongs to a "NonSemantic." instruction set.
     fn is_non_semantic(&self, inst: &Instruction) -> bool {
         op_id(inst, 0)
@@ -562,6 +561,7 @@ impl<'a, 'm, 'f> FnTx<'a, 'm, 'f> {
             .is_some_and(|name| name.starts_with("NonSemantic."))
     }
 
+    /// Translates one instruction; errors name it.
     pub fn inst(&mut self, inst: &Instruction) -> R {
         self.inst_inner(inst).map_err(|e| {
             if e.message.starts_with("Op") {
