@@ -49,6 +49,17 @@ pub(crate) struct Ctx<'m> {
     pub native: Option<Recorder>,
 }
 
+/// An address in program-scope data: `(offset in the variable, target variable, addend)`.
+type DataReloc = (u32, Id, i64);
+
+/// The value of a pointer constant in program-scope data.
+enum ConstAddr {
+    /// A plain number (a null pointer, an integer converted to a pointer).
+    Value(u64),
+    /// The address of the program-scope variable `var` plus `offset` bytes.
+    Global { var: Id, offset: i64 },
+}
+
 fn err(s: impl Into<String>) -> CompileError {
     CompileError::new(s)
 }
@@ -83,13 +94,42 @@ impl<'m> Ctx<'m> {
         self.opts.spec_constants.get(sid).copied()
     }
 
-    /// Bytes of a constant laid out in memory as type `ty`.
-    fn const_bytes(&self, id: Id, ty: Id, out: &mut [u8]) -> Result<(), CompileError> {
+    /// Bytes of a constant laid out in memory as type `ty`, written to `out`, which starts
+    /// `at` bytes into the variable being initialized. Addresses of program-scope variables
+    /// are left zero in `out` and recorded in `relocs` as `(offset, variable, addend)`.
+    fn const_bytes(
+        &self,
+        id: Id,
+        ty: Id,
+        out: &mut [u8],
+        at: usize,
+        relocs: &mut Vec<DataReloc>,
+    ) -> Result<(), CompileError> {
+        let info = self.layout.get(ty)?;
+        let is_spec_op = |id| {
+            self.m
+                .constant(id)
+                .is_some_and(|c| matches!(c.value, ConstantValue::SpecOp { .. }))
+        };
+        // Pointers, and pointer-sized integers computed from addresses (OpConvertPtrToU).
+        if matches!(info.ty, Ty::Pointer(..)) || (info.size == 8 && is_spec_op(id)) {
+            let word = out
+                .get_mut(..8)
+                .ok_or_else(|| err(format!("constant %{id}: no room for a pointer")))?;
+            match self.const_addr(id, 0)? {
+                ConstAddr::Value(v) => word.copy_from_slice(&v.to_le_bytes()),
+                ConstAddr::Global { var, offset } => {
+                    word.fill(0);
+                    let at = u32::try_from(at).map_err(|_| err(format!("constant %{id}: offset out of range")))?;
+                    relocs.push((at, var, offset));
+                }
+            }
+            return Ok(());
+        }
         let c = self
             .m
             .constant(id)
             .ok_or_else(|| err(format!("initializer %{id} is not a constant")))?;
-        let info = self.layout.get(ty)?;
         let value = match (&c.value, c.spec, self.spec_override(id)) {
             (ConstantValue::Scalar(_), true, Some(v)) => ConstantValue::Scalar(v),
             (ConstantValue::Bool(_), true, Some(v)) => ConstantValue::Bool(v != 0),
@@ -111,7 +151,7 @@ impl<'m> Ctx<'m> {
                     for (i, p) in parts.iter().enumerate() {
                         let o = i * info.stride as usize;
                         let end = out.len();
-                        self.const_bytes(*p, info.elem, &mut out[o.min(end)..])?;
+                        self.const_bytes(*p, info.elem, &mut out[o.min(end)..], at + o, relocs)?;
                     }
                 }
                 Ty::Struct(ms) => {
@@ -119,7 +159,7 @@ impl<'m> Ctx<'m> {
                         let o = *info.offsets.get(i).unwrap_or(&0) as usize;
                         let mty = *ms.get(i).ok_or_else(|| err("struct constant has too many members"))?;
                         let end = out.len();
-                        self.const_bytes(*p, mty, &mut out[o.min(end)..])?;
+                        self.const_bytes(*p, mty, &mut out[o.min(end)..], at + o, relocs)?;
                     }
                 }
                 _ => return Err(err(format!("composite constant %{id} of a non-composite type"))),
@@ -127,6 +167,151 @@ impl<'m> Ctx<'m> {
             _ => return Err(err(format!("constant %{id} cannot initialize program-scope memory"))),
         }
         Ok(())
+    }
+
+    /// The value of a constant integer index (sign-extended, specialization applied).
+    fn const_index(&self, id: Id) -> Result<i64, CompileError> {
+        let c = self
+            .m
+            .constant(id)
+            .ok_or_else(|| err(format!("index %{id} is not a constant")))?;
+        let bits = match (&c.value, if c.spec { self.spec_override(id) } else { None }) {
+            (_, Some(b)) => b,
+            (ConstantValue::Scalar(v), None) => *v,
+            (ConstantValue::Null, None) => 0,
+            _ => return Err(err(format!("index %{id} is not an integer constant"))),
+        };
+        let w = match self.layout.get(c.ty)?.ty {
+            Ty::Scalar(Scalar::Int(w)) => w,
+            _ => return Err(err(format!("index %{id} is not an integer"))),
+        };
+        Ok(if w >= 64 {
+            bits as i64
+        } else {
+            ((bits << (64 - w)) as i64) >> (64 - w)
+        })
+    }
+
+    /// The value of a pointer (or pointer-sized integer) constant in program-scope data: a
+    /// number, or the address of a program-scope variable plus a byte offset, through
+    /// constant access chains and pointer casts.
+    fn const_addr(&self, id: Id, depth: u32) -> Result<ConstAddr, CompileError> {
+        if depth > 256 {
+            return Err(err(format!("constant %{id}: address expression nested too deeply")));
+        }
+        let no = |why: &str| err(format!("constant %{id} cannot initialize program-scope memory: {why}"));
+        if let Some(&(_, storage)) = self.globals.get(&id) {
+            return match storage {
+                StorageClass::Workgroup | StorageClass::Input | StorageClass::Function => Err(no(&format!(
+                    "the address of the {storage:?} variable %{id} is not a program-wide constant"
+                ))),
+                _ => Ok(ConstAddr::Global { var: id, offset: 0 }),
+            };
+        }
+        let c = self
+            .m
+            .constant(id)
+            .ok_or_else(|| err(format!("initializer %{id} is not a constant")))?;
+        let size = self.layout.get(c.ty)?.size;
+        let operand = |i: usize| match c.value {
+            ConstantValue::SpecOp { ref operands, .. } => match operands.get(i) {
+                Some(Operand::IdRef(r)) => Ok(*r),
+                _ => Err(no("malformed OpSpecConstantOp")),
+            },
+            _ => Err(no("not an OpSpecConstantOp")),
+        };
+        match &c.value {
+            ConstantValue::Null | ConstantValue::Undef => Ok(ConstAddr::Value(0)),
+            ConstantValue::Scalar(v) => {
+                let bits = if c.spec {
+                    self.spec_override(id).unwrap_or(*v)
+                } else {
+                    *v
+                };
+                let bits = if size >= 8 {
+                    bits
+                } else {
+                    bits & ((1u64 << (size * 8)) - 1)
+                };
+                Ok(ConstAddr::Value(bits))
+            }
+            ConstantValue::SpecOp { opcode, operands } => match opcode {
+                Op::Bitcast
+                | Op::PtrCastToGeneric
+                | Op::GenericCastToPtr
+                | Op::GenericCastToPtrExplicit
+                | Op::ConvertPtrToU
+                | Op::ConvertUToPtr
+                | Op::CopyObject => {
+                    let inner = self.const_addr(operand(0)?, depth + 1)?;
+                    match inner {
+                        ConstAddr::Global { .. } if size != 8 => Err(no("an address converted to a narrower type")),
+                        ConstAddr::Value(v) if size < 8 => Ok(ConstAddr::Value(v & ((1u64 << (size * 8)) - 1))),
+                        a => Ok(a),
+                    }
+                }
+                Op::AccessChain | Op::InBoundsAccessChain | Op::PtrAccessChain | Op::InBoundsPtrAccessChain => {
+                    let base = operand(0)?;
+                    let mut cur = match self.globals.get(&base) {
+                        Some(&(pointee, _)) => pointee,
+                        None => {
+                            let bc = self
+                                .m
+                                .constant(base)
+                                .ok_or_else(|| no(&format!("access chain base %{base} is not a constant")))?;
+                            match self.layout.get(bc.ty)?.ty {
+                                Ty::Pointer(_, p) => p,
+                                _ => return Err(no("access chain base is not a pointer")),
+                            }
+                        }
+                    };
+                    let mut off = 0i64;
+                    let mut i = 1;
+                    if matches!(opcode, Op::PtrAccessChain | Op::InBoundsPtrAccessChain) {
+                        let info = self.layout.get(cur)?;
+                        let stride = match info.ty {
+                            Ty::Array(..) => info.size,
+                            _ => round_up(info.size, info.align),
+                        };
+                        off = self.const_index(operand(1)?)?.wrapping_mul(stride as i64);
+                        i = 2;
+                    }
+                    while i < operands.len() {
+                        let idx = self.const_index(operand(i)?)?;
+                        let info = self.layout.get(cur)?;
+                        match &info.ty {
+                            Ty::Struct(ms) => {
+                                let k = usize::try_from(idx)
+                                    .ok()
+                                    .filter(|k| *k < ms.len())
+                                    .ok_or_else(|| no("struct index out of range"))?;
+                                off = off.wrapping_add(info.offsets[k] as i64);
+                                cur = ms[k];
+                            }
+                            Ty::Array(e, _) => {
+                                off = off.wrapping_add(idx.wrapping_mul(info.stride as i64));
+                                cur = *e;
+                            }
+                            Ty::Vector(..) => {
+                                off = off.wrapping_add(idx.wrapping_mul(info.stride as i64));
+                                cur = info.elem;
+                            }
+                            _ => return Err(no("index into a non-composite type")),
+                        }
+                        i += 1;
+                    }
+                    match self.const_addr(base, depth + 1)? {
+                        ConstAddr::Global { var, offset } => Ok(ConstAddr::Global {
+                            var,
+                            offset: offset.wrapping_add(off),
+                        }),
+                        ConstAddr::Value(v) => Ok(ConstAddr::Value(v.wrapping_add(off as u64))),
+                    }
+                }
+                other => Err(no(&format!("OpSpecConstantOp {other:?} is not an address expression"))),
+            },
+            _ => Err(no("not an address")),
+        }
     }
 
     /// Declares (on first use) an imported helper function by symbol.
@@ -282,28 +467,56 @@ pub(crate) fn compile_program(
                         v.id, info.size
                     )));
                 }
-                let mut bytes = vec![0u8; info.size.max(1) as usize];
-                if let Some(init) = v.initializer {
-                    cx.const_bytes(init, pointee, &mut bytes)?;
-                }
                 let writable = v.storage != StorageClass::UniformConstant;
                 let id = cx
                     .jit
                     .declare_data(&format!("g{}", v.id), Linkage::Local, writable, false)
                     .map_err(|e| err(format!("OpVariable %{}: {e}", v.id)))?;
-                let align = info.align.max(16);
-                if let Some(rec) = cx.native.as_mut() {
-                    rec.data.push((id, align, bytes.clone()));
-                }
-                let mut dd = DataDescription::new();
-                dd.define(bytes.into_boxed_slice());
-                dd.set_align(align);
-                cx.jit
-                    .define_data(id, &dd)
-                    .map_err(|e| err(format!("OpVariable %{}: {e}", v.id)))?;
                 cx.data.insert(v.id, id);
             }
         }
+    }
+    // Their contents, once every variable is declared (initializers may hold addresses of
+    // program-scope variables: relocations in the data).
+    for v in &m.variables {
+        let Some(&id) = cx.data.get(&v.id) else {
+            continue;
+        };
+        let (pointee, _) = cx.globals[&v.id];
+        let info = cx.layout.get(pointee)?;
+        let align = info.align.max(16);
+        let mut bytes = vec![0u8; info.size.max(1) as usize];
+        let mut relocs = Vec::new();
+        if let Some(init) = v.initializer {
+            cx.const_bytes(init, pointee, &mut bytes, 0, &mut relocs)
+                .map_err(|e| err(format!("OpVariable %{}: {}", v.id, e.message)))?;
+        }
+        let mut dd = DataDescription::new();
+        let mut data_relocs = Vec::with_capacity(relocs.len());
+        for (offset, var, addend) in relocs {
+            let target = *cx.data.get(&var).ok_or_else(|| {
+                err(format!(
+                    "OpVariable %{}: the address of %{var} cannot initialize program-scope memory",
+                    v.id
+                ))
+            })?;
+            let gv = cx.jit.declare_data_in_data(target, &mut dd);
+            dd.write_data_addr(offset, gv, addend);
+            data_relocs.push((offset, target, addend));
+        }
+        if let Some(rec) = cx.native.as_mut() {
+            rec.data.push(native::DataCode {
+                id,
+                align,
+                bytes: bytes.clone(),
+                relocs: data_relocs,
+            });
+        }
+        dd.define(bytes.into_boxed_slice());
+        dd.set_align(align);
+        cx.jit
+            .define_data(id, &dd)
+            .map_err(|e| err(format!("OpVariable %{}: {e}", v.id)))?;
     }
     let static_local_size = round_up(local_size, 16) as usize;
 

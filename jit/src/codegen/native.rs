@@ -16,7 +16,7 @@ use cranelift_codegen::ir::LibCall;
 use cranelift_jit::JITModule;
 use cranelift_module::{DataDescription, DataId, FuncId, Linkage, Module as _, ModuleReloc, ModuleRelocTarget};
 
-const MAGIC: &[u8; 8] = b"CLIFTNI1";
+const MAGIC: &[u8; 8] = b"CLIFTNI2";
 
 /// One function's machine code as Cranelift produced it.
 pub(crate) struct FuncCode {
@@ -26,11 +26,20 @@ pub(crate) struct FuncCode {
     pub relocs: Vec<ModuleReloc>,
 }
 
+/// One program-scope variable's initial contents, with the addresses of other variables
+/// they hold: `(offset, target, addend)`, each a pointer-sized absolute relocation.
+pub(crate) struct DataCode {
+    pub id: DataId,
+    pub align: u64,
+    pub bytes: Vec<u8>,
+    pub relocs: Vec<(u32, DataId, i64)>,
+}
+
 /// What a compilation records for its image; `complete` turns false when something was
 /// produced that an image cannot carry (the program then simply is not cached).
 pub(crate) struct Recorder {
     pub funcs: Vec<FuncCode>,
-    pub data: Vec<(DataId, u64, Vec<u8>)>,
+    pub data: Vec<DataCode>,
     pub complete: bool,
 }
 
@@ -216,10 +225,16 @@ pub(crate) fn encode(jit: &JITModule, rec: &Recorder, kernels: &[Pending]) -> Op
         w.str(d.name.as_deref()?);
     }
     w.u64(rec.data.len() as u64);
-    for (id, align, bytes) in &rec.data {
-        w.u32(id.as_u32());
-        w.u64(*align);
-        w.bytes(bytes);
+    for d in &rec.data {
+        w.u32(d.id.as_u32());
+        w.u64(d.align);
+        w.bytes(&d.bytes);
+        w.u64(d.relocs.len() as u64);
+        for (offset, target, addend) in &d.relocs {
+            w.u32(*offset);
+            w.u32(target.as_u32());
+            w.u64(*addend as u64);
+        }
     }
     w.u64(rec.funcs.len() as u64);
     for f in &rec.funcs {
@@ -328,9 +343,11 @@ pub fn load(image: &[u8]) -> Result<Program, CompileError> {
         }
     }
     let ndefs = r.len().ok_or_else(|| bad("data definitions"))?;
+    let mut defs = Vec::new();
+    let mut defined = vec![false; ndata];
     for _ in 0..ndefs {
         let id = r.u32().ok_or_else(|| bad("data id"))?;
-        if id as usize >= ndata {
+        if id as usize >= ndata || std::mem::replace(&mut defined[id as usize], true) {
             return Err(bad("data id"));
         }
         let align = r
@@ -338,11 +355,36 @@ pub fn load(image: &[u8]) -> Result<Program, CompileError> {
             .filter(|a| a.is_power_of_two())
             .ok_or_else(|| bad("data alignment"))?;
         let bytes = r.bytes().ok_or_else(|| bad("data bytes"))?;
+        let nrel = r.len().ok_or_else(|| bad("data relocation count"))?;
+        let mut relocs = Vec::with_capacity(nrel.min(1 << 16));
+        for _ in 0..nrel {
+            let offset = r.u32().ok_or_else(|| bad("data relocation"))?;
+            // Each relocation is a pointer written into the bytes.
+            if (offset as usize).checked_add(8).is_none_or(|end| end > bytes.len()) {
+                return Err(bad("data relocation offset"));
+            }
+            let target = r
+                .u32()
+                .filter(|t| (*t as usize) < ndata)
+                .ok_or_else(|| bad("data relocation target"))?;
+            let addend = r.u64().ok_or_else(|| bad("data relocation"))? as i64;
+            relocs.push((offset, DataId::from_u32(target), addend));
+        }
+        defs.push((DataId::from_u32(id), align, bytes, relocs));
+    }
+    for (id, align, bytes, relocs) in defs {
         let mut dd = DataDescription::new();
+        for (offset, target, addend) in relocs {
+            // The JIT resolves a reference to an undefined variable by panicking.
+            if !defined[target.as_u32() as usize] {
+                return Err(bad("data relocation target"));
+            }
+            let gv = jit.declare_data_in_data(target, &mut dd);
+            dd.write_data_addr(offset, gv, addend);
+        }
         dd.define(bytes.to_vec().into_boxed_slice());
         dd.set_align(align);
-        jit.define_data(DataId::from_u32(id), &dd)
-            .map_err(|e| bad(&e.to_string()))?;
+        jit.define_data(id, &dd).map_err(|e| bad(&e.to_string()))?;
     }
     let nbodies = r.len().ok_or_else(|| bad("function definitions"))?;
     for _ in 0..nbodies {

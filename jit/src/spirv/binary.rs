@@ -289,11 +289,35 @@ fn spec_constant_op_allowed(opcode: u32) -> bool {
 pub fn decode_words(words: &[u32], max_minor: u8) -> Result<(Header, Vec<Instruction>), ParseError> {
     let header = check_header(words, max_minor)?;
     let starts = instruction_starts(words)?;
+    // rspirv decodes an OpSpecConstantOp's operands one word per operand of the opcode it
+    // names, so an access chain with other than one index fails or loses words. Those reach
+    // rspirv disguised as OpSpecConstantComposite (the same words: type, result, then ids)
+    // and are decoded here from the original words.
+    let mut disguised = Vec::new();
+    let mut patched: Option<Vec<u32>> = None;
+    for (k, &s) in starts.iter().enumerate() {
+        let wc = words[s] >> 16;
+        if words[s] & 0xffff == spirv::Op::SpecConstantOp as u32 && wc >= 4 {
+            if let Some(op) = spirv::Op::from_u32(words[s + 3]).filter(|op| {
+                matches!(
+                    op,
+                    spirv::Op::AccessChain
+                        | spirv::Op::InBoundsAccessChain
+                        | spirv::Op::PtrAccessChain
+                        | spirv::Op::InBoundsPtrAccessChain
+                )
+            }) {
+                patched.get_or_insert_with(|| words.to_vec())[s] = (wc << 16) | spirv::Op::SpecConstantComposite as u32;
+                disguised.push((k, op));
+            }
+        }
+    }
+    let parse_input = patched.as_deref().unwrap_or(words);
     let mut c = Collect { insts: vec![] };
     // rspirv's parser is grammar driven; guard against any internal assertion
     // so that hostile input can never take the process down.
     let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        rspirv::binary::parse_words(words, &mut c)
+        rspirv::binary::parse_words(parse_input, &mut c)
     }));
     let offset_of = |index: usize| starts.get(index.saturating_sub(1)).map(|w| w * 4);
     match res {
@@ -335,6 +359,16 @@ pub fn decode_words(words: &[u32], max_minor: u8) -> Result<(Header, Vec<Instruc
             "instruction stream could not be decoded completely",
             None,
         ));
+    }
+    for (k, op) in disguised {
+        let s = starts[k];
+        let wc = (words[s] >> 16) as usize;
+        let inst = &mut c.insts[k];
+        inst.class = grammar::inst_by_opcode(spirv::Op::SpecConstantOp as u32)
+            .ok_or_else(|| ParseError::new("OpSpecConstantOp is missing from the grammar", Some(s * 4)))?;
+        inst.operands = std::iter::once(dr::Operand::LiteralSpecConstantOpInteger(op))
+            .chain(words[s + 4..s + wc].iter().map(|w| dr::Operand::IdRef(*w)))
+            .collect();
     }
     let insts = c
         .insts
