@@ -499,11 +499,12 @@ fn native_key(inputs: &[Arc<Vec<u8>>], options: &CompileOptions) -> String {
         .part(format!("{spec:?}").as_bytes())
         .part(
             format!(
-                "{} {} {} {:?}",
+                "{} {} {} {:?} {:?}",
                 options.denorms_are_zero,
                 options.fast_relaxed_math,
                 options.opt_level_none,
-                std::env::var("CLIFT_BARRIERS").ok()
+                std::env::var("CLIFT_BARRIERS").ok(),
+                std::env::var("CLIFT_SIMD").ok()
             )
             .as_bytes(),
         );

@@ -15,7 +15,7 @@
 use super::layout::{round_up, Id, Ty};
 use super::module::{copy_struct, kernel_args, load_args, stack_copy, ArgVal, Ctx};
 use super::translate::{promotable, rpo, successors, FnTx, R};
-use super::{driver as drv, CompileError};
+use super::{driver as drv, simd, CompileError};
 use crate::spirv::module::Function;
 use crate::spirv::Instruction;
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -402,6 +402,35 @@ pub(crate) fn build_group(
     ctx: &mut Context,
     fbc: &mut FunctionBuilderContext,
 ) -> Result<GroupFn, CompileError> {
+    let (simd_on, strict) = simd::mode();
+    if simd_on && !regions {
+        match build(cx, f, body, name, index, regions, true, ctx, fbc) {
+            Ok(g) => return Ok(g),
+            Err(e) if strict => return Err(e),
+            // The vector loop is an optimization: should it fail to build, the kernel still
+            // runs on the scalar loop alone.
+            Err(_) => {
+                ctx.clear();
+                *fbc = FunctionBuilderContext::new();
+            }
+        }
+    }
+    build(cx, f, body, name, index, regions, false, ctx, fbc)
+}
+
+/// As [`build_group`]; `simd`: whether to add the vector loop where the body allows it.
+#[allow(clippy::too_many_arguments)]
+fn build(
+    cx: &mut Ctx,
+    f: &Function,
+    body: &Function,
+    name: &str,
+    index: usize,
+    regions: bool,
+    simd: bool,
+    ctx: &mut Context,
+    fbc: &mut FunctionBuilderContext,
+) -> Result<GroupFn, CompileError> {
     let mut sig = cx.jit.make_signature();
     for _ in 0..3 {
         sig.params.push(AbiParam::new(types::I64));
@@ -418,6 +447,22 @@ pub(crate) fn build_group(
         return Err(err(format!("kernel {name}: no body")));
     }
     let wi_ids = needs_wi_ids(cx, body);
+    // Four work-items at once where the body allows it (plain loops only).
+    // By-value arguments are private copies, one per work-item: those kernels stay scalar.
+    let byval = f.params.iter().any(|(p, _)| cx.byval.contains(p));
+    let plan = if simd && !regions && !wi_ids && !byval {
+        let p = simd::plan(cx, body, &order, &f.params);
+        // With CLIFT_DUMP_CODE (debugging aid), say which kernels got the vector loop.
+        if std::env::var_os("CLIFT_DUMP_CODE").is_some() {
+            eprintln!(
+                "== kernel {name}: vector loop {}",
+                if p.is_some() { "yes" } else { "no" }
+            );
+        }
+        p
+    } else {
+        None
+    };
     let record_size;
     if is_trivial(body, order[0]) {
         // A kernel that does nothing: no work-item loops at all.
@@ -673,7 +718,18 @@ pub(crate) fn build_group(
             let row = t.b.ins().imul_imm_s(row, *full as i64);
             xargs.push(BlockArg::Value(t.b.ins().iadd(spill, row)));
         }
-        t.b.ins().brif(c, xhead, &xargs, zlatch, &[]);
+        // With a vector plan, the row starts in the vector loop (four work-items per
+        // iteration), which hands the rest of the row to the scalar loop.
+        let vector = plan.as_ref().map(|_| {
+            let vhead = t.b.create_block();
+            let vx = t.b.append_block_param(vhead, types::I64);
+            let vgx = t.b.append_block_param(vhead, types::I64);
+            (vhead, vx, vgx)
+        });
+        match &vector {
+            Some((vhead, ..)) => t.b.ins().brif(c, *vhead, &xargs, zlatch, &[]),
+            None => t.b.ins().brif(c, xhead, &xargs, zlatch, &[]),
+        };
 
         t.b.switch_to_block(xhead);
         let c = t.b.ins().icmp(IntCC::UnsignedLessThan, x, lsz[0]);
@@ -784,6 +840,53 @@ pub(crate) fn build_group(
             builtins,
             regions: region_tx.map(|(_, r)| r),
         });
+
+        if let (Some(plan), Some((vhead, vx, vgx))) = (&plan, vector) {
+            // vhead: x + 4 work-items left in the row? Then the vector body, else the scalar
+            // loop from x on.
+            t.b.switch_to_block(vhead);
+            let vitem = t.b.create_block();
+            let end = t.b.ins().iadd_imm_s(vx, simd::LANES);
+            let c = t.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, lsz[0]);
+            let rest = [BlockArg::Value(vx), BlockArg::Value(vgx)];
+            t.b.ins().brif(c, vitem, &[], xhead, &rest);
+            t.b.switch_to_block(vitem);
+            // The builtins of the vector's first work-item (x ids are affine in the lane).
+            let vlid = [vx, y, z];
+            let vgl = [vgx, t.b.ins().iadd(gbase[1], y), t.b.ins().iadd(gbase[2], z)];
+            let vlin = {
+                let a = t.b.ins().imul(z, lsz[1]);
+                let a = t.b.ins().iadd(a, y);
+                let a = t.b.ins().imul(a, lsz[0]);
+                t.b.ins().iadd(a, vx)
+            };
+            let vglin = {
+                let g = [0, 1, 2].map(|d| t.b.ins().iadd(gbase0[d], vlid[d]));
+                let a = t.b.ins().imul(g[2], gsz[1]);
+                let a = t.b.ins().iadd(a, g[1]);
+                let a = t.b.ins().imul(a, gsz[0]);
+                t.b.ins().iadd(a, g[0])
+            };
+            let scalar_vals = t.vals.clone();
+            let scalar_builtins = t.group.as_ref().map(|g| g.builtins.clone()).unwrap_or_default();
+            let mut vb = scalar_builtins.clone();
+            vb.insert(BuiltIn::GlobalInvocationId, vgl.to_vec());
+            vb.insert(BuiltIn::LocalInvocationId, vlid.to_vec());
+            vb.insert(BuiltIn::GlobalLinearId, vec![vglin]);
+            vb.insert(BuiltIn::LocalInvocationIndex, vec![vlin]);
+            if let Some(g) = t.group.as_mut() {
+                g.builtins = vb;
+            }
+            t.simd_body(plan, xhead, &rest)?;
+            let nx = t.b.ins().iadd_imm_s(vx, simd::LANES);
+            let ngx = t.b.ins().iadd_imm_s(vgx, simd::LANES);
+            t.b.ins().jump(vhead, &[BlockArg::Value(nx), BlockArg::Value(ngx)]);
+            if let Some(g) = t.group.as_mut() {
+                g.builtins = scalar_builtins;
+            }
+            // The scalar body defines every value again; the arguments stay.
+            t.vals = scalar_vals;
+        }
 
         t.translate_blocks(body, &order)?;
 

@@ -20,6 +20,7 @@ mod memory;
 mod module;
 mod native;
 mod printf;
+mod simd;
 mod translate;
 
 use crate::abi::{KernelArg, WorkGroupContext};

@@ -1,0 +1,58 @@
+// Straight-line kernels of the kinds Clift runs four work-items at a time (its vector loop):
+// consecutive and strided loads and stores, uniform loads, int and size_t indices, 1D and 2D
+// ranges with local sizes that leave a scalar tail, local memory, and the 32-bit float and
+// integer operations the vector loop covers. cts/tests/simd.rs checks every result against host
+// arithmetic and that each kernel did get the vector loop.
+
+// Float arithmetic (no multiply-add pattern: nothing for the compiler to contract).
+kernel void f_arith(global const float *a, global const float *b, global float *o, float s) {
+    size_t i = get_global_id(0);
+    o[i] = (a[i] + b[i]) / s - a[i] / b[i] - (-b[i]);
+}
+
+kernel void f_fma(global const float *a, global const float *b, global float *o, float c) {
+    size_t i = get_global_id(0);
+    o[i] = fma(a[i], b[i], c);
+}
+
+kernel void f_mad(global const float *a, global const float *b, global float *o, float c) {
+    size_t i = get_global_id(0);
+    o[i] = mad(a[i], b[i], c);
+}
+
+// Integer arithmetic with an int index (sign-extended for the address).
+kernel void i_arith(global const uint *a, global const uint *b, global uint *o, uint k, int sh) {
+    int i = get_global_id(0);
+    uint x = a[i], y = b[i];
+    o[i] = ((x + y) * k - (x ^ y)) | (x & ~y);
+    o[i + get_global_size(0)] = (x << 3) + (y >> sh) + (uint)((int)x >> 2) + x * y;
+}
+
+// Strided loads (gathers) and stores (scatters).
+kernel void strided(global const float *a, global float *o) {
+    size_t i = get_global_id(0);
+    o[2 * i + 1] = a[3 * i] + a[3 * i + 2];
+    o[2 * i] = -a[3 * i + 1];
+}
+
+// 2D: x varies across the vector, y is the same for all four; a uniform load per row and one
+// for the whole range; the local x id converted to float.
+kernel void grid(global const float *a, global float *o, global const float *coef) {
+    size_t x = get_global_id(0), y = get_global_id(1), w = get_global_size(0);
+    size_t gx = x - get_global_offset(0), gy = y - get_global_offset(1);
+    o[gy * w + gx] = a[gy * w + gx] * coef[gy] + (float)(int)get_local_id(0) + coef[0];
+}
+
+// Linear ids and a bit pattern turned into a float.
+kernel void linear(global float *o, global uint *l) {
+    size_t g = get_global_linear_id();
+    o[g] = as_float((int)get_local_linear_id() + 0x3f800000);
+    l[g] = (uint)get_local_linear_id();
+}
+
+// int -> float, through local memory (each work-item reads back its own element).
+kernel void to_float(global const int *a, local float *tmp, global float *o) {
+    size_t l = get_local_id(0), g = get_global_id(0);
+    tmp[l] = (float)a[g] * 0.5f;
+    o[g] = tmp[l] + 1.0f;
+}

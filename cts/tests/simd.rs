@@ -1,0 +1,302 @@
+//! Straight-line kernels (kernels/source/simd.cl), the ones Clift runs four work-items at a
+//! time: every result against host arithmetic, over ranges and local sizes that leave a scalar
+//! tail (1D and 2D, with offsets, Clift's own local size); and, on Clift, a child process with
+//! `CLIFT_DUMP_CODE` confirms that each kernel really got the vector loop.
+
+use cts::image_ref::Rng;
+use cts::*;
+
+const OPTS: &str = "-cl-std=CL3.0";
+
+fn floats(rng: &mut Rng, n: usize, lo: f64, hi: f64) -> Vec<f32> {
+    (0..n).map(|_| rng.range_f64(lo, hi) as f32).collect()
+}
+
+fn read_f32(q: &Queue, m: &Mem, n: usize) -> Vec<f32> {
+    from_bytes(&q.read(m, 0, 4 * n))
+}
+
+/// The 1D launches each kernel is checked with: (offset, global, local).
+fn launches(n: usize) -> Vec<(Vec<usize>, Vec<usize>, Vec<usize>)> {
+    vec![
+        (vec![], vec![n], vec![]),
+        (vec![], vec![n], vec![25]),
+        (vec![], vec![n], vec![8]),
+        (vec![], vec![n], vec![3]),
+        (vec![7], vec![n - 7], vec![]),
+    ]
+}
+
+fn same(a: f32, b: f32) -> bool {
+    a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())
+}
+
+#[test]
+fn float_arithmetic() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("simd.cl", OPTS);
+    let n = 1000;
+    let mut rng = Rng::new(1);
+    let a = floats(&mut rng, n, -8.0, 8.0);
+    let b: Vec<f32> = floats(&mut rng, n, 0.25, 4.0)
+        .into_iter()
+        .enumerate()
+        .map(|(i, x)| if i % 2 == 1 { -x } else { x })
+        .collect();
+    let (ba, bb) = (ctx.buffer_from(as_bytes(&a)), ctx.buffer_from(as_bytes(&b)));
+    let o = ctx.buffer(4 * n);
+    let s = 3.0f32;
+    let c = 0.375f32;
+    for (name, want) in [
+        (
+            "f_arith",
+            Box::new(|x: f32, y: f32| (x + y) / s - x / y - (-y)) as Box<dyn Fn(f32, f32) -> f32>,
+        ),
+        ("f_fma", Box::new(|x: f32, y: f32| x.mul_add(y, c))),
+        ("f_mad", Box::new(|x: f32, y: f32| x.mul_add(y, c))),
+    ] {
+        // mad may be fused or not; Clift's is fused, PoCL's may not be.
+        let unfused = |x: f32, y: f32| x * y + c;
+        let k = p.kernel(name);
+        k.arg_mem(0, &ba);
+        k.arg_mem(1, &bb);
+        k.arg_mem(2, &o);
+        k.arg(3, if name == "f_arith" { &s } else { &c });
+        for (off, global, local) in launches(n) {
+            q.write(&o, 0, &vec![0xffu8; 4 * n]);
+            q.run(&k, &off, &global, &local);
+            let got = read_f32(&q, &o, n);
+            let start = off.first().copied().unwrap_or(0);
+            for i in 0..n {
+                if i < start {
+                    assert_eq!(
+                        got[i].to_bits(),
+                        u32::MAX,
+                        "{name}: element {i} outside the range was written"
+                    );
+                    continue;
+                }
+                let w = want(a[i], b[i]);
+                let ok = same(got[i], w) || (name == "f_mad" && same(got[i], unfused(a[i], b[i])));
+                assert!(
+                    ok,
+                    "{name} (offset {off:?}, local {local:?}) element {i}: got {}, want {w}",
+                    got[i]
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn integer_arithmetic_with_int_index() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("simd.cl", OPTS);
+    let n = 998;
+    let mut rng = Rng::new(2);
+    let mut a: Vec<u32> = (0..n).map(|_| rng.next_u64() as u32).collect();
+    let b: Vec<u32> = (0..n).map(|_| rng.next_u64() as u32).collect();
+    a[..6].copy_from_slice(&[0, 1, u32::MAX, 0x8000_0000, 0x7fff_ffff, 3]);
+    let (ba, bb) = (ctx.buffer_from(as_bytes(&a)), ctx.buffer_from(as_bytes(&b)));
+    let o = ctx.buffer(8 * n);
+    let k: u32 = 0x9e37_79b9;
+    for sh in [0i32, 5, 31, 33] {
+        let kern = p.kernel("i_arith");
+        kern.arg_mem(0, &ba);
+        kern.arg_mem(1, &bb);
+        kern.arg_mem(2, &o);
+        kern.arg(3, &k);
+        kern.arg(4, &sh);
+        for local in [vec![], vec![25], vec![7]] {
+            q.run(&kern, &[], &[n], &local);
+            let got: Vec<u32> = from_bytes(&q.read(&o, 0, 8 * n));
+            for i in 0..n {
+                let (x, y) = (a[i], b[i]);
+                let w0 = (x.wrapping_add(y).wrapping_mul(k).wrapping_sub(x ^ y)) | (x & !y);
+                // OpenCL shifts by the amount modulo the width.
+                let w1 = (x << 3)
+                    .wrapping_add(y >> (sh as u32 & 31))
+                    .wrapping_add(((x as i32) >> 2) as u32)
+                    .wrapping_add(x.wrapping_mul(y));
+                assert_eq!(got[i], w0, "i_arith element {i} (local {local:?}, sh {sh})");
+                assert_eq!(got[n + i], w1, "i_arith second element {i} (local {local:?}, sh {sh})");
+            }
+        }
+    }
+}
+
+#[test]
+fn strided_loads_and_stores() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("simd.cl", OPTS);
+    let n = 333;
+    let mut rng = Rng::new(3);
+    let a = floats(&mut rng, 3 * n, -100.0, 100.0);
+    let ba = ctx.buffer_from(as_bytes(&a));
+    let o = ctx.buffer(4 * 2 * n);
+    let k = p.kernel("strided");
+    k.arg_mem(0, &ba);
+    k.arg_mem(1, &o);
+    for (off, global, local) in launches(n) {
+        q.write(&o, 0, &vec![0xffu8; 8 * n]);
+        q.run(&k, &off, &global, &local);
+        let got = read_f32(&q, &o, 2 * n);
+        let start = off.first().copied().unwrap_or(0);
+        for i in start..n {
+            let (w0, w1) = (-a[3 * i + 1], a[3 * i] + a[3 * i + 2]);
+            assert!(same(got[2 * i], w0), "strided o[{}] = {}, want {w0}", 2 * i, got[2 * i]);
+            assert!(
+                same(got[2 * i + 1], w1),
+                "strided o[{}] = {}, want {w1}",
+                2 * i + 1,
+                got[2 * i + 1]
+            );
+        }
+        for (i, g) in got.iter().enumerate().take(2 * start) {
+            assert_eq!(g.to_bits(), u32::MAX, "strided: o[{i}] outside the range was written");
+        }
+    }
+}
+
+#[test]
+fn two_dimensional_with_offsets_and_tails() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("simd.cl", OPTS);
+    let mut rng = Rng::new(4);
+    for (off, global, local) in [
+        (vec![0, 0], vec![64, 6], vec![16, 3]),
+        (vec![0, 0], vec![39, 6], vec![13, 3]),
+        (vec![5, 2], vec![42, 5], vec![6, 5]),
+        (vec![3, 1], vec![30, 7], vec![]),
+    ] {
+        let (w, h) = (global[0], global[1]);
+        let a = floats(&mut rng, w * h, -2.0, 2.0);
+        let coef = floats(&mut rng, h, 0.5, 1.5);
+        let ba = ctx.buffer_from(as_bytes(&a));
+        let bc = ctx.buffer_from(as_bytes(&coef));
+        let o = ctx.buffer(4 * w * h);
+        let k = p.kernel("grid");
+        k.arg_mem(0, &ba);
+        k.arg_mem(1, &o);
+        k.arg_mem(2, &bc);
+        q.run(&k, &off, &global, &local);
+        let got = read_f32(&q, &o, w * h);
+        // Without a local size the implementation picks one: local ids are then unknown.
+        let lx = local.first().copied();
+        for y in 0..h {
+            for x in 0..w {
+                let i = y * w + x;
+                let lid = lx.map(|l| (x % l) as f32);
+                let ok = |l: f32| {
+                    // The compiler may contract the multiply and the add.
+                    let fused = a[i].mul_add(coef[y], l) + coef[0];
+                    let plain = a[i] * coef[y] + l + coef[0];
+                    same(got[i], fused) || same(got[i], plain)
+                };
+                let good = match lid {
+                    Some(l) => ok(l),
+                    // Unknown local size: some local id in 0..w must explain the value.
+                    None => (0..w).any(|l| ok(l as f32)),
+                };
+                assert!(
+                    good,
+                    "grid (offset {off:?}, global {global:?}, local {local:?}) ({x}, {y}): got {}",
+                    got[i]
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn linear_ids_and_local_memory() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("simd.cl", OPTS);
+    let (w, h) = (22, 3);
+    let o = ctx.buffer(4 * w * h);
+    let l = ctx.buffer(4 * w * h);
+    let k = p.kernel("linear");
+    k.arg_mem(0, &o);
+    k.arg_mem(1, &l);
+    q.run(&k, &[2, 1], &[w, h], &[11, 3]);
+    let got = read_f32(&q, &o, w * h);
+    let lids: Vec<u32> = from_bytes(&q.read(&l, 0, 4 * w * h));
+    for y in 0..h {
+        for x in 0..w {
+            let g = y * w + x;
+            let lin = (y * 11 + x % 11) as u32;
+            assert_eq!(lids[g], lin, "get_local_linear_id at ({x}, {y})");
+            assert_eq!(got[g].to_bits(), lin + 0x3f80_0000, "as_float at ({x}, {y})");
+        }
+    }
+
+    let n = 517;
+    let mut rng = Rng::new(5);
+    let a: Vec<i32> = (0..n).map(|_| rng.next_u64() as i32 >> 3).collect();
+    let ba = ctx.buffer_from(as_bytes(&a));
+    let o = ctx.buffer(4 * n);
+    let k = p.kernel("to_float");
+    k.arg_mem(0, &ba);
+    k.arg_local(1, 4 * 64);
+    k.arg_mem(2, &o);
+    for local in [vec![64], vec![47], vec![1]] {
+        q.run(&k, &[], &[n], &local);
+        let got = read_f32(&q, &o, n);
+        for i in 0..n {
+            let h = a[i] as f32;
+            let ok = same(got[i], h * 0.5 + 1.0) || same(got[i], h.mul_add(0.5, 1.0));
+            assert!(ok, "to_float element {i} (local {local:?}): got {}", got[i]);
+        }
+    }
+}
+
+const VECTORIZED: [&str; 8] = [
+    "f_arith", "f_fma", "f_mad", "i_arith", "strided", "grid", "linear", "to_float",
+];
+
+/// In the child: build the program (its code dump goes to stderr).
+#[test]
+fn build_for_the_dump() {
+    if std::env::var_os("CTS_SIMD_DUMP_CHILD").is_none() {
+        return;
+    }
+    let ctx = Context::new();
+    let p = ctx.built_source("simd.cl", OPTS);
+    for k in VECTORIZED {
+        let _ = p.kernel(k);
+    }
+}
+
+#[test]
+fn every_kernel_gets_the_vector_loop() {
+    if !platform_string(platform(), CL_PLATFORM_NAME).contains("Clift") {
+        return;
+    }
+    let exe = std::env::current_exe().expect("current_exe");
+    let out = std::process::Command::new(exe)
+        .args(["build_for_the_dump", "--exact", "--nocapture", "--test-threads=1"])
+        .env("CTS_SIMD_DUMP_CHILD", "1")
+        .env("CLIFT_DUMP_CODE", "1")
+        .env("CLIFT_CACHE", "0")
+        .env_remove("CLIFT_SIMD")
+        .output()
+        .expect("run the child");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "child failed:\n{stderr}");
+    for k in VECTORIZED {
+        assert!(
+            stderr.contains(&format!("== kernel {k}: vector loop yes")),
+            "kernel {k} did not get the vector loop; the dump says:\n{}",
+            stderr
+                .lines()
+                .filter(|l| l.contains("vector loop"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+    }
+}
