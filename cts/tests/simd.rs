@@ -255,8 +255,142 @@ fn linear_ids_and_local_memory() {
     }
 }
 
-const VECTORIZED: [&str; 8] = [
-    "f_arith", "f_fma", "f_mad", "i_arith", "strided", "grid", "linear", "to_float",
+#[test]
+fn comparisons_selects_and_inline_functions() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("simd.cl", OPTS);
+    let n = 403;
+    let mut rng = Rng::new(6);
+    let special = [
+        0.0f32,
+        -0.0,
+        1.5,
+        -2.5,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        0.5,
+        -0.5,
+        2.5,
+        f32::MIN_POSITIVE,
+        3.0,
+    ];
+    let mut a = floats(&mut rng, n, -6.0, 6.0);
+    let mut b = floats(&mut rng, n, -6.0, 6.0);
+    for (k, x) in special.iter().enumerate() {
+        for (j, y) in special.iter().enumerate() {
+            let i = k * special.len() + j;
+            if i < n {
+                a[i] = *x;
+                b[i] = *y;
+            }
+        }
+    }
+    let (ba, bb) = (ctx.buffer_from(as_bytes(&a)), ctx.buffer_from(as_bytes(&b)));
+    let o = ctx.buffer(16 * n);
+    let m = ctx.buffer(8 * n);
+    let k = p.kernel("cmp_select");
+    k.arg_mem(0, &ba);
+    k.arg_mem(1, &bb);
+    k.arg_mem(2, &o);
+    k.arg_mem(3, &m);
+    for local in [vec![], vec![13], vec![4]] {
+        q.run(&k, &[], &[n], &local);
+        let got = read_f32(&q, &o, 4 * n);
+        let gm: Vec<i32> = from_bytes(&q.read(&m, 0, 8 * n));
+        for i in 0..n {
+            let (x, y) = (a[i], b[i]);
+            // fmin/fmax: a NaN operand gives the other one; equal operands (+0 and -0) either.
+            let pick = |g: f32, want: f32| {
+                if x.is_nan() {
+                    same(g, y)
+                } else if y.is_nan() {
+                    same(g, x)
+                } else if x == y {
+                    same(g, x) || same(g, y)
+                } else {
+                    same(g, want)
+                }
+            };
+            assert!(pick(got[4 * i], x.min(y)), "fmin({x}, {y}) = {}", got[4 * i]);
+            assert!(pick(got[4 * i + 1], x.max(y)), "fmax({x}, {y}) = {}", got[4 * i + 1]);
+            let w2 = if x > y { x - y } else { y.abs().sqrt() };
+            assert!(
+                same(got[4 * i + 2], w2),
+                "select({x}, {y}) = {}, want {w2}",
+                got[4 * i + 2]
+            );
+            let w3 = (x.floor() + y.ceil() + x.trunc() + y.round_ties_even()).copysign(y);
+            assert!(
+                same(got[4 * i + 3], w3),
+                "floor/ceil/trunc/rint({x}, {y}) = {}, want {w3}",
+                got[4 * i + 3]
+            );
+            let (u, v) = (x.to_bits() as i32, y.to_bits() as i32);
+            let w4 = u
+                .max(v)
+                .wrapping_sub(u.min(v))
+                .wrapping_add(if x.is_nan() { 7 } else { 0 })
+                .wrapping_add(if x < y || u == 0 { 16 } else { 0 });
+            assert_eq!(
+                gm[2 * i],
+                w4,
+                "integer max/min and masks for ({x}, {y}), local {local:?}"
+            );
+            let (uu, uv) = (u as u32, v as u32);
+            assert_eq!(
+                gm[2 * i + 1],
+                (uu.max(uv) ^ uu.min(uv)) as i32,
+                "unsigned max/min ({x}, {y})"
+            );
+        }
+    }
+}
+
+#[test]
+fn if_without_else() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("simd.cl", OPTS);
+    let n = 301;
+    let mut rng = Rng::new(7);
+    let mut a = floats(&mut rng, n, -3.0, 9.0);
+    a[..4].copy_from_slice(&[f32::NAN, f32::INFINITY, -0.0, 2.0]);
+    let ba = ctx.buffer_from(as_bytes(&a));
+    let o = ctx.buffer(4 * n);
+    let lim = 2.0f32;
+    let k = p.kernel("triangle");
+    k.arg_mem(0, &ba);
+    k.arg_mem(1, &o);
+    k.arg(2, &lim);
+    for local in [vec![], vec![10]] {
+        q.run(&k, &[], &[n], &local);
+        let got = read_f32(&q, &o, n);
+        for i in 0..n {
+            let x = a[i];
+            let ok = if x > lim {
+                // mad: fused or not.
+                same(got[i], x.sqrt().mul_add(lim, (x - lim).sqrt())) || same(got[i], x.sqrt() * lim + (x - lim).sqrt())
+            } else {
+                same(got[i], x)
+            };
+            assert!(ok, "triangle({x}) = {} (local {local:?})", got[i]);
+        }
+    }
+}
+
+const VECTORIZED: [&str; 10] = [
+    "triangle",
+    "f_arith",
+    "f_fma",
+    "f_mad",
+    "i_arith",
+    "strided",
+    "grid",
+    "linear",
+    "to_float",
+    "cmp_select",
 ];
 
 /// In the child: build the program (its code dump goes to stderr).

@@ -56,3 +56,25 @@ kernel void to_float(global const int *a, local float *tmp, global float *o) {
     tmp[l] = (float)a[g] * 0.5f;
     o[g] = tmp[l] + 1.0f;
 }
+
+// Comparisons, selects and the inline math functions, four lanes at a time.
+kernel void cmp_select(global const float *a, global const float *b, global float *o, global int *m) {
+    size_t i = get_global_id(0);
+    float x = a[i], y = b[i];
+    o[4 * i] = fmin(x, y);
+    o[4 * i + 1] = fmax(x, y);
+    o[4 * i + 2] = x > y ? x - y : sqrt(fabs(y));
+    o[4 * i + 3] = copysign(floor(x) + ceil(y) + trunc(x) + rint(y), y);
+    int u = as_int(x), v = as_int(y);
+    m[2 * i] = max(u, v) - min(u, v) + (isnan(x) ? 7 : 0) + (isless(x, y) || u == 0 ? 16 : 0);
+    m[2 * i + 1] = (int)(max((uint)u, (uint)v) ^ min((uint)u, (uint)v));
+}
+
+// An if without else whose arm only computes (if-converted: both values, then a select).
+kernel void triangle(global const float *a, global float *o, float lim) {
+    size_t i = get_global_id(0);
+    float x = a[i], r = x;
+    if (x > lim)
+        r = sqrt(x) * lim + native_sqrt(x - lim);
+    o[i] = r;
+}

@@ -454,12 +454,12 @@ fn build(
         let p = simd::plan(cx, body, &order, &f.params);
         // With CLIFT_DUMP_CODE (debugging aid), say which kernels got the vector loop.
         if std::env::var_os("CLIFT_DUMP_CODE").is_some() {
-            eprintln!(
-                "== kernel {name}: vector loop {}",
-                if p.is_some() { "yes" } else { "no" }
-            );
+            match &p {
+                Ok(_) => eprintln!("== kernel {name}: vector loop yes"),
+                Err(why) => eprintln!("== kernel {name}: vector loop no ({why})"),
+            }
         }
-        p
+        p.ok()
     } else {
         None
     };

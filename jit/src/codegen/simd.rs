@@ -13,8 +13,12 @@
 //! - affine: `base + stride * lane` with a constant stride (the x ids and integer or pointer
 //!   arithmetic on them); the scalar translator computes the base (lane 0's value) and the
 //!   stride is known here, so `a[i]` needs no vector of addresses;
-//! - varying: a vector of four 32-bit lanes (`I32X4`, `F32X4`).
+//! - varying: a vector of four 32-bit lanes (`I32X4`, `F32X4`); booleans are lane masks
+//!   (all ones where true), so comparisons feed selects directly.
 //!
+//! "Straight-line" includes if-then(-else) whose arms only compute: both arms run for all four
+//! work-items and each OpPhi of the merge becomes a select on the condition (if-conversion).
+//! Arms with loads, stores or anything with an effect keep the kernel scalar.
 //! A load or store through an affine pointer whose stride is the element size is one vector
 //! access; other strides gather or scatter lane by lane. Extending a 32-bit affine value to 64
 //! bits is only affine while no lane wraps around: a run-time guard, checked before the body's
@@ -26,7 +30,7 @@ use super::translate::{op_id, result, FnTx, R};
 use super::CompileError;
 use crate::spirv::module::{ConstantValue, Function};
 use crate::spirv::Instruction;
-use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{types, Block, BlockArg, ConstantData, InstBuilder, MemFlagsData, Type, Value};
 use rspirv::dr::Operand;
 use rspirv::spirv::{BuiltIn, Op, StorageClass};
@@ -95,6 +99,61 @@ fn scalar32(cx: &Ctx, ty: Id) -> Option<Type> {
         Ty::Scalar(Scalar::Float(32)) => Some(types::F32),
         _ => None,
     }
+}
+
+/// Comparisons: a four-lane mask from two 32-bit operands.
+fn is_compare(op: Op) -> bool {
+    use Op::*;
+    matches!(
+        op,
+        IEqual
+            | INotEqual
+            | UGreaterThan
+            | SGreaterThan
+            | UGreaterThanEqual
+            | SGreaterThanEqual
+            | ULessThan
+            | SLessThan
+            | ULessThanEqual
+            | SLessThanEqual
+            | FOrdEqual
+            | FOrdNotEqual
+            | FOrdLessThan
+            | FOrdGreaterThan
+            | FOrdLessThanEqual
+            | FOrdGreaterThanEqual
+            | FUnordEqual
+            | FUnordNotEqual
+            | FUnordLessThan
+            | FUnordGreaterThan
+            | FUnordLessThanEqual
+            | FUnordGreaterThanEqual
+    )
+}
+
+/// The OpenCL.std functions the vector loop computes four lanes at a time, exactly as the
+/// scalar translation does (its inline forms).
+const VECTOR_EXT_F32: [&str; 12] = [
+    "fma",
+    "mad",
+    "fabs",
+    "sqrt",
+    "floor",
+    "ceil",
+    "trunc",
+    "rint",
+    "fmin",
+    "fmax",
+    "copysign",
+    "fmin_common",
+];
+const VECTOR_EXT_I32: [&str; 4] = ["s_max", "u_max", "s_min", "u_min"];
+
+/// The name the scalar translation dispatches on (native_ and half_ forms share it).
+fn base_name(name: &str) -> &str {
+    name.strip_prefix("native_")
+        .or_else(|| name.strip_prefix("half_"))
+        .unwrap_or(name)
 }
 
 fn int_bits(cx: &Ctx, ty: Id) -> Option<u32> {
@@ -179,6 +238,14 @@ fn pure(op: Op) -> bool {
             | FUnordLessThanEqual
             | FUnordGreaterThanEqual
             | Select
+            | IsNan
+            | IsInf
+            | IsFinite
+            | IsNormal
+            | SignBitSet
+            | Ordered
+            | Unordered
+            | LessOrGreater
             | UConvert
             | SConvert
             | FConvert
@@ -205,7 +272,7 @@ fn pure(op: Op) -> bool {
 /// The vector plan of kernel body `f` (blocks `order`), or `None` when it cannot run four
 /// work-items at once: anything but a chain of blocks ending in OpReturn, or an instruction
 /// outside what the classes above cover.
-pub(crate) fn plan(cx: &Ctx, f: &Function, order: &[usize], params: &[(Id, Id)]) -> Option<Plan> {
+pub(crate) fn plan(cx: &Ctx, f: &Function, order: &[usize], params: &[(Id, Id)]) -> Result<Plan, String> {
     let mut tys: Types = params.iter().copied().collect();
     let mut defs: HashMap<Id, &Instruction> = HashMap::new();
     for blk in &f.blocks {
@@ -216,76 +283,168 @@ pub(crate) fn plan(cx: &Ctx, f: &Function, order: &[usize], params: &[(Id, Id)])
             }
         }
     }
-    let index: HashMap<Id, usize> = f.blocks.iter().enumerate().map(|(i, b)| (b.label, i)).collect();
+    let body = flatten(cx, f, order).ok_or("control flow other than if-then-else with computing arms")?;
     let mut class: HashMap<Id, Class> = HashMap::new();
     let mut steps = Vec::new();
     let mut stored = false;
     let mut any_vector = false;
-    let mut cur = *order.first()?;
+    for inst in &body {
+        let cls = |id: &Id| class.get(id).copied().unwrap_or(Class::Uniform);
+        let ids: Vec<Id> = inst
+            .operands
+            .iter()
+            .filter_map(|o| match o {
+                Operand::IdRef(x) => Some(*x),
+                _ => None,
+            })
+            .collect();
+        let all_uniform = ids.iter().all(|x| cls(x) == Class::Uniform);
+        let (step, out) = classify(cx, &tys, &defs, inst, &ids, &cls, all_uniform).ok_or_else(|| inst.describe())?;
+        if matches!(step, Step::ScalarGuarded(_)) && stored {
+            return Err(format!("{}: needs a run-time check after a store", inst.describe()));
+        }
+        // Guards and lane-by-lane accesses compute `stride * 3` and 32-bit lane offsets.
+        let small = |id: &Id| matches!(cls(id), Class::Affine(s) if s.abs() < 1 << 28);
+        let checked = match (step, inst.opcode) {
+            (Step::ScalarGuarded(_), _) => out.is_some_and(|c| matches!(c, Class::Affine(s) if s.abs() < 1 << 28)),
+            (Step::Vector, Op::Load | Op::Store) => ids.first().is_some_and(|p| cls(p) == Class::Uniform || small(p)),
+            _ => true,
+        };
+        if !checked {
+            return Err(format!("{}: stride too large", inst.describe()));
+        }
+        if inst.opcode == Op::Store {
+            stored = true;
+        }
+        any_vector |= step == Step::Vector || out.is_some_and(|c| c != Class::Uniform);
+        if let (Some(r), Some(c)) = (inst.result_id, out) {
+            class.insert(r, c);
+        }
+        steps.push((inst.clone(), step));
+    }
+    // A body whose every value is uniform gains nothing.
+    if !any_vector {
+        return Err("nothing differs between work-items".into());
+    }
+    Ok(Plan { steps, class })
+}
+
+/// The body as one sequence of instructions: a chain of blocks ending in OpReturn, where an
+/// if-then(-else) whose arms only compute (no memory access, nothing with an effect) has both
+/// arms computed and each OpPhi of its merge block turned into an OpSelect on the condition
+/// (if-conversion). `None` for any other shape.
+fn flatten(cx: &Ctx, f: &Function, order: &[usize]) -> Option<Vec<Instruction>> {
+    let index: HashMap<Id, usize> = f.blocks.iter().enumerate().map(|(i, b)| (b.label, i)).collect();
+    let mut out = Vec::new();
     let mut seen = vec![false; f.blocks.len()];
+    let mut cur = *order.first()?;
+    // Phis of the current block are allowed only right after an if-conversion.
+    let mut selects: Option<(Id, Id, Id)> = None;
     loop {
         if std::mem::replace(seen.get_mut(cur)?, true) {
             return None;
         }
         let blk = &f.blocks[cur];
-        let mut next = None;
-        let mut ret = false;
+        let mut merge = None;
         for inst in &blk.instructions {
             match inst.opcode {
-                Op::Nop | Op::Line | Op::NoLine => continue,
+                Op::Nop | Op::Line | Op::NoLine => {}
+                Op::Phi => {
+                    // (condition, predecessor on the true path, on the false path)
+                    let (c, tp, fp) = selects?;
+                    let pick = |pred: Id| {
+                        inst.operands.chunks(2).find_map(|pair| match pair {
+                            [Operand::IdRef(v), Operand::IdRef(p)] if *p == pred => Some(*v),
+                            _ => None,
+                        })
+                    };
+                    if inst.operands.len() != 4 {
+                        return None;
+                    }
+                    out.push(Instruction {
+                        opcode: Op::Select,
+                        result_type: inst.result_type,
+                        result_id: inst.result_id,
+                        operands: vec![Operand::IdRef(c), Operand::IdRef(pick(tp)?), Operand::IdRef(pick(fp)?)],
+                        offset: inst.offset,
+                    });
+                }
+                Op::SelectionMerge => merge = Some(op_id(inst, 0).ok()?),
+                Op::Return => return Some(out),
                 Op::Branch => {
-                    next = Some(*index.get(&op_id(inst, 0).ok()?)?);
-                    continue;
+                    cur = *index.get(&op_id(inst, 0).ok()?)?;
+                    selects = None;
                 }
-                Op::Return => {
-                    ret = true;
-                    continue;
+                Op::BranchConditional => {
+                    let c = op_id(inst, 0).ok()?;
+                    let (t, e) = (op_id(inst, 1).ok()?, op_id(inst, 2).ok()?);
+                    // The merge block: OpSelectionMerge's, else where both arms meet (compilers
+                    // for OpenCL need not emit merge instructions).
+                    let jump_of = |l: Id| {
+                        let b = &f.blocks[*index.get(&l)?];
+                        let last = b.instructions.last()?;
+                        (last.opcode == Op::Branch).then(|| op_id(last, 0).ok()).flatten()
+                    };
+                    let m = match merge {
+                        Some(m) => m,
+                        None => match (jump_of(t), jump_of(e)) {
+                            (Some(a), Some(b)) if a == b && t != e => a,
+                            (Some(a), _) if a == e => e,
+                            (_, Some(b)) if b == t => t,
+                            _ => return None,
+                        },
+                    };
+                    let mut preds = [blk.label, blk.label];
+                    for (k, side) in [t, e].into_iter().enumerate() {
+                        if side == m {
+                            preds[k] = blk.label;
+                            continue;
+                        }
+                        let si = *index.get(&side)?;
+                        if std::mem::replace(seen.get_mut(si)?, true) {
+                            return None;
+                        }
+                        let arm = &f.blocks[si];
+                        let (last, rest) = arm.instructions.split_last()?;
+                        if last.opcode != Op::Branch || op_id(last, 0).ok()? != m {
+                            return None;
+                        }
+                        for a in rest {
+                            if !speculatable(cx, a) {
+                                return None;
+                            }
+                            out.push(a.clone());
+                        }
+                        preds[k] = side;
+                    }
+                    selects = Some((c, preds[0], preds[1]));
+                    cur = *index.get(&m)?;
                 }
-                _ => {}
+                _ => out.push(inst.clone()),
             }
-            let cls = |id: &Id| class.get(id).copied().unwrap_or(Class::Uniform);
-            let ids: Vec<Id> = inst
-                .operands
-                .iter()
-                .filter_map(|o| match o {
-                    Operand::IdRef(x) => Some(*x),
-                    _ => None,
-                })
-                .collect();
-            let all_uniform = ids.iter().all(|x| cls(x) == Class::Uniform);
-            let (step, out) = classify(cx, &tys, &defs, inst, &ids, &cls, all_uniform)?;
-            if matches!(step, Step::ScalarGuarded(_)) && stored {
-                return None;
-            }
-            // Guards and lane-by-lane accesses compute `stride * 3` and 32-bit lane offsets.
-            let small = |id: &Id| matches!(cls(id), Class::Affine(s) if s.abs() < 1 << 28);
-            let checked = match (step, inst.opcode) {
-                (Step::ScalarGuarded(_), _) => out.is_some_and(|c| matches!(c, Class::Affine(s) if s.abs() < 1 << 28)),
-                (Step::Vector, Op::Load | Op::Store) => {
-                    ids.first().is_some_and(|p| cls(p) == Class::Uniform || small(p))
-                }
-                _ => true,
-            };
-            if !checked {
-                return None;
-            }
-            if inst.opcode == Op::Store {
-                stored = true;
-            }
-            any_vector |= step == Step::Vector || out.is_some_and(|c| c != Class::Uniform);
-            if let (Some(r), Some(c)) = (inst.result_id, out) {
-                class.insert(r, c);
-            }
-            steps.push((inst.clone(), step));
         }
-        match (next, ret) {
-            (Some(n), false) => cur = n,
-            (None, true) => break,
-            _ => return None,
+        if blk
+            .instructions
+            .last()
+            .is_none_or(|l| !matches!(l.opcode, Op::Branch | Op::BranchConditional))
+        {
+            return None;
         }
     }
-    // A body whose every value is uniform gains nothing.
-    any_vector.then_some(Plan { steps, class })
+}
+
+/// Whether `inst` may run although the work-item would not have run it: a computation without
+/// memory access or other effect (integer division cannot trap in Clift's code).
+fn speculatable(cx: &Ctx, inst: &Instruction) -> bool {
+    match inst.opcode {
+        Op::Nop | Op::Line | Op::NoLine => true,
+        Op::Load | Op::Store => false,
+        Op::ExtInst => ext_name(cx, inst).is_some_and(|n| {
+            let b = base_name(&n);
+            VECTOR_EXT_F32.contains(&b) || VECTOR_EXT_I32.contains(&b) || b == "fmax_common"
+        }),
+        op => pure(op),
+    }
 }
 
 /// The step and result class of one instruction (`None`: not vectorizable).
@@ -349,12 +508,39 @@ fn classify(
                 let effect = name.starts_with("vstore") || matches!(name.as_str(), "printf" | "prefetch");
                 return (!effect && rty.is_some()).then_some((Step::Scalar, Some(Uniform)));
             }
-            match name.as_str() {
-                "fma" | "mad" if rty.and_then(|t| scalar32(cx, t)) == Some(types::F32) => {
-                    vector_op(true, &[c(1)?, c(2)?, c(3)?], false)
-                }
-                _ => None,
+            let rt = rty.and_then(|t| scalar32(cx, t));
+            let base = base_name(&name);
+            let known = match rt {
+                Some(types::F32) => VECTOR_EXT_F32.contains(&base) || base == "fmax_common",
+                Some(types::I32) => VECTOR_EXT_I32.contains(&base),
+                _ => false,
+            };
+            if !known {
+                return None;
             }
+            let args: Vec<Class> = (1..ids.len()).map(&c).collect::<Option<_>>()?;
+            vector_op(true, &args, false)
+        }
+        Op::IsNan if !all_uniform => {
+            scalar32(cx, value_type(cx, tys, ids[0])?)?;
+            mask_op(&[c(0)?])
+        }
+        _ if is_compare(op) && !all_uniform => {
+            // Four lanes of 32-bit operands give a mask (all ones where true).
+            let t = value_type(cx, tys, ids[0])?;
+            scalar32(cx, t)?;
+            mask_op(&[c(0)?, c(1)?])
+        }
+        Op::LogicalAnd | Op::LogicalOr | Op::LogicalEqual | Op::LogicalNotEqual | Op::LogicalNot if !all_uniform => {
+            let args: Vec<Class> = (0..ids.len()).map(&c).collect::<Option<_>>()?;
+            mask_op(&args)
+        }
+        Op::Select if !all_uniform => {
+            // A mask or a uniform condition choosing between 32-bit values.
+            if !v32 {
+                return None;
+            }
+            vector_op(true, &[c(0)?, c(1)?, c(2)?], false)
         }
         _ if all_uniform => {
             if !pure(op) || rty.is_none() {
@@ -477,6 +663,11 @@ fn classify(
                     if v >= 0 {
                         let span = 1i64 << (64 - v.leading_zeros());
                         if s % span == 0 {
+                            // Known from how the value was computed (x << k, x * 2^k), else
+                            // checked at run time.
+                            if known_low_zeros(cx, defs, ids[a], 8) >= 64 - v.leading_zeros() {
+                                return Some((Step::Scalar, Some(Affine(s))));
+                            }
                             let guard = Guard::LowZero {
                                 operand: a,
                                 mask: span - 1,
@@ -533,6 +724,40 @@ fn ext_name(cx: &Ctx, inst: &Instruction) -> Option<String> {
             .opname
             .to_string(),
     )
+}
+
+/// How many low bits of integer `id` are known to be zero (`depth`: how far to look back).
+fn known_low_zeros(cx: &Ctx, defs: &HashMap<Id, &Instruction>, id: Id, depth: u32) -> u32 {
+    if let Some(c) = const_int(cx, id) {
+        return c.trailing_zeros();
+    }
+    let Some(inst) = defs.get(&id).filter(|_| depth > 0) else {
+        return 0;
+    };
+    let arg = |k: usize| match inst.operands.get(k) {
+        Some(Operand::IdRef(x)) => Some(*x),
+        _ => None,
+    };
+    let (Some(a), b) = (arg(0), arg(1)) else { return 0 };
+    let tz = |x: Id| known_low_zeros(cx, defs, x, depth - 1);
+    match inst.opcode {
+        Op::ShiftLeftLogical => match b.and_then(|b| const_int(cx, b)) {
+            Some(k) if (0..64).contains(&k) => (tz(a) + k as u32).min(64),
+            _ => 0,
+        },
+        Op::IMul => b.map_or(0, |b| (tz(a) + tz(b)).min(64)),
+        Op::IAdd | Op::ISub | Op::BitwiseOr | Op::BitwiseXor => b.map_or(0, |b| tz(a).min(tz(b))),
+        Op::BitwiseAnd => b.map_or(0, |b| tz(a).max(tz(b))),
+        _ => 0,
+    }
+}
+
+/// A four-lane mask (comparison or logical operation).
+fn mask_op(ops: &[Class]) -> Option<(Step, Option<Class>)> {
+    if ops.contains(&Class::IdX3) {
+        return None;
+    }
+    Some((Step::Vector, Some(Class::Varying)))
 }
 
 /// A four-lane operation on 32-bit values: every operand uniform, 32-bit affine or varying
@@ -657,7 +882,12 @@ impl FnTx<'_, '_, '_> {
         if let Some(v) = vecs.get(&id) {
             return Ok(*v);
         }
-        let x = self.val1(id)?;
+        let mut x = self.val1(id)?;
+        if self.b.func.dfg.value_type(x) == types::I8 {
+            // A uniform bool (0 or 1) as a mask.
+            let w = self.b.ins().uextend(types::I32, x);
+            x = self.b.ins().ineg(w);
+        }
         let t = self.b.func.dfg.value_type(x);
         let vt = vec_type(t).ok_or_else(|| CompileError::new(format!("vector plan: %{id} is not 32-bit")))?;
         let splat = self.b.ins().splat(vt, x);
@@ -676,9 +906,144 @@ impl FnTx<'_, '_, '_> {
         }
     }
 
+    /// An OpenCL.std function of [`VECTOR_EXT_F32`] or [`VECTOR_EXT_I32`] on four lanes.
+    fn simd_ext(&mut self, inst: &Instruction, plan: &Plan, vecs: &HashMap<Id, Value>) -> R<Value> {
+        let name = ext_name(self.cx, inst).ok_or_else(|| self.err(inst, "vector plan: unknown instruction"))?;
+        let mut a = Vec::new();
+        for i in 2..inst.operands.len() {
+            a.push(self.lanes(op_id(inst, i)?, plan, vecs)?);
+        }
+        let arg = |k: usize| {
+            a.get(k)
+                .copied()
+                .ok_or_else(|| CompileError::new(format!("{name}: missing operand")))
+        };
+        Ok(match base_name(&name) {
+            // mad is the fused multiply-add, as in the scalar translation.
+            "fma" | "mad" => self.b.ins().fma(arg(0)?, arg(1)?, arg(2)?),
+            "fabs" => self.b.ins().fabs(arg(0)?),
+            "sqrt" => self.b.ins().sqrt(arg(0)?),
+            "floor" => self.b.ins().floor(arg(0)?),
+            "ceil" => self.b.ins().ceil(arg(0)?),
+            "trunc" => self.b.ins().trunc(arg(0)?),
+            "rint" => self.b.ins().nearest(arg(0)?),
+            "copysign" => {
+                // The sign bit of y, the other bits of x (Cranelift has no vector fcopysign).
+                let sign = self.b.ins().iconst(types::I32, 0x8000_0000u32 as i64);
+                let sign = self.b.ins().splat(types::I32X4, sign);
+                let sign = self.b.ins().bitcast(types::F32X4, MemFlagsData::new(), sign);
+                self.b.ins().bitselect(sign, arg(1)?, arg(0)?)
+            }
+            "fmin" | "fmin_common" | "fmax" | "fmax_common" => {
+                // OpenCL's rule: a NaN operand gives the other one.
+                let (x, y) = (arg(0)?, arg(1)?);
+                let m = if base_name(&name).starts_with("fmax") {
+                    self.b.ins().fmax(x, y)
+                } else {
+                    self.b.ins().fmin(x, y)
+                };
+                let xn = self.b.ins().fcmp(FloatCC::Unordered, x, x);
+                let yn = self.b.ins().fcmp(FloatCC::Unordered, y, y);
+                let xn = self.b.ins().bitcast(types::F32X4, MemFlagsData::new(), xn);
+                let yn = self.b.ins().bitcast(types::F32X4, MemFlagsData::new(), yn);
+                let r = self.b.ins().bitselect(yn, x, m);
+                self.b.ins().bitselect(xn, y, r)
+            }
+            "s_max" => self.b.ins().smax(arg(0)?, arg(1)?),
+            "u_max" => self.b.ins().umax(arg(0)?, arg(1)?),
+            "s_min" => self.b.ins().smin(arg(0)?, arg(1)?),
+            "u_min" => self.b.ins().umin(arg(0)?, arg(1)?),
+            _ => return Err(self.err(inst, "vector plan: unexpected function")),
+        })
+    }
+
+    /// A comparison or logical operation as a four-lane mask.
+    fn simd_mask(&mut self, inst: &Instruction, plan: &Plan, vecs: &HashMap<Id, Value>) -> R<Value> {
+        use FloatCC as F;
+        use IntCC as I;
+        let op = inst.opcode;
+        let a = self.lanes(op_id(inst, 0)?, plan, vecs)?;
+        if op == Op::LogicalNot {
+            return Ok(self.b.ins().bnot(a));
+        }
+        if op == Op::IsNan {
+            return Ok(self.b.ins().fcmp(FloatCC::Unordered, a, a));
+        }
+        let b = self.lanes(op_id(inst, 1)?, plan, vecs)?;
+        let icc = match op {
+            Op::IEqual | Op::LogicalEqual => Some(I::Equal),
+            Op::INotEqual | Op::LogicalNotEqual => Some(I::NotEqual),
+            Op::UGreaterThan => Some(I::UnsignedGreaterThan),
+            Op::SGreaterThan => Some(I::SignedGreaterThan),
+            Op::UGreaterThanEqual => Some(I::UnsignedGreaterThanOrEqual),
+            Op::SGreaterThanEqual => Some(I::SignedGreaterThanOrEqual),
+            Op::ULessThan => Some(I::UnsignedLessThan),
+            Op::SLessThan => Some(I::SignedLessThan),
+            Op::ULessThanEqual => Some(I::UnsignedLessThanOrEqual),
+            Op::SLessThanEqual => Some(I::SignedLessThanOrEqual),
+            _ => None,
+        };
+        if let Some(cc) = icc {
+            return Ok(self.b.ins().icmp(cc, a, b));
+        }
+        let fcc = match op {
+            Op::FOrdEqual => F::Equal,
+            Op::FOrdNotEqual => F::OrderedNotEqual,
+            Op::FOrdLessThan => F::LessThan,
+            Op::FOrdGreaterThan => F::GreaterThan,
+            Op::FOrdLessThanEqual => F::LessThanOrEqual,
+            Op::FOrdGreaterThanEqual => F::GreaterThanOrEqual,
+            Op::FUnordEqual => F::UnorderedOrEqual,
+            Op::FUnordNotEqual => F::NotEqual,
+            Op::FUnordLessThan => F::UnorderedOrLessThan,
+            Op::FUnordGreaterThan => F::UnorderedOrGreaterThan,
+            Op::FUnordLessThanEqual => F::UnorderedOrLessThanOrEqual,
+            Op::FUnordGreaterThanEqual => F::UnorderedOrGreaterThanOrEqual,
+            Op::LogicalAnd => return Ok(self.b.ins().band(a, b)),
+            Op::LogicalOr => return Ok(self.b.ins().bor(a, b)),
+            _ => return Err(self.err(inst, "vector plan: unexpected comparison")),
+        };
+        Ok(self.b.ins().fcmp(fcc, a, b))
+    }
+
     fn simd_inst(&mut self, inst: &Instruction, plan: &Plan, vecs: &mut HashMap<Id, Value>) -> R {
         let flags = MemFlagsData::new();
         let op = inst.opcode;
+        if is_compare(op)
+            || matches!(
+                op,
+                Op::LogicalAnd | Op::LogicalOr | Op::LogicalEqual | Op::LogicalNotEqual | Op::LogicalNot | Op::IsNan
+            )
+        {
+            let (r, _) = result(inst)?;
+            let m = self.simd_mask(inst, plan, vecs)?;
+            vecs.insert(r, m);
+            return Ok(());
+        }
+        if op == Op::Select {
+            let (r, ty) = result(inst)?;
+            let t = self.cx.layout.get(ty)?.leaves.first().copied().unwrap_or(types::I32);
+            let vt = vec_type(t).ok_or_else(|| self.err(inst, "vector plan: not a 32-bit select"))?;
+            let c = op_id(inst, 0)?;
+            let (x, y) = (
+                self.lanes(op_id(inst, 1)?, plan, vecs)?,
+                self.lanes(op_id(inst, 2)?, plan, vecs)?,
+            );
+            let v = if vecs.contains_key(&c) {
+                let m = self.lanes(c, plan, vecs)?;
+                let m = if self.b.func.dfg.value_type(m) == vt {
+                    m
+                } else {
+                    self.b.ins().bitcast(vt, MemFlagsData::new(), m)
+                };
+                self.b.ins().bitselect(m, x, y)
+            } else {
+                let cv = self.val1(c)?;
+                self.b.ins().select(cv, x, y)
+            };
+            vecs.insert(r, v);
+            return Ok(());
+        }
         match op {
             Op::Load => {
                 let (r, ty) = result(inst)?;
@@ -731,11 +1096,7 @@ impl FnTx<'_, '_, '_> {
                 let t = self.cx.layout.get(ty)?.leaves.first().copied().unwrap_or(types::I32);
                 let vt = vec_type(t).ok_or_else(|| self.err(inst, "vector plan: not a 32-bit result"))?;
                 if op == Op::ExtInst {
-                    // fma and mad (fused, as the scalar translation).
-                    let x = self.lanes(op_id(inst, 2)?, plan, vecs)?;
-                    let y = self.lanes(op_id(inst, 3)?, plan, vecs)?;
-                    let z = self.lanes(op_id(inst, 4)?, plan, vecs)?;
-                    let v = self.b.ins().fma(x, y, z);
+                    let v = self.simd_ext(inst, plan, vecs)?;
                     vecs.insert(r, v);
                     return Ok(());
                 }
