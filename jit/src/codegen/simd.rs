@@ -461,6 +461,7 @@ fn classify(
     let rty = inst.result_type;
     let v32 = rty.and_then(|t| scalar32(cx, t)).is_some();
     let c = |i: usize| ids.get(i).map(cls);
+    let id = |k: usize| ids.get(k).copied();
     let op = inst.opcode;
     // Decorated conversions (rounding modes, saturation) stay scalar unless uniform.
     let decorated = inst
@@ -522,12 +523,12 @@ fn classify(
             vector_op(true, &args, false)
         }
         Op::IsNan if !all_uniform => {
-            scalar32(cx, value_type(cx, tys, ids[0])?)?;
+            scalar32(cx, value_type(cx, tys, id(0)?)?)?;
             mask_op(&[c(0)?])
         }
         _ if is_compare(op) && !all_uniform => {
             // Four lanes of 32-bit operands give a mask (all ones where true).
-            let t = value_type(cx, tys, ids[0])?;
+            let t = value_type(cx, tys, id(0)?)?;
             scalar32(cx, t)?;
             mask_op(&[c(0)?, c(1)?])
         }
@@ -560,11 +561,11 @@ fn classify(
         }
         Op::PtrAccessChain | Op::InBoundsPtrAccessChain => {
             // Only the element index may vary, and only affinely.
-            if c(0)? != Uniform || ids[2..].iter().any(|x| cls(x) != Uniform) {
+            if c(0)? != Uniform || ids.get(2..).unwrap_or(&[]).iter().any(|x| cls(x) != Uniform) {
                 return None;
             }
             let Affine(s) = c(1)? else { return None };
-            let bty = value_type(cx, tys, ids[0])?;
+            let bty = value_type(cx, tys, id(0)?)?;
             let Ty::Pointer(_, pointee) = cx.layout.get(bty).ok()?.ty else {
                 return None;
             };
@@ -574,7 +575,7 @@ fn classify(
                 _ => round_up(info.size, info.align),
             };
             let stride = s.checked_mul(i64::try_from(elem).ok()?)?;
-            let ibits = int_bits(cx, value_type(cx, tys, ids[1])?)?;
+            let ibits = int_bits(cx, value_type(cx, tys, id(1)?)?)?;
             let step = match ibits {
                 64 => Step::Scalar,
                 32 => Step::ScalarGuarded(Guard::Extend {
@@ -594,9 +595,10 @@ fn classify(
                 (Op::ISub, Affine(x), Uniform) => Some(x),
                 (Op::ISub, Uniform, Affine(x)) => x.checked_neg(),
                 (Op::ISub, Affine(x), Affine(y)) => x.checked_sub(y),
-                (Op::IMul, Affine(x), Uniform) => const_int(cx, ids[1]).and_then(|k| x.checked_mul(k)),
-                (Op::IMul, Uniform, Affine(x)) => const_int(cx, ids[0]).and_then(|k| x.checked_mul(k)),
-                (Op::ShiftLeftLogical, Affine(x), Uniform) => const_int(cx, ids[1])
+                (Op::IMul, Affine(x), Uniform) => id(1).and_then(|i| const_int(cx, i)).and_then(|k| x.checked_mul(k)),
+                (Op::IMul, Uniform, Affine(x)) => id(0).and_then(|i| const_int(cx, i)).and_then(|k| x.checked_mul(k)),
+                (Op::ShiftLeftLogical, Affine(x), Uniform) => id(1)
+                    .and_then(|i| const_int(cx, i))
                     .filter(|k| (0..bits as i64).contains(k))
                     .and_then(|k| x.checked_mul(1 << k)),
                 _ => None,
@@ -612,7 +614,7 @@ fn classify(
         },
         Op::UConvert | Op::SConvert => {
             let Affine(s) = c(0)? else { return None };
-            let from = int_bits(cx, value_type(cx, tys, ids[0])?)?;
+            let from = int_bits(cx, value_type(cx, tys, id(0)?)?)?;
             let to = int_bits(cx, rty?)?;
             match (from, to) {
                 (64, 32) | (32, 32) | (64, 64) => Some((Step::Scalar, Some(Affine(s)))),
@@ -631,8 +633,8 @@ fn classify(
             // `(long)(int)x`): affine as long as no lane wraps.
             if let (Some(64), Some(k), Some(inner)) = (
                 rty.and_then(|t| int_bits(cx, t)),
-                const_int(cx, ids[1]),
-                defs.get(&ids[0]),
+                id(1).and_then(|x| const_int(cx, x)),
+                id(0).and_then(|x| defs.get(&x)),
             ) {
                 if inner.opcode == Op::ShiftLeftLogical
                     && (1..64).contains(&k)
@@ -659,13 +661,13 @@ fn classify(
             // An affine value whose low bits are clear, or-ed with a constant that fits in
             // them: an addition.
             for (a, k) in [(0, 1), (1, 0)] {
-                if let (Some(Affine(s)), Some(v)) = (c(a), const_int(cx, ids[k])) {
+                if let (Some(Affine(s)), Some(v)) = (c(a), id(k).and_then(|x| const_int(cx, x))) {
                     if v >= 0 {
                         let span = 1i64 << (64 - v.leading_zeros());
                         if s % span == 0 {
                             // Known from how the value was computed (x << k, x * 2^k), else
                             // checked at run time.
-                            if known_low_zeros(cx, defs, ids[a], 8) >= 64 - v.leading_zeros() {
+                            if known_low_zeros(cx, defs, id(a)?, 8) >= 64 - v.leading_zeros() {
                                 return Some((Step::Scalar, Some(Affine(s))));
                             }
                             let guard = Guard::LowZero {
@@ -694,12 +696,12 @@ fn classify(
         }
         Op::FNegate | Op::Not => vector_op(v32, &[c(0)?], false),
         Op::Bitcast => {
-            scalar32(cx, value_type(cx, tys, ids[0])?)?;
+            scalar32(cx, value_type(cx, tys, id(0)?)?)?;
             vector_op(v32, &[c(0)?], false)
         }
         Op::ConvertSToF if !decorated => {
             // i32 -> f32 only (rounding to nearest, as the scalar translation does).
-            let from = int_bits(cx, value_type(cx, tys, ids[0])?)?;
+            let from = int_bits(cx, value_type(cx, tys, id(0)?)?)?;
             let to = scalar32(cx, rty?)?;
             (from == 32 && to == types::F32)
                 .then_some(())
