@@ -55,6 +55,22 @@ fn native_image_truncated_is_an_error() {
     assert!(jit::codegen::load_native(&extra).is_err());
 }
 
+/// An image naming an import the JIT does not have (a damaged symbol name) is an error, not a
+/// panic in the linker.
+#[test]
+fn native_image_with_an_unknown_import_is_an_error() {
+    let m = jit::spirv::parse(include_bytes!("kernels/basic.spv")).expect("parse");
+    let (_, image) = jit::codegen::compile_with_image(&m, &CompileOptions::default()).expect("compile");
+    let image = image.expect("an image");
+    let at = image
+        .windows(6)
+        .position(|w| w == b"clift_")
+        .expect("the image imports a helper");
+    let mut bad = image.clone();
+    bad[at] = b'x';
+    assert!(jit::codegen::load_native(&bad).is_err());
+}
+
 macro_rules! both {
     ($($name:ident),* $(,)?) => {
         mod o2 {

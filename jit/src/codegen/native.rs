@@ -315,13 +315,17 @@ pub fn load(image: &[u8]) -> Result<Program, CompileError> {
     if r.take(MAGIC.len()) != Some(MAGIC.as_slice()) {
         return Err(bad("magic"));
     }
-    let (mut jit, _) = new_jit(false)?;
+    let (mut jit, symbols) = new_jit(false)?;
     let sig = jit.make_signature();
     let nfuncs = r.len().ok_or_else(|| bad("function count"))?;
     let mut lengths = Vec::new();
     for i in 0..nfuncs {
         let linkage = r.u8().and_then(linkage_from).ok_or_else(|| bad("linkage"))?;
         let name = r.str().ok_or_else(|| bad("function name"))?;
+        // An import the JIT cannot resolve would fail (panic) in the linker.
+        if linkage == Linkage::Import && !symbols.contains(name.as_str()) {
+            return Err(bad("imported function"));
+        }
         let id = jit
             .declare_function(&name, linkage, &sig)
             .map_err(|e| bad(&e.to_string()))?;
@@ -387,6 +391,8 @@ pub fn load(image: &[u8]) -> Result<Program, CompileError> {
         jit.define_data(id, &dd).map_err(|e| bad(&e.to_string()))?;
     }
     let nbodies = r.len().ok_or_else(|| bad("function definitions"))?;
+    // Functions the code refers to: each must be defined here or imported.
+    let mut referenced: Vec<u32> = Vec::new();
     for _ in 0..nbodies {
         let id = r.u32().ok_or_else(|| bad("function id"))?;
         if id as usize >= nfuncs {
@@ -425,6 +431,9 @@ pub fn load(image: &[u8]) -> Result<Program, CompileError> {
                     if index as usize >= count {
                         return Err(bad("relocation target"));
                     }
+                    if namespace == 0 {
+                        referenced.push(index);
+                    }
                     ModuleRelocTarget::User { namespace, index }
                 }
                 Some(1) => {
@@ -437,6 +446,7 @@ pub fn load(image: &[u8]) -> Result<Program, CompileError> {
                         .filter(|f| (*f as usize) < nfuncs)
                         .ok_or_else(|| bad("offset target"))?;
                     let off = r.u32().ok_or_else(|| bad("offset target"))?;
+                    referenced.push(fid);
                     ModuleRelocTarget::FunctionOffset(FuncId::from_u32(fid), off)
                 }
                 _ => return Err(bad("relocation target")),
@@ -451,6 +461,12 @@ pub fn load(image: &[u8]) -> Result<Program, CompileError> {
         lengths[id as usize] = Some(bytes.len());
         jit.define_function_bytes(FuncId::from_u32(id), align, bytes, &relocs)
             .map_err(|e| bad(&e.to_string()))?;
+    }
+    for fid in referenced {
+        let decl = jit.declarations().get_function_decl(FuncId::from_u32(fid));
+        if decl.linkage != Linkage::Import && lengths.get(fid as usize).copied().flatten().is_none() {
+            return Err(bad("call of an undefined function"));
+        }
     }
     let nkernels = r.len().ok_or_else(|| bad("kernel count"))?;
     let mut kernels = Vec::new();
