@@ -1,0 +1,235 @@
+//! Clift's vector loop against its scalar loop on random straight-line kernels: float and int
+//! expressions (arithmetic, bit operations, shifts, min/max, fmin/fmax, rounding functions,
+//! mad/fma, comparisons, selects, ifs whose arms only compute, conversions and bit casts) over
+//! consecutive and offset loads and stores, on inputs with zeros, infinities, NaN, denormals and
+//! the integer extremes. Two child processes build and run the same kernels, one with
+//! `CLIFT_SIMD=strict` and one with `CLIFT_SIMD=0`; every output must be bit-identical (NaNs
+//! compare as a class: their payloads are not specified). Clift only.
+
+use cts::image_ref::Rng;
+use cts::*;
+
+const KERNELS: usize = 48;
+const N: usize = 103;
+const SEEDS: [u64; 2] = [11, 12];
+
+struct Gen(Rng);
+
+impl Gen {
+    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
+        xs[self.0.below(xs.len() as u64) as usize]
+    }
+    fn chance(&mut self, p: f64) -> bool {
+        self.0.range_f64(0.0, 1.0) < p
+    }
+    fn f(&mut self, d: u32) -> String {
+        if d == 0 || self.chance(0.25) {
+            return self
+                .pick(&["x", "y", "fx", "(float)k", "1.5f", "(-0.0f)", "s", "(float)ix"])
+                .into();
+        }
+        let (a, b) = (self.f(d - 1), self.f(d - 1));
+        match self.0.below(19) {
+            0 => format!("({a} + {b})"),
+            1 => format!("({a} - {b})"),
+            2 => format!("({a} * {b})"),
+            3 => format!("({a} / {b})"),
+            4 => format!("(-({a}))"),
+            5 => format!("fmin({a}, {b})"),
+            6 => format!("fmax({a}, {b})"),
+            7 => format!("fabs({a})"),
+            8 => format!("sqrt({a})"),
+            9 => format!("floor({a})"),
+            10 => format!("ceil({a})"),
+            11 => format!("trunc({a})"),
+            12 => format!("rint({a})"),
+            13 => format!("copysign({a}, {b})"),
+            14 => format!("mad({a}, {b}, {})", self.f(d.saturating_sub(2))),
+            15 => format!("fma({a}, {b}, {})", self.f(d.saturating_sub(2))),
+            16 => format!("({} ? {a} : {b})", self.cond(d - 1)),
+            17 => format!("(float)({})", self.i(d - 1)),
+            _ => format!("as_float(({}) & 0x7f7fffff)", self.i(d - 1)),
+        }
+    }
+    fn i(&mut self, d: u32) -> String {
+        if d == 0 || self.chance(0.25) {
+            return self
+                .pick(&[
+                    "ix",
+                    "iy",
+                    "k",
+                    "(int)i",
+                    "3",
+                    "(-7)",
+                    "(int)get_local_id(0)",
+                    "(int)get_group_id(0)",
+                ])
+                .into();
+        }
+        let (a, b) = (self.i(d - 1), self.i(d - 1));
+        match self.0.below(17) {
+            0 => format!("({a} + {b})"),
+            1 => format!("({a} - {b})"),
+            2 => format!("({a} * {b})"),
+            3 => format!("({a} & {b})"),
+            4 => format!("({a} | {b})"),
+            5 => format!("({a} ^ {b})"),
+            6 => format!("(~{a})"),
+            7 => format!("({a} << ({b} & 31))"),
+            8 => format!("({a} >> 3)"),
+            9 => format!("(int)((uint){a} >> 5)"),
+            10 => format!("max({a}, {b})"),
+            11 => format!("min({a}, {b})"),
+            12 => format!("(int)max((uint){a}, (uint){b})"),
+            13 => format!("(int)min((uint){a}, (uint){b})"),
+            14 => format!("({} ? {a} : {b})", self.cond(d - 1)),
+            15 => format!("as_int({})", self.f(d - 1)),
+            _ => format!("(int)({a} == {b})"),
+        }
+    }
+    fn cond(&mut self, d: u32) -> String {
+        let (a, b) = if self.chance(0.5) {
+            (self.f(d), self.f(d))
+        } else {
+            (self.i(d), self.i(d))
+        };
+        let c = format!("({a} {} {b})", self.pick(&["<", ">", "<=", ">=", "==", "!="]));
+        if self.chance(0.2) {
+            let z = self.f(0);
+            format!("({c} {} isnan({z}))", self.pick(&["&&", "||"]))
+        } else {
+            c
+        }
+    }
+    fn kernel(&mut self, n: usize) -> String {
+        let mut body = String::new();
+        for _ in 0..1 + self.0.below(3) {
+            if self.chance(0.3) {
+                let (c, e) = (self.cond(1), self.f(2));
+                body.push_str(&format!("    if ({c}) fx = {e};\n"));
+            } else {
+                let e = self.f(3);
+                body.push_str(&format!("    fx = {e};\n"));
+            }
+        }
+        let idx = self.pick(&["i", "2 * i + 1", "(int)i", "i + 3"]);
+        let yi = self.pick(&["i", "i + 1", "2 * i"]);
+        let iyi = self.pick(&["i", "i + 2"]);
+        let ie = self.i(3);
+        format!(
+            "kernel void k{n}(global const float *a, global const float *b, global const int *ia,\n\
+             \x20                global float *o, global int *io, float s, int k) {{\n\
+             \x20   size_t i = get_global_id(0);\n\
+             \x20   float x = a[i], y = b[{yi}], fx = x;\n\
+             \x20   int ix = ia[i], iy = ia[{iyi}];\n\
+             {body}\
+             \x20   o[{idx}] = fx;\n\
+             \x20   io[{idx}] = {ie};\n\
+             }}\n"
+        )
+    }
+}
+
+fn sources(seed: u64) -> Vec<String> {
+    let mut g = Gen(Rng::new(seed));
+    (0..KERNELS).map(|n| g.kernel(n)).collect()
+}
+
+/// In a child: every kernel's outputs for each launch, NaNs made canonical, one line each.
+#[test]
+fn differential_child() {
+    let Some(out) = std::env::var_os("CTS_SIMD_DIFF_OUT") else {
+        return;
+    };
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let mut text = String::new();
+    for seed in SEEDS {
+        let srcs = sources(seed);
+        let p = ctx.program_source(&srcs.concat());
+        let err = p.build("-cl-std=CL3.0");
+        assert_eq!(err, CL_SUCCESS, "build: {}", p.build_log());
+        let mut rng = Rng::new(seed);
+        let len = 2 * N + 8;
+        let mut a: Vec<f32> = (0..len).map(|_| rng.range_f64(-5.0, 5.0) as f32).collect();
+        a[..6].copy_from_slice(&[0.0, -0.0, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, 1e-40]);
+        let b: Vec<f32> = (0..len).map(|_| rng.range_f64(-5.0, 5.0) as f32).collect();
+        let mut ia: Vec<i32> = (0..len).map(|_| rng.next_u64() as i32).collect();
+        ia[..4].copy_from_slice(&[0, -1, i32::MAX, i32::MIN]);
+        let (ba, bb, bi) = (
+            ctx.buffer_from(as_bytes(&a)),
+            ctx.buffer_from(as_bytes(&b)),
+            ctx.buffer_from(as_bytes(&ia)),
+        );
+        for n in 0..KERNELS {
+            let k = p.kernel(&format!("k{n}"));
+            for (global, local) in [(N, vec![]), (N / 7 * 7, vec![7]), (N / 16 * 16, vec![16]), (N, vec![1])] {
+                let o = ctx.buffer_from(&vec![0xffu8; 4 * len]);
+                let io = ctx.buffer_from(&vec![0xffu8; 4 * len]);
+                k.arg_mem(0, &ba);
+                k.arg_mem(1, &bb);
+                k.arg_mem(2, &bi);
+                k.arg_mem(3, &o);
+                k.arg_mem(4, &io);
+                k.arg(5, &1.25f32);
+                k.arg(6, &-3i32);
+                q.run(&k, &[], &[global], &local);
+                let fo: Vec<f32> = from_bytes(&q.read(&o, 0, 4 * len));
+                let io: Vec<u32> = from_bytes(&q.read(&io, 0, 4 * len));
+                let bits: Vec<String> = fo
+                    .iter()
+                    .map(|v| if v.is_nan() { 0x7fc0_0000 } else { v.to_bits() })
+                    .chain(io)
+                    .map(|v| format!("{v:08x}"))
+                    .collect();
+                text.push_str(&format!("{seed} k{n} {local:?} {}\n", bits.join(" ")));
+            }
+        }
+    }
+    std::fs::write(out, text).expect("write the outputs");
+}
+
+fn run_child(simd: &str, out: &std::path::Path) {
+    let exe = std::env::current_exe().expect("current_exe");
+    let r = std::process::Command::new(exe)
+        .args(["differential_child", "--exact", "--nocapture", "--test-threads=1"])
+        .env("CTS_SIMD_DIFF_OUT", out)
+        .env("CLIFT_SIMD", simd)
+        .env("CLIFT_CACHE", "0")
+        .output()
+        .expect("run the child");
+    assert!(
+        r.status.success() && out.exists(),
+        "child with CLIFT_SIMD={simd} failed:\n{}\n{}",
+        String::from_utf8_lossy(&r.stdout),
+        String::from_utf8_lossy(&r.stderr)
+    );
+}
+
+#[test]
+fn vector_loop_matches_scalar_loop() {
+    if !platform_string(platform(), CL_PLATFORM_NAME).contains("Clift") {
+        return;
+    }
+    let dir = TempDir::new("simd-diff");
+    let (v, s) = (dir.path().join("vector"), dir.path().join("scalar"));
+    run_child("strict", &v);
+    run_child("0", &s);
+    let (v, s) = (
+        std::fs::read_to_string(v).expect("vector"),
+        std::fs::read_to_string(s).expect("scalar"),
+    );
+    assert_eq!(v.lines().count(), SEEDS.len() * KERNELS * 4);
+    for (lv, ls) in v.lines().zip(s.lines()) {
+        if lv != ls {
+            let words: Vec<&str> = lv.split(' ').collect();
+            let (seed, name) = (words[0], words[1]);
+            let n: usize = name[1..].parse().unwrap_or(0);
+            let src = &sources(seed.parse().unwrap_or(0))[n];
+            let first = lv.split(' ').zip(ls.split(' ')).position(|(a, b)| a != b);
+            panic!(
+                "{seed} {name}: vector and scalar loops differ (word {first:?}):\n{src}\nvector: {lv}\nscalar: {ls}"
+            );
+        }
+    }
+}
