@@ -380,7 +380,90 @@ fn if_without_else() {
     }
 }
 
-const VECTORIZED: [&str; 10] = [
+#[test]
+fn arms_taken_by_all_or_none() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("simd.cl", OPTS);
+    let len = 130;
+    let mut rng = Rng::new(8);
+    let a = floats(&mut rng, len, -4.0, 4.0);
+    let ia: Vec<i32> = (0..len).map(|_| rng.next_u64() as i32 >> 4).collect();
+    let (ba, bi) = (ctx.buffer_from(as_bytes(&a)), ctx.buffer_from(as_bytes(&ia)));
+    let sentinel = vec![0xeeu8; 4 * len];
+    // (global, local, n): n cuts through a vector, at a vector boundary, before every work-item.
+    for (global, local, n) in [
+        (128, vec![16], 97u32),
+        (128, vec![8], 96),
+        (120, vec![], 5),
+        (121, vec![11], 0),
+        (128, vec![32], 128),
+    ] {
+        let o = ctx.buffer_from(&sentinel);
+        let k = p.kernel("bounded");
+        k.arg_mem(0, &ba);
+        k.arg_mem(1, &o);
+        k.arg(2, &n);
+        q.run(&k, &[], &[global], &local);
+        let got = read_f32(&q, &o, len);
+        for (i, g) in got.iter().enumerate() {
+            let want = if i < (n as usize).min(global) {
+                a[i] * 2.0 + 1.0
+            } else {
+                f32::from_bits(0xeeee_eeee)
+            };
+            assert!(
+                same(*g, want),
+                "bounded n={n} local {local:?}: o[{i}] = {g}, want {want}"
+            );
+        }
+
+        let o = ctx.buffer_from(&sentinel);
+        let k = p.kernel("early_return");
+        k.arg_mem(0, &bi);
+        k.arg_mem(1, &o);
+        k.arg(2, &(n as i32));
+        q.run(&k, &[], &[global], &local);
+        let got: Vec<i32> = from_bytes(&q.read(&o, 0, 4 * len));
+        for (i, g) in got.iter().enumerate() {
+            let want = if i < (n as usize).min(global) {
+                ia[i].wrapping_add(i as i32)
+            } else {
+                0xeeee_eeeeu32 as i32
+            };
+            assert_eq!(*g, want, "early_return n={n} local {local:?}: o[{i}]");
+        }
+    }
+    // A data-dependent condition: runs of positive and negative values, and mixed vectors.
+    let mut v = a.clone();
+    for (i, x) in v.iter_mut().enumerate() {
+        if (i / 8) % 3 == 0 {
+            *x = x.abs() + 0.5;
+        } else if (i / 8) % 3 == 1 {
+            *x = -x.abs() - 0.5;
+        }
+    }
+    let bv = ctx.buffer_from(as_bytes(&v));
+    let o = ctx.buffer_from(&sentinel);
+    let k = p.kernel("positive_only");
+    k.arg_mem(0, &bv);
+    k.arg_mem(1, &o);
+    q.run(&k, &[], &[len], &[10]);
+    let got = read_f32(&q, &o, len);
+    for (i, g) in got.iter().enumerate() {
+        let want = if v[i] > 0.0 {
+            v[i].sqrt()
+        } else {
+            f32::from_bits(0xeeee_eeee)
+        };
+        assert!(same(*g, want), "positive_only: o[{i}] = {g}, want {want}");
+    }
+}
+
+const VECTORIZED: [&str; 13] = [
+    "bounded",
+    "early_return",
+    "positive_only",
     "triangle",
     "f_arith",
     "f_fma",

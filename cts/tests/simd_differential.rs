@@ -116,6 +116,18 @@ impl Gen {
         let yi = self.pick(&["i", "i + 1", "2 * i"]);
         let iyi = self.pick(&["i", "i + 2"]);
         let ie = self.i(3);
+        // Sometimes the stores sit behind a bounds check or a data-dependent condition.
+        let (open, close) = if self.chance(0.35) {
+            let c = match self.0.below(4) {
+                0 => "i < 50".to_string(),
+                1 => "(int)i >= 13".to_string(),
+                2 => "x > 0.0f".to_string(),
+                _ => self.cond(1),
+            };
+            (format!("    if ({c}) {{\n"), "    }\n".to_string())
+        } else {
+            (String::new(), String::new())
+        };
         format!(
             "kernel void k{n}(global const float *a, global const float *b, global const int *ia,\n\
              \x20                global float *o, global int *io, float s, int k) {{\n\
@@ -123,8 +135,10 @@ impl Gen {
              \x20   float x = a[i], y = b[{yi}], fx = x;\n\
              \x20   int ix = ia[i], iy = ia[{iyi}];\n\
              {body}\
+             {open}\
              \x20   o[{idx}] = fx;\n\
              \x20   io[{idx}] = {ie};\n\
+             {close}\
              }}\n"
         )
     }

@@ -78,3 +78,24 @@ kernel void triangle(global const float *a, global float *o, float lim) {
         r = sqrt(x) * lim + native_sqrt(x - lim);
     o[i] = r;
 }
+
+// Bounds checks and data-dependent stores: an arm that touches memory runs for all four
+// work-items or for none; four that disagree take the scalar loop.
+kernel void bounded(global const float *a, global float *o, uint n) {
+    size_t i = get_global_id(0);
+    if (i < n)
+        o[i] = a[i] * 2.0f + 1.0f;
+}
+
+kernel void early_return(global const int *a, global int *o, int n) {
+    int i = get_global_id(0);
+    if (i >= n)
+        return;
+    o[i] = a[i] + i;
+}
+
+kernel void positive_only(global const float *a, global float *o) {
+    size_t i = get_global_id(0);
+    if (a[i] > 0.0f)
+        o[i] = sqrt(a[i]);
+}

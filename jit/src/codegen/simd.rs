@@ -47,6 +47,10 @@ enum Class {
     Varying,
     /// A three-component id builtin whose x component is affine with stride 1.
     IdX3,
+    /// An ordered integer comparison of an affine and a uniform value: across the four lanes
+    /// it changes at most once, so lanes 0 and 3 decide whether all or none hold. Only a
+    /// branch condition (Step::If) may use it.
+    Monotone,
 }
 
 /// What to do with one instruction of the vector body.
@@ -60,6 +64,13 @@ enum Step {
     Builtin,
     /// A four-lane operation.
     Vector,
+    /// Nothing yet: a Monotone comparison, evaluated by the Step::If that uses it.
+    Deferred,
+    /// The start of an arm taken by all four work-items or by none (`negate`: when the
+    /// condition is false); four work-items that disagree go to the scalar loop.
+    If { negate: bool },
+    /// The end of that arm.
+    EndIf,
 }
 
 /// A run-time condition for a value to be affine in the four lanes.
@@ -80,6 +91,8 @@ enum Guard {
 pub(crate) struct Plan {
     steps: Vec<(Instruction, Step)>,
     class: HashMap<Id, Class>,
+    /// The comparisons of Monotone values.
+    monotone: HashMap<Id, Instruction>,
 }
 
 /// Whether vectorization is enabled (`CLIFT_SIMD=0` turns it off) and whether a failure to
@@ -288,8 +301,30 @@ pub(crate) fn plan(cx: &Ctx, f: &Function, order: &[usize], params: &[(Id, Id)])
     let mut steps = Vec::new();
     let mut stored = false;
     let mut any_vector = false;
+    let mut monotone = HashMap::new();
     for inst in &body {
         let cls = |id: &Id| class.get(id).copied().unwrap_or(Class::Uniform);
+        // The markers flatten() leaves for an arm taken by all or none.
+        if inst.result_id.is_none() && matches!(inst.opcode, Op::BranchConditional | Op::Branch) {
+            if inst.opcode == Op::Branch {
+                steps.push((inst.clone(), Step::EndIf));
+                continue;
+            }
+            let c = op_id(inst, 0).map_err(|e| e.message)?;
+            let negate = matches!(inst.operands.get(1), Some(Operand::LiteralBit32(1)));
+            match cls(&c) {
+                Class::Uniform => {}
+                // May send the four work-items to the scalar loop: nothing stored yet.
+                Class::Varying | Class::Monotone if !stored => {}
+                _ => {
+                    return Err(format!(
+                        "branch on %{c}: condition differs between work-items after a store"
+                    ))
+                }
+            }
+            steps.push((inst.clone(), Step::If { negate }));
+            continue;
+        }
         let ids: Vec<Id> = inst
             .operands
             .iter()
@@ -319,6 +354,9 @@ pub(crate) fn plan(cx: &Ctx, f: &Function, order: &[usize], params: &[(Id, Id)])
         any_vector |= step == Step::Vector || out.is_some_and(|c| c != Class::Uniform);
         if let (Some(r), Some(c)) = (inst.result_id, out) {
             class.insert(r, c);
+            if c == Class::Monotone {
+                monotone.insert(r, inst.clone());
+            }
         }
         steps.push((inst.clone(), step));
     }
@@ -326,7 +364,7 @@ pub(crate) fn plan(cx: &Ctx, f: &Function, order: &[usize], params: &[(Id, Id)])
     if !any_vector {
         return Err("nothing differs between work-items".into());
     }
-    Ok(Plan { steps, class })
+    Ok(Plan { steps, class, monotone })
 }
 
 /// The body as one sequence of instructions: a chain of blocks ending in OpReturn, where an
@@ -394,6 +432,49 @@ fn flatten(cx: &Ctx, f: &Function, order: &[usize]) -> Option<Vec<Instruction>> 
                             _ => return None,
                         },
                     };
+                    // An if without else whose arm touches memory (if (i < n) c[i] = ...): kept
+                    // as a branch that all four work-items take or none does (Step::If).
+                    let arm = match (t == m, e == m) {
+                        (false, true) => Some((t, false)),
+                        (true, false) => Some((e, true)),
+                        _ => None,
+                    };
+                    if let Some((a, negate)) = arm {
+                        let ai = *index.get(&a)?;
+                        let (last, rest) = f.blocks[ai].instructions.split_last()?;
+                        let mi = *index.get(&m)?;
+                        let merge_phis = f.blocks[mi].instructions.iter().any(|i| i.opcode == Op::Phi);
+                        let jumps_to_merge = last.opcode == Op::Branch && op_id(last, 0).ok()? == m;
+                        if jumps_to_merge && !merge_phis && !rest.iter().all(|i| speculatable(cx, i)) {
+                            if std::mem::replace(seen.get_mut(ai)?, true) {
+                                return None;
+                            }
+                            out.push(Instruction {
+                                opcode: Op::BranchConditional,
+                                result_type: None,
+                                result_id: None,
+                                operands: vec![Operand::IdRef(c), Operand::LiteralBit32(negate as u32)],
+                                offset: inst.offset,
+                            });
+                            for i in rest {
+                                match i.opcode {
+                                    Op::Nop | Op::Line | Op::NoLine => {}
+                                    Op::Phi | Op::SelectionMerge | Op::LoopMerge => return None,
+                                    _ => out.push(i.clone()),
+                                }
+                            }
+                            out.push(Instruction {
+                                opcode: Op::Branch,
+                                result_type: None,
+                                result_id: None,
+                                operands: vec![],
+                                offset: last.offset,
+                            });
+                            selects = None;
+                            cur = mi;
+                            continue;
+                        }
+                    }
                     let mut preds = [blk.label, blk.label];
                     for (k, side) in [t, e].into_iter().enumerate() {
                         if side == m {
@@ -525,6 +606,19 @@ fn classify(
         Op::IsNan if !all_uniform => {
             scalar32(cx, value_type(cx, tys, id(0)?)?)?;
             mask_op(&[c(0)?])
+        }
+        Op::ULessThan
+        | Op::SLessThan
+        | Op::ULessThanEqual
+        | Op::SLessThanEqual
+        | Op::UGreaterThan
+        | Op::SGreaterThan
+        | Op::UGreaterThanEqual
+        | Op::SGreaterThanEqual
+            if matches!((c(0)?, c(1)?), (Affine(s), Uniform) | (Uniform, Affine(s)) if s.abs() < 1 << 28)
+                && int_bits(cx, value_type(cx, tys, id(0)?)?).is_some_and(|b| b == 32 || b == 64) =>
+        {
+            Some((Step::Deferred, Some(Monotone)))
         }
         _ if is_compare(op) && !all_uniform => {
             // Four lanes of 32-bit operands give a mask (all ones where true).
@@ -756,7 +850,7 @@ fn known_low_zeros(cx: &Ctx, defs: &HashMap<Id, &Instruction>, id: Id, depth: u3
 
 /// A four-lane mask (comparison or logical operation).
 fn mask_op(ops: &[Class]) -> Option<(Step, Option<Class>)> {
-    if ops.contains(&Class::IdX3) {
+    if ops.contains(&Class::IdX3) || ops.contains(&Class::Monotone) {
         return None;
     }
     Some((Step::Vector, Some(Class::Varying)))
@@ -765,7 +859,7 @@ fn mask_op(ops: &[Class]) -> Option<(Step, Option<Class>)> {
 /// A four-lane operation on 32-bit values: every operand uniform, 32-bit affine or varying
 /// (`shift`: the second operand is a shift amount and must be uniform).
 fn vector_op(v32: bool, ops: &[Class], shift: bool) -> Option<(Step, Option<Class>)> {
-    if !v32 || ops.contains(&Class::IdX3) {
+    if !v32 || ops.contains(&Class::IdX3) || ops.contains(&Class::Monotone) {
         return None;
     }
     if shift && ops.get(1) != Some(&Class::Uniform) {
@@ -802,8 +896,41 @@ impl FnTx<'_, '_, '_> {
     /// with `bail_args` (before any store). Ends in the block where the body ends.
     pub(crate) fn simd_body(&mut self, plan: &Plan, bail: Block, bail_args: &[BlockArg]) -> R {
         let mut vecs: HashMap<Id, Value> = HashMap::new();
+        let mut merge: Option<Block> = None;
         for (inst, step) in &plan.steps {
             match *step {
+                Step::Deferred => {}
+                Step::If { negate } => {
+                    let c = op_id(inst, 0)?;
+                    let (arm, after) = (self.b.create_block(), self.b.create_block());
+                    match plan.class.get(&c).copied().unwrap_or(Class::Uniform) {
+                        Class::Uniform => {
+                            let v = self.val1(c)?;
+                            let (t, e) = if negate { (after, arm) } else { (arm, after) };
+                            self.b.ins().brif(v, t, &[], e, &[]);
+                        }
+                        _ => {
+                            let (all, none) = self.all_or_none(c, plan, &vecs)?;
+                            let (all, none) = if negate { (none, all) } else { (all, none) };
+                            let check = self.b.create_block();
+                            self.b.ins().brif(all, arm, &[], check, &[]);
+                            self.b.seal_block(check);
+                            self.b.switch_to_block(check);
+                            self.b.ins().brif(none, after, &[], bail, bail_args);
+                        }
+                    }
+                    self.b.seal_block(arm);
+                    self.b.switch_to_block(arm);
+                    merge = Some(after);
+                }
+                Step::EndIf => {
+                    let after = merge
+                        .take()
+                        .ok_or_else(|| self.err(inst, "vector plan: arm without a start"))?;
+                    self.b.ins().jump(after, &[]);
+                    self.b.seal_block(after);
+                    self.b.switch_to_block(after);
+                }
                 Step::Scalar => self.inst(inst)?,
                 Step::ScalarGuarded(guard) => self.guarded(inst, plan, guard, bail, bail_args)?,
                 Step::Builtin => {
@@ -877,6 +1004,57 @@ impl FnTx<'_, '_, '_> {
         self.b.seal_block(cont);
         self.b.switch_to_block(cont);
         Ok(())
+    }
+
+    /// Whether condition `c` holds in all four lanes, and whether in none (both false: they
+    /// disagree).
+    fn all_or_none(&mut self, c: Id, plan: &Plan, vecs: &HashMap<Id, Value>) -> R<(Value, Value)> {
+        if let Some(cmp) = plan.monotone.get(&c) {
+            // Lanes 0 and 3 of an ordered comparison of affine x and uniform y: the lanes in
+            // between lie between them, unless x wraps around within the four lanes.
+            let (x, y) = (op_id(cmp, 0)?, op_id(cmp, 1)?);
+            let (aff, s) = match (plan.class.get(&x).copied(), plan.class.get(&y).copied()) {
+                (Some(Class::Affine(s)), _) => (x, s),
+                (_, Some(Class::Affine(s))) => (y, s),
+                _ => return Err(self.err(cmp, "vector plan: comparison without an affine operand")),
+            };
+            let base = self.val1(aff)?;
+            let last = self.b.ins().iadd_imm_s(base, s * (LANES - 1));
+            let (ucc, scc) = if s >= 0 {
+                (IntCC::UnsignedGreaterThanOrEqual, IntCC::SignedGreaterThanOrEqual)
+            } else {
+                (IntCC::UnsignedLessThanOrEqual, IntCC::SignedLessThanOrEqual)
+            };
+            let nu = self.b.ins().icmp(ucc, last, base);
+            let ns = self.b.ins().icmp(scc, last, base);
+            let no_wrap = self.b.ins().band(nu, ns);
+            let cc = match cmp.opcode {
+                Op::ULessThan => IntCC::UnsignedLessThan,
+                Op::SLessThan => IntCC::SignedLessThan,
+                Op::ULessThanEqual => IntCC::UnsignedLessThanOrEqual,
+                Op::SLessThanEqual => IntCC::SignedLessThanOrEqual,
+                Op::UGreaterThan => IntCC::UnsignedGreaterThan,
+                Op::SGreaterThan => IntCC::SignedGreaterThan,
+                Op::UGreaterThanEqual => IntCC::UnsignedGreaterThanOrEqual,
+                _ => IntCC::SignedGreaterThanOrEqual,
+            };
+            let (xv, yv) = (self.val1(x)?, self.val1(y)?);
+            let (x3, y3) = if aff == x { (last, yv) } else { (xv, last) };
+            let c0 = self.b.ins().icmp(cc, xv, yv);
+            let c3 = self.b.ins().icmp(cc, x3, y3);
+            let both = self.b.ins().band(c0, c3);
+            let either = self.b.ins().bor(c0, c3);
+            let neither = self.b.ins().bnot(either);
+            let neither = self.b.ins().band_imm_s(neither, 1);
+            let all = self.b.ins().band(both, no_wrap);
+            let none = self.b.ins().band(neither, no_wrap);
+            return Ok((all, none));
+        }
+        let m = self.lanes(c, plan, vecs)?;
+        let all = self.b.ins().vall_true(m);
+        let any = self.b.ins().vany_true(m);
+        let none = self.b.ins().bxor_imm_s(any, 1);
+        Ok((all, none))
     }
 
     /// Four lanes of operand `id` as a vector of `lane` elements.
