@@ -1,0 +1,455 @@
+//! The vector body's code: the plan's steps translated into the vector loop's block.
+
+use super::plan::{base_name, ext_name, is_compare};
+use super::{Class, Guard, Plan, Step, LANES};
+use crate::codegen::layout::Id;
+use crate::codegen::translate::{op_id, result, FnTx, R};
+use crate::codegen::CompileError;
+use crate::spirv::Instruction;
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::{types, Block, BlockArg, ConstantData, InstBuilder, MemFlagsData, Type, Value};
+use rspirv::spirv::Op;
+use std::collections::HashMap;
+
+fn vec_type(t: Type) -> Option<Type> {
+    match t {
+        types::I32 => Some(types::I32X4),
+        types::F32 => Some(types::F32X4),
+        _ => None,
+    }
+}
+
+impl FnTx<'_, '_, '_> {
+    /// Translates the vector body of `plan` into the current block: four work-items whose
+    /// first one's builtins are the group's builtin values. A failed guard jumps to `bail`
+    /// with `bail_args` (before any store). Ends in the block where the body ends.
+    pub(crate) fn simd_body(&mut self, plan: &Plan, bail: Block, bail_args: &[BlockArg]) -> R {
+        let mut vecs: HashMap<Id, Value> = HashMap::new();
+        let mut merge: Option<Block> = None;
+        for (inst, step) in &plan.steps {
+            match *step {
+                Step::Deferred => {}
+                Step::If { negate } => {
+                    let c = op_id(inst, 0)?;
+                    let (arm, after) = (self.b.create_block(), self.b.create_block());
+                    match plan.class.get(&c).copied().unwrap_or(Class::Uniform) {
+                        Class::Uniform => {
+                            let v = self.val1(c)?;
+                            let (t, e) = if negate { (after, arm) } else { (arm, after) };
+                            self.b.ins().brif(v, t, &[], e, &[]);
+                        }
+                        _ => {
+                            let (all, none) = self.all_or_none(c, plan, &vecs)?;
+                            let (all, none) = if negate { (none, all) } else { (all, none) };
+                            let check = self.b.create_block();
+                            self.b.ins().brif(all, arm, &[], check, &[]);
+                            self.b.seal_block(check);
+                            self.b.switch_to_block(check);
+                            self.b.ins().brif(none, after, &[], bail, bail_args);
+                        }
+                    }
+                    self.b.seal_block(arm);
+                    self.b.switch_to_block(arm);
+                    merge = Some(after);
+                }
+                Step::EndIf => {
+                    let after = merge
+                        .take()
+                        .ok_or_else(|| self.err(inst, "vector plan: arm without a start"))?;
+                    self.b.ins().jump(after, &[]);
+                    self.b.seal_block(after);
+                    self.b.switch_to_block(after);
+                }
+                Step::Scalar => self.inst(inst)?,
+                Step::ScalarGuarded(guard) => self.guarded(inst, plan, guard, bail, bail_args)?,
+                Step::Builtin => {
+                    let (r, ty) = result(inst)?;
+                    let p = op_id(inst, 0)?;
+                    let v = self
+                        .builtin_load(p, ty)?
+                        .ok_or_else(|| self.err(inst, "vector plan: builtin not available"))?;
+                    self.def(r, ty, v);
+                }
+                Step::Vector => self.simd_inst(inst, plan, &mut vecs)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// The scalar translation of `inst` under `guard`: when the guard fails, the four
+    /// work-items go to `bail` (the scalar loop) instead.
+    fn guarded(&mut self, inst: &Instruction, plan: &Plan, guard: Guard, bail: Block, bail_args: &[BlockArg]) -> R {
+        let affine = |id: Id| match plan.class.get(&id).copied() {
+            Some(Class::Affine(s)) => Ok(s),
+            _ => Err(CompileError::new(format!("vector plan: %{id} is not affine"))),
+        };
+        let last_of = |s: i64| s * (LANES - 1);
+        let ok = match guard {
+            Guard::Extend { operand, signed } => {
+                let id = op_id(inst, operand)?;
+                let last = last_of(affine(id)?);
+                let base = self.val1(id)?;
+                // Lane 3 in 32-bit arithmetic, extended, against the exact sum: equal when no
+                // lane wraps (the lanes lie between lane 0 and lane 3).
+                let l32 = self.b.ins().iadd_imm_s(base, last);
+                let (e32, e0) = if signed {
+                    (
+                        self.b.ins().sextend(types::I64, l32),
+                        self.b.ins().sextend(types::I64, base),
+                    )
+                } else {
+                    (
+                        self.b.ins().uextend(types::I64, l32),
+                        self.b.ins().uextend(types::I64, base),
+                    )
+                };
+                let exact = self.b.ins().iadd_imm_s(e0, last);
+                self.inst(inst)?;
+                self.b.ins().icmp(IntCC::Equal, e32, exact)
+            }
+            Guard::Wrap { shift, signed } => {
+                self.inst(inst)?;
+                let (r, _) = result(inst)?;
+                let last = last_of(affine(r)?);
+                let base = self.val1(r)?;
+                let exact = self.b.ins().iadd_imm_s(base, last);
+                let up = self.b.ins().ishl_imm_s(exact, shift as i64);
+                let back = if signed {
+                    self.b.ins().sshr_imm_s(up, shift as i64)
+                } else {
+                    self.b.ins().ushr_imm_s(up, shift as i64)
+                };
+                self.b.ins().icmp(IntCC::Equal, back, exact)
+            }
+            Guard::LowZero { operand, mask } => {
+                let base = self.val1(op_id(inst, operand)?)?;
+                let low = self.b.ins().band_imm_s(base, mask);
+                self.inst(inst)?;
+                self.b.ins().icmp_imm_s(IntCC::Equal, low, 0)
+            }
+        };
+        let cont = self.b.create_block();
+        self.b.ins().brif(ok, cont, &[], bail, bail_args);
+        self.b.seal_block(cont);
+        self.b.switch_to_block(cont);
+        Ok(())
+    }
+
+    /// Whether condition `c` holds in all four lanes, and whether in none (both false: they
+    /// disagree).
+    fn all_or_none(&mut self, c: Id, plan: &Plan, vecs: &HashMap<Id, Value>) -> R<(Value, Value)> {
+        if let Some(cmp) = plan.monotone.get(&c) {
+            // Lanes 0 and 3 of an ordered comparison of affine x and uniform y: the lanes in
+            // between lie between them, unless x wraps around within the four lanes.
+            let (x, y) = (op_id(cmp, 0)?, op_id(cmp, 1)?);
+            let (aff, s) = match (plan.class.get(&x).copied(), plan.class.get(&y).copied()) {
+                (Some(Class::Affine(s)), _) => (x, s),
+                (_, Some(Class::Affine(s))) => (y, s),
+                _ => return Err(self.err(cmp, "vector plan: comparison without an affine operand")),
+            };
+            let base = self.val1(aff)?;
+            let last = self.b.ins().iadd_imm_s(base, s * (LANES - 1));
+            let (ucc, scc) = if s >= 0 {
+                (IntCC::UnsignedGreaterThanOrEqual, IntCC::SignedGreaterThanOrEqual)
+            } else {
+                (IntCC::UnsignedLessThanOrEqual, IntCC::SignedLessThanOrEqual)
+            };
+            let nu = self.b.ins().icmp(ucc, last, base);
+            let ns = self.b.ins().icmp(scc, last, base);
+            let no_wrap = self.b.ins().band(nu, ns);
+            let cc = match cmp.opcode {
+                Op::ULessThan => IntCC::UnsignedLessThan,
+                Op::SLessThan => IntCC::SignedLessThan,
+                Op::ULessThanEqual => IntCC::UnsignedLessThanOrEqual,
+                Op::SLessThanEqual => IntCC::SignedLessThanOrEqual,
+                Op::UGreaterThan => IntCC::UnsignedGreaterThan,
+                Op::SGreaterThan => IntCC::SignedGreaterThan,
+                Op::UGreaterThanEqual => IntCC::UnsignedGreaterThanOrEqual,
+                _ => IntCC::SignedGreaterThanOrEqual,
+            };
+            let (xv, yv) = (self.val1(x)?, self.val1(y)?);
+            let (x3, y3) = if aff == x { (last, yv) } else { (xv, last) };
+            let c0 = self.b.ins().icmp(cc, xv, yv);
+            let c3 = self.b.ins().icmp(cc, x3, y3);
+            let both = self.b.ins().band(c0, c3);
+            let either = self.b.ins().bor(c0, c3);
+            let neither = self.b.ins().bnot(either);
+            let neither = self.b.ins().band_imm_s(neither, 1);
+            let all = self.b.ins().band(both, no_wrap);
+            let none = self.b.ins().band(neither, no_wrap);
+            return Ok((all, none));
+        }
+        let m = self.lanes(c, plan, vecs)?;
+        let all = self.b.ins().vall_true(m);
+        let any = self.b.ins().vany_true(m);
+        let none = self.b.ins().bxor_imm_s(any, 1);
+        Ok((all, none))
+    }
+
+    /// Four lanes of operand `id` as a vector of `lane` elements.
+    fn lanes(&mut self, id: Id, plan: &Plan, vecs: &HashMap<Id, Value>) -> R<Value> {
+        if let Some(v) = vecs.get(&id) {
+            return Ok(*v);
+        }
+        let mut x = self.val1(id)?;
+        if self.b.func.dfg.value_type(x) == types::I8 {
+            // A uniform bool (0 or 1) as a mask.
+            let w = self.b.ins().uextend(types::I32, x);
+            x = self.b.ins().ineg(w);
+        }
+        let t = self.b.func.dfg.value_type(x);
+        let vt = vec_type(t).ok_or_else(|| CompileError::new(format!("vector plan: %{id} is not 32-bit")))?;
+        let splat = self.b.ins().splat(vt, x);
+        match plan.class.get(&id).copied().unwrap_or(Class::Uniform) {
+            Class::Uniform => Ok(splat),
+            Class::Affine(s) => {
+                let mut bytes = Vec::with_capacity(16);
+                for l in 0..LANES {
+                    bytes.extend_from_slice(&(s.wrapping_mul(l) as i32).to_le_bytes());
+                }
+                let c = self.b.func.dfg.constants.insert(ConstantData::from(bytes));
+                let steps = self.b.ins().vconst(types::I32X4, c);
+                Ok(self.b.ins().iadd(splat, steps))
+            }
+            c => Err(CompileError::new(format!("vector plan: %{id} has class {c:?}"))),
+        }
+    }
+
+    /// An OpenCL.std function of [`VECTOR_EXT_F32`] or [`VECTOR_EXT_I32`] on four lanes.
+    fn simd_ext(&mut self, inst: &Instruction, plan: &Plan, vecs: &HashMap<Id, Value>) -> R<Value> {
+        let name = ext_name(self.cx, inst).ok_or_else(|| self.err(inst, "vector plan: unknown instruction"))?;
+        let mut a = Vec::new();
+        for i in 2..inst.operands.len() {
+            a.push(self.lanes(op_id(inst, i)?, plan, vecs)?);
+        }
+        let arg = |k: usize| {
+            a.get(k)
+                .copied()
+                .ok_or_else(|| CompileError::new(format!("{name}: missing operand")))
+        };
+        Ok(match base_name(&name) {
+            // mad is the fused multiply-add, as in the scalar translation.
+            "fma" | "mad" => self.b.ins().fma(arg(0)?, arg(1)?, arg(2)?),
+            "fabs" => self.b.ins().fabs(arg(0)?),
+            "sqrt" => self.b.ins().sqrt(arg(0)?),
+            "floor" => self.b.ins().floor(arg(0)?),
+            "ceil" => self.b.ins().ceil(arg(0)?),
+            "trunc" => self.b.ins().trunc(arg(0)?),
+            "rint" => self.b.ins().nearest(arg(0)?),
+            "copysign" => {
+                // The sign bit of y, the other bits of x (Cranelift has no vector fcopysign).
+                let sign = self.b.ins().iconst(types::I32, 0x8000_0000u32 as i64);
+                let sign = self.b.ins().splat(types::I32X4, sign);
+                let sign = self.b.ins().bitcast(types::F32X4, MemFlagsData::new(), sign);
+                self.b.ins().bitselect(sign, arg(1)?, arg(0)?)
+            }
+            "fmin" | "fmin_common" | "fmax" | "fmax_common" => {
+                // OpenCL's rule: a NaN operand gives the other one.
+                let (x, y) = (arg(0)?, arg(1)?);
+                let m = if base_name(&name).starts_with("fmax") {
+                    self.b.ins().fmax(x, y)
+                } else {
+                    self.b.ins().fmin(x, y)
+                };
+                let xn = self.b.ins().fcmp(FloatCC::Unordered, x, x);
+                let yn = self.b.ins().fcmp(FloatCC::Unordered, y, y);
+                let xn = self.b.ins().bitcast(types::F32X4, MemFlagsData::new(), xn);
+                let yn = self.b.ins().bitcast(types::F32X4, MemFlagsData::new(), yn);
+                let r = self.b.ins().bitselect(yn, x, m);
+                self.b.ins().bitselect(xn, y, r)
+            }
+            "s_max" => self.b.ins().smax(arg(0)?, arg(1)?),
+            "u_max" => self.b.ins().umax(arg(0)?, arg(1)?),
+            "s_min" => self.b.ins().smin(arg(0)?, arg(1)?),
+            "u_min" => self.b.ins().umin(arg(0)?, arg(1)?),
+            _ => return Err(self.err(inst, "vector plan: unexpected function")),
+        })
+    }
+
+    /// A comparison or logical operation as a four-lane mask.
+    fn simd_mask(&mut self, inst: &Instruction, plan: &Plan, vecs: &HashMap<Id, Value>) -> R<Value> {
+        use FloatCC as F;
+        use IntCC as I;
+        let op = inst.opcode;
+        let a = self.lanes(op_id(inst, 0)?, plan, vecs)?;
+        if op == Op::LogicalNot {
+            return Ok(self.b.ins().bnot(a));
+        }
+        if op == Op::IsNan {
+            return Ok(self.b.ins().fcmp(FloatCC::Unordered, a, a));
+        }
+        let b = self.lanes(op_id(inst, 1)?, plan, vecs)?;
+        let icc = match op {
+            Op::IEqual | Op::LogicalEqual => Some(I::Equal),
+            Op::INotEqual | Op::LogicalNotEqual => Some(I::NotEqual),
+            Op::UGreaterThan => Some(I::UnsignedGreaterThan),
+            Op::SGreaterThan => Some(I::SignedGreaterThan),
+            Op::UGreaterThanEqual => Some(I::UnsignedGreaterThanOrEqual),
+            Op::SGreaterThanEqual => Some(I::SignedGreaterThanOrEqual),
+            Op::ULessThan => Some(I::UnsignedLessThan),
+            Op::SLessThan => Some(I::SignedLessThan),
+            Op::ULessThanEqual => Some(I::UnsignedLessThanOrEqual),
+            Op::SLessThanEqual => Some(I::SignedLessThanOrEqual),
+            _ => None,
+        };
+        if let Some(cc) = icc {
+            return Ok(self.b.ins().icmp(cc, a, b));
+        }
+        let fcc = match op {
+            Op::FOrdEqual => F::Equal,
+            Op::FOrdNotEqual => F::OrderedNotEqual,
+            Op::FOrdLessThan => F::LessThan,
+            Op::FOrdGreaterThan => F::GreaterThan,
+            Op::FOrdLessThanEqual => F::LessThanOrEqual,
+            Op::FOrdGreaterThanEqual => F::GreaterThanOrEqual,
+            Op::FUnordEqual => F::UnorderedOrEqual,
+            Op::FUnordNotEqual => F::NotEqual,
+            Op::FUnordLessThan => F::UnorderedOrLessThan,
+            Op::FUnordGreaterThan => F::UnorderedOrGreaterThan,
+            Op::FUnordLessThanEqual => F::UnorderedOrLessThanOrEqual,
+            Op::FUnordGreaterThanEqual => F::UnorderedOrGreaterThanOrEqual,
+            Op::LogicalAnd => return Ok(self.b.ins().band(a, b)),
+            Op::LogicalOr => return Ok(self.b.ins().bor(a, b)),
+            _ => return Err(self.err(inst, "vector plan: unexpected comparison")),
+        };
+        Ok(self.b.ins().fcmp(fcc, a, b))
+    }
+
+    fn simd_inst(&mut self, inst: &Instruction, plan: &Plan, vecs: &mut HashMap<Id, Value>) -> R {
+        let flags = MemFlagsData::new();
+        let op = inst.opcode;
+        if is_compare(op)
+            || matches!(
+                op,
+                Op::LogicalAnd | Op::LogicalOr | Op::LogicalEqual | Op::LogicalNotEqual | Op::LogicalNot | Op::IsNan
+            )
+        {
+            let (r, _) = result(inst)?;
+            let m = self.simd_mask(inst, plan, vecs)?;
+            vecs.insert(r, m);
+            return Ok(());
+        }
+        if op == Op::Select {
+            let (r, ty) = result(inst)?;
+            let t = self.cx.layout.get(ty)?.leaves.first().copied().unwrap_or(types::I32);
+            let vt = vec_type(t).ok_or_else(|| self.err(inst, "vector plan: not a 32-bit select"))?;
+            let c = op_id(inst, 0)?;
+            let (x, y) = (
+                self.lanes(op_id(inst, 1)?, plan, vecs)?,
+                self.lanes(op_id(inst, 2)?, plan, vecs)?,
+            );
+            let v = if vecs.contains_key(&c) {
+                let m = self.lanes(c, plan, vecs)?;
+                let m = if self.b.func.dfg.value_type(m) == vt {
+                    m
+                } else {
+                    self.b.ins().bitcast(vt, MemFlagsData::new(), m)
+                };
+                self.b.ins().bitselect(m, x, y)
+            } else {
+                let cv = self.val1(c)?;
+                self.b.ins().select(cv, x, y)
+            };
+            vecs.insert(r, v);
+            return Ok(());
+        }
+        match op {
+            Op::Load => {
+                let (r, ty) = result(inst)?;
+                let p = op_id(inst, 0)?;
+                let t = self.cx.layout.get(ty)?.leaves.first().copied().unwrap_or(types::I32);
+                let vt = vec_type(t).ok_or_else(|| self.err(inst, "vector plan: not a 32-bit load"))?;
+                let Some(Class::Affine(s)) = plan.class.get(&p).copied() else {
+                    return Err(self.err(inst, "vector plan: load through a non-affine pointer"));
+                };
+                let base = self.val1(p)?;
+                let v = if s == 4 {
+                    self.b.ins().load(vt, flags, base, 0)
+                } else {
+                    let mut v = None;
+                    for l in 0..LANES {
+                        let x = self.b.ins().load(t, flags, base, (s * l) as i32);
+                        v = Some(match v {
+                            None => self.b.ins().splat(vt, x),
+                            Some(acc) => self.b.ins().insertlane(acc, x, l as u8),
+                        });
+                    }
+                    v.unwrap_or(base)
+                };
+                vecs.insert(r, v);
+            }
+            Op::Store => {
+                let p = op_id(inst, 0)?;
+                let vid = op_id(inst, 1)?;
+                let v = self.lanes(vid, plan, vecs)?;
+                let base = self.val1(p)?;
+                match plan.class.get(&p).copied().unwrap_or(Class::Uniform) {
+                    Class::Affine(4) => {
+                        self.b.ins().store(flags, v, base, 0);
+                    }
+                    Class::Affine(s) => {
+                        for l in 0..LANES {
+                            let x = self.b.ins().extractlane(v, l as u8);
+                            self.b.ins().store(flags, x, base, (s * l) as i32);
+                        }
+                    }
+                    // One location: the last work-item's store is the one that stays.
+                    _ => {
+                        let x = self.b.ins().extractlane(v, (LANES - 1) as u8);
+                        self.b.ins().store(flags, x, base, 0);
+                    }
+                }
+            }
+            _ => {
+                let (r, ty) = result(inst)?;
+                let t = self.cx.layout.get(ty)?.leaves.first().copied().unwrap_or(types::I32);
+                let vt = vec_type(t).ok_or_else(|| self.err(inst, "vector plan: not a 32-bit result"))?;
+                if op == Op::ExtInst {
+                    let v = self.simd_ext(inst, plan, vecs)?;
+                    vecs.insert(r, v);
+                    return Ok(());
+                }
+                let a = self.lanes(op_id(inst, 0)?, plan, vecs)?;
+                let v = match op {
+                    Op::FNegate => self.b.ins().fneg(a),
+                    Op::SNegate => self.b.ins().ineg(a),
+                    Op::Not => self.b.ins().bnot(a),
+                    Op::Bitcast => {
+                        if self.b.func.dfg.value_type(a) == vt {
+                            a
+                        } else {
+                            self.b.ins().bitcast(vt, MemFlagsData::new(), a)
+                        }
+                    }
+                    Op::ConvertSToF => self.b.ins().fcvt_from_sint(vt, a),
+                    Op::ShiftLeftLogical | Op::ShiftRightLogical | Op::ShiftRightArithmetic => {
+                        let n = self.val1(op_id(inst, 1)?)?;
+                        match op {
+                            Op::ShiftLeftLogical => self.b.ins().ishl(a, n),
+                            Op::ShiftRightLogical => self.b.ins().ushr(a, n),
+                            _ => self.b.ins().sshr(a, n),
+                        }
+                    }
+                    _ => {
+                        let b = self.lanes(op_id(inst, 1)?, plan, vecs)?;
+                        match op {
+                            Op::IAdd => self.b.ins().iadd(a, b),
+                            Op::ISub => self.b.ins().isub(a, b),
+                            Op::IMul => self.b.ins().imul(a, b),
+                            Op::FAdd => self.b.ins().fadd(a, b),
+                            Op::FSub => self.b.ins().fsub(a, b),
+                            Op::FMul => self.b.ins().fmul(a, b),
+                            Op::FDiv => self.b.ins().fdiv(a, b),
+                            Op::BitwiseAnd => self.b.ins().band(a, b),
+                            Op::BitwiseOr => self.b.ins().bor(a, b),
+                            Op::BitwiseXor => self.b.ins().bxor(a, b),
+                            _ => return Err(self.err(inst, "vector plan: unexpected instruction")),
+                        }
+                    }
+                };
+                vecs.insert(r, v);
+            }
+        }
+        Ok(())
+    }
+}

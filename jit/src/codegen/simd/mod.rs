@@ -1,0 +1,108 @@
+//! SIMD across work-items: a kernel body that is straight-line code runs four consecutive
+//! work-items of a row (x) at once, each 32-bit value a four-lane vector.
+//!
+//! Work-items of a group are unordered between barriers, and two work-items touching the same
+//! memory without synchronization is a data race (undefined), so the four work-items' loads and
+//! stores may be interleaved in any order as long as each work-item's own order is kept, which
+//! straight-line vector code does. Atomics, barriers, calls and anything else with a
+//! per-work-item effect keep the kernel on the scalar path.
+//!
+//! Each value of the body gets a class:
+//! - uniform: the same in the four work-items (constants, arguments, the group's builtins and
+//!   anything computed only from them); translated by the scalar translator, once per vector;
+//! - affine: `base + stride * lane` with a constant stride (the x ids and integer or pointer
+//!   arithmetic on them); the scalar translator computes the base (lane 0's value) and the
+//!   stride is known here, so `a[i]` needs no vector of addresses;
+//! - varying: a vector of four 32-bit lanes (`I32X4`, `F32X4`); booleans are lane masks
+//!   (all ones where true), so comparisons feed selects directly.
+//!
+//! "Straight-line" includes if-then(-else) whose arms only compute: both arms run for all four
+//! work-items and each OpPhi of the merge becomes a select on the condition (if-conversion).
+//! An if without else whose arm touches memory (`if (i < n) c[i] = ...`, an early return)
+//! stays a branch that the four work-items take together or not at all; when they disagree
+//! (the vector straddles `n`), they go to the scalar loop, which is possible as long as nothing
+//! has been stored yet. An ordered comparison of an affine and a uniform value changes at most
+//! once across the lanes, so lanes 0 and 3 decide it.
+//!
+//! A load or store through an affine pointer whose stride is the element size is one vector
+//! access; other strides gather or scatter lane by lane. Extending a 32-bit affine value to 64
+//! bits is only affine while no lane wraps around: a run-time guard, checked before the body's
+//! first store, sends the four work-items to the scalar loop when one would.
+
+mod emit;
+mod plan;
+
+pub(crate) use plan::plan;
+
+use super::layout::Id;
+use crate::spirv::Instruction;
+use std::collections::HashMap;
+
+/// Work-items per vector.
+pub(crate) const LANES: i64 = 4;
+
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Class {
+    Uniform,
+    /// `base + stride * lane`; the base is the scalar translator's value.
+    Affine(i64),
+    Varying,
+    /// A three-component id builtin whose x component is affine with stride 1.
+    IdX3,
+    /// An ordered integer comparison of an affine and a uniform value: across the four lanes
+    /// it changes at most once, so lanes 0 and 3 decide whether all or none hold. Only a
+    /// branch condition (Step::If) may use it.
+    Monotone,
+}
+
+/// What to do with one instruction of the vector body.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Step {
+    /// Translate with the scalar translator (uniform and affine results).
+    Scalar,
+    /// The scalar translation with a run-time check that the result is affine after all.
+    ScalarGuarded(Guard),
+    /// A load of the builtin: values of the vector's first work-item.
+    Builtin,
+    /// A four-lane operation.
+    Vector,
+    /// Nothing yet: a Monotone comparison, evaluated by the Step::If that uses it.
+    Deferred,
+    /// The start of an arm taken by all four work-items or by none (`negate`: when the
+    /// condition is false); four work-items that disagree go to the scalar loop.
+    If { negate: bool },
+    /// The end of that arm.
+    EndIf,
+}
+
+/// A run-time condition for a value to be affine in the four lanes.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Guard {
+    /// Operand `operand` (a 32-bit affine value) does not wrap around when extended to 64 bits
+    /// (`signed`: sign extension).
+    Extend { operand: usize, signed: bool },
+    /// The (64-bit) result is `(x << shift) >> shift` (arithmetic if `signed`) of an affine x:
+    /// no lane may wrap around in the low `64 - shift` bits.
+    Wrap { shift: u32, signed: bool },
+    /// Operand `operand` has its bits `mask` clear (so OR with a constant within `mask` adds
+    /// it, in every lane: the stride is a multiple of `mask + 1`).
+    LowZero { operand: usize, mask: i64 },
+}
+
+/// The vector plan of a kernel body.
+pub(crate) struct Plan {
+    steps: Vec<(Instruction, Step)>,
+    class: HashMap<Id, Class>,
+    /// The comparisons of Monotone values.
+    monotone: HashMap<Id, Instruction>,
+}
+
+/// Whether vectorization is enabled (`CLIFT_SIMD=0` turns it off) and whether a failure to
+/// vectorize a kernel is an error rather than a silent fallback (`CLIFT_SIMD=strict`, for tests).
+pub(crate) fn mode() -> (bool, bool) {
+    match std::env::var("CLIFT_SIMD").as_deref() {
+        Ok("0") => (false, false),
+        Ok("strict") => (true, true),
+        _ => (true, false),
+    }
+}
