@@ -291,6 +291,11 @@ fn run_compiler(
         .args(["-c", "-target", "spir64", "-emit-llvm", "-fno-discard-value-names"])
         .arg(format!("-cl-std={std}"))
         .arg(if options.opt_disable { "-O0" } else { "-O2" })
+        // LLVM's vectorizers gain nothing here (the JIT takes vector types apart, and runs
+        // work-items four at a time itself) and leave IR that llvm-spirv 15 cannot translate
+        // (`freeze` of `<4 x i1>`, `i4` masks), which would push the whole program onto the
+        // unoptimized fallback below.
+        .args(["-fno-slp-vectorize", "-fno-vectorize"])
         .args(["-Xclang", &cl_ext_flag()])
         // After the default header, which defines some feature macros for every SPIR target.
         .args(["-include", "clift_features.h"])
