@@ -118,10 +118,12 @@ impl Gen {
         let ie = self.i(3);
         // Sometimes the stores sit behind a bounds check or a data-dependent condition.
         let (open, close) = if self.chance(0.35) {
-            let c = match self.0.below(4) {
+            let c = match self.0.below(6) {
                 0 => "i < 50".to_string(),
                 1 => "(int)i >= 13".to_string(),
                 2 => "x > 0.0f".to_string(),
+                3 => "(int)i < 9 || (int)i >= 60".to_string(),
+                4 => "i > 4 && x < 1.0f".to_string(),
                 _ => self.cond(1),
             };
             (format!("    if ({c}) {{\n"), "    }\n".to_string())

@@ -99,3 +99,11 @@ kernel void positive_only(global const float *a, global float *o) {
     if (a[i] > 0.0f)
         o[i] = sqrt(a[i]);
 }
+
+// A stencil over the interior: the bounds test is an || of comparisons (selects of masks).
+kernel void interior(global const float *in, global float *out, int w, int h) {
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x < 1 || y < 1 || x >= w - 1 || y >= h - 1)
+        return;
+    out[y * w + x] = in[y * w + x - 1] + in[y * w + x + 1] - 2.0f * in[y * w + x];
+}

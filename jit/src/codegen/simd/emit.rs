@@ -11,6 +11,21 @@ use cranelift_codegen::ir::{types, Block, BlockArg, ConstantData, InstBuilder, M
 use rspirv::spirv::Op;
 use std::collections::HashMap;
 
+/// The integer condition code of an ordered comparison opcode.
+fn int_cc(op: Op) -> Option<IntCC> {
+    Some(match op {
+        Op::ULessThan => IntCC::UnsignedLessThan,
+        Op::SLessThan => IntCC::SignedLessThan,
+        Op::ULessThanEqual => IntCC::UnsignedLessThanOrEqual,
+        Op::SLessThanEqual => IntCC::SignedLessThanOrEqual,
+        Op::UGreaterThan => IntCC::UnsignedGreaterThan,
+        Op::SGreaterThan => IntCC::SignedGreaterThan,
+        Op::UGreaterThanEqual => IntCC::UnsignedGreaterThanOrEqual,
+        Op::SGreaterThanEqual => IntCC::SignedGreaterThanOrEqual,
+        _ => return None,
+    })
+}
+
 fn vec_type(t: Type) -> Option<Type> {
     match t {
         types::I32 => Some(types::I32X4),
@@ -157,16 +172,7 @@ impl FnTx<'_, '_, '_> {
             let nu = self.b.ins().icmp(ucc, last, base);
             let ns = self.b.ins().icmp(scc, last, base);
             let no_wrap = self.b.ins().band(nu, ns);
-            let cc = match cmp.opcode {
-                Op::ULessThan => IntCC::UnsignedLessThan,
-                Op::SLessThan => IntCC::SignedLessThan,
-                Op::ULessThanEqual => IntCC::UnsignedLessThanOrEqual,
-                Op::SLessThanEqual => IntCC::SignedLessThanOrEqual,
-                Op::UGreaterThan => IntCC::UnsignedGreaterThan,
-                Op::SGreaterThan => IntCC::SignedGreaterThan,
-                Op::UGreaterThanEqual => IntCC::UnsignedGreaterThanOrEqual,
-                _ => IntCC::SignedGreaterThanOrEqual,
-            };
+            let cc = int_cc(cmp.opcode).ok_or_else(|| self.err(cmp, "vector plan: not an ordered comparison"))?;
             let (xv, yv) = (self.val1(x)?, self.val1(y)?);
             let (x3, y3) = if aff == x { (last, yv) } else { (xv, last) };
             let c0 = self.b.ins().icmp(cc, xv, yv);
@@ -186,10 +192,38 @@ impl FnTx<'_, '_, '_> {
         Ok((all, none))
     }
 
+    /// A Monotone comparison as a four-lane mask: the comparison in each lane.
+    fn monotone_mask(&mut self, cmp: &Instruction, plan: &Plan) -> R<Value> {
+        let (x, y) = (op_id(cmp, 0)?, op_id(cmp, 1)?);
+        let cc = int_cc(cmp.opcode).ok_or_else(|| self.err(cmp, "vector plan: not an ordered comparison"))?;
+        let (xv, yv) = (self.val1(x)?, self.val1(y)?);
+        let stride = |id: Id| match plan.class.get(&id).copied() {
+            Some(Class::Affine(s)) => s,
+            _ => 0,
+        };
+        let (sx, sy) = (stride(x), stride(y));
+        let mut mask = None;
+        for l in 0..LANES {
+            let xl = self.b.ins().iadd_imm_s(xv, sx * l);
+            let yl = self.b.ins().iadd_imm_s(yv, sy * l);
+            let c = self.b.ins().icmp(cc, xl, yl);
+            let w = self.b.ins().uextend(types::I32, c);
+            let m = self.b.ins().ineg(w);
+            mask = Some(match mask {
+                None => self.b.ins().splat(types::I32X4, m),
+                Some(v) => self.b.ins().insertlane(v, m, l as u8),
+            });
+        }
+        mask.ok_or_else(|| self.err(cmp, "vector plan: no lanes"))
+    }
+
     /// Four lanes of operand `id` as a vector of `lane` elements.
     fn lanes(&mut self, id: Id, plan: &Plan, vecs: &HashMap<Id, Value>) -> R<Value> {
         if let Some(v) = vecs.get(&id) {
             return Ok(*v);
+        }
+        if let Some(cmp) = plan.monotone.get(&id) {
+            return self.monotone_mask(cmp, plan);
         }
         let mut x = self.val1(id)?;
         if self.b.func.dfg.value_type(x) == types::I8 {
@@ -332,13 +366,22 @@ impl FnTx<'_, '_, '_> {
         if op == Op::Select {
             let (r, ty) = result(inst)?;
             let t = self.cx.layout.get(ty)?.leaves.first().copied().unwrap_or(types::I32);
+            if t == types::I8 {
+                // Between masks.
+                let c = self.lanes(op_id(inst, 0)?, plan, vecs)?;
+                let x = self.lanes(op_id(inst, 1)?, plan, vecs)?;
+                let y = self.lanes(op_id(inst, 2)?, plan, vecs)?;
+                let v = self.b.ins().bitselect(c, x, y);
+                vecs.insert(r, v);
+                return Ok(());
+            }
             let vt = vec_type(t).ok_or_else(|| self.err(inst, "vector plan: not a 32-bit select"))?;
             let c = op_id(inst, 0)?;
             let (x, y) = (
                 self.lanes(op_id(inst, 1)?, plan, vecs)?,
                 self.lanes(op_id(inst, 2)?, plan, vecs)?,
             );
-            let v = if vecs.contains_key(&c) {
+            let v = if vecs.contains_key(&c) || plan.monotone.contains_key(&c) {
                 let m = self.lanes(c, plan, vecs)?;
                 let m = if self.b.func.dfg.value_type(m) == vt {
                     m

@@ -76,6 +76,10 @@ pub(super) fn base_name(name: &str) -> &str {
         .unwrap_or(name)
 }
 
+fn is_bool(cx: &Ctx, ty: Id) -> bool {
+    matches!(cx.layout.get(ty).map(|i| &i.ty), Ok(Ty::Scalar(Scalar::Bool)))
+}
+
 fn int_bits(cx: &Ctx, ty: Id) -> Option<u32> {
     match cx.layout.get(ty).ok()?.ty {
         Ty::Scalar(Scalar::Int(b)) => Some(b),
@@ -538,11 +542,19 @@ fn classify(
             mask_op(&args)
         }
         Op::Select if !all_uniform => {
-            // A mask or a uniform condition choosing between 32-bit values.
+            // A mask or a uniform condition choosing between 32-bit values, or between masks
+            // (what `a || b` and `a && b` become).
+            if rty.is_some_and(|t| is_bool(cx, t)) {
+                return mask_op(&[c(0)?, c(1)?, c(2)?]);
+            }
             if !v32 {
                 return None;
             }
-            vector_op(true, &[c(0)?, c(1)?, c(2)?], false)
+            let cond = match c(0)? {
+                Monotone => Varying,
+                k => k,
+            };
+            vector_op(true, &[cond, c(1)?, c(2)?], false)
         }
         _ if all_uniform => {
             if !pure(op) || rty.is_none() {
@@ -757,7 +769,8 @@ fn known_low_zeros(cx: &Ctx, defs: &HashMap<Id, &Instruction>, id: Id, depth: u3
 
 /// A four-lane mask (comparison or logical operation).
 fn mask_op(ops: &[Class]) -> Option<(Step, Option<Class>)> {
-    if ops.contains(&Class::IdX3) || ops.contains(&Class::Monotone) {
+    // (A Monotone comparison becomes a mask where one is needed.)
+    if ops.contains(&Class::IdX3) {
         return None;
     }
     Some((Step::Vector, Some(Class::Varying)))
