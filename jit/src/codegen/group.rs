@@ -739,19 +739,7 @@ fn build(
         t.b.switch_to_block(item);
         let lid = [x, y, z];
         let gl = [gx, t.b.ins().iadd(gbase[1], y), t.b.ins().iadd(gbase[2], z)];
-        let lin = {
-            let a = t.b.ins().imul(z, lsz[1]);
-            let a = t.b.ins().iadd(a, y);
-            let a = t.b.ins().imul(a, lsz[0]);
-            t.b.ins().iadd(a, x)
-        };
-        let glin = {
-            let g = [0, 1, 2].map(|d| t.b.ins().iadd(gbase0[d], lid[d]));
-            let a = t.b.ins().imul(g[2], gsz[1]);
-            let a = t.b.ins().iadd(a, g[1]);
-            let a = t.b.ins().imul(a, gsz[0]);
-            t.b.ins().iadd(a, g[0])
-        };
+        let (lin, glin) = linear_ids(&mut t.b, lid, &lsz, &gsz, &gbase0);
         if wi_ids {
             for d in 0..3 {
                 t.b.ins().store(flags, lid[d], wi, (drv::OFF_LOCAL_ID + 8 * d) as i32);
@@ -854,19 +842,7 @@ fn build(
             // The builtins of the vector's first work-item (x ids are affine in the lane).
             let vlid = [vx, y, z];
             let vgl = [vgx, t.b.ins().iadd(gbase[1], y), t.b.ins().iadd(gbase[2], z)];
-            let vlin = {
-                let a = t.b.ins().imul(z, lsz[1]);
-                let a = t.b.ins().iadd(a, y);
-                let a = t.b.ins().imul(a, lsz[0]);
-                t.b.ins().iadd(a, vx)
-            };
-            let vglin = {
-                let g = [0, 1, 2].map(|d| t.b.ins().iadd(gbase0[d], vlid[d]));
-                let a = t.b.ins().imul(g[2], gsz[1]);
-                let a = t.b.ins().iadd(a, g[1]);
-                let a = t.b.ins().imul(a, gsz[0]);
-                t.b.ins().iadd(a, g[0])
-            };
+            let (vlin, vglin) = linear_ids(&mut t.b, vlid, &lsz, &gsz, &gbase0);
             let scalar_vals = t.vals.clone();
             let scalar_builtins = t.group.as_ref().map(|g| g.builtins.clone()).unwrap_or_default();
             let mut vb = scalar_builtins.clone();
@@ -923,6 +899,26 @@ fn build(
     }
     super::module::define(cx, fid, ctx, &format!("kernel {name}"))?;
     Ok(GroupFn { fid, record_size })
+}
+
+/// The local and the global linear id of work-item `lid` of the group (`gbase0`: the group's
+/// first global id, without the offset).
+fn linear_ids(
+    b: &mut FunctionBuilder,
+    lid: [Value; 3],
+    lsz: &[Value; 3],
+    gsz: &[Value; 3],
+    gbase0: &[Value; 3],
+) -> (Value, Value) {
+    let a = b.ins().imul(lid[2], lsz[1]);
+    let a = b.ins().iadd(a, lid[1]);
+    let a = b.ins().imul(a, lsz[0]);
+    let lin = b.ins().iadd(a, lid[0]);
+    let g = [0, 1, 2].map(|d| b.ins().iadd(gbase0[d], lid[d]));
+    let a = b.ins().imul(g[2], gsz[1]);
+    let a = b.ins().iadd(a, g[1]);
+    let a = b.ins().imul(a, gsz[0]);
+    (lin, b.ins().iadd(a, g[0]))
 }
 
 impl FnTx<'_, '_, '_> {
