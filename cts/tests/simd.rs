@@ -506,7 +506,59 @@ fn stencil_with_or_bounds() {
     }
 }
 
-const VECTORIZED: [&str; 14] = [
+#[test]
+fn branches_with_phis_and_else() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("simd.cl", OPTS);
+    let mut rng = Rng::new(10);
+    for (w, local) in [(37usize, vec![]), (64, vec![16]), (29, vec![29]), (5, vec![5])] {
+        let a = floats(&mut rng, w, -3.0, 3.0);
+        let ba = ctx.buffer_from(as_bytes(&a));
+        let o = ctx.buffer_from(&vec![0xeeu8; 4 * w]);
+        let k = p.kernel("edges");
+        k.arg_mem(0, &ba);
+        k.arg_mem(1, &o);
+        k.arg(2, &(w as i32));
+        q.run(&k, &[], &[w], &local);
+        let got = read_f32(&q, &o, w);
+        for x in 0..w {
+            let c = a[x];
+            let l = if x > 0 { a[x - 1] } else { c };
+            let r = if x + 1 < w { a[x + 1] } else { c };
+            let plain = 0.5 * c + 0.25 * (l + r);
+            let fused = 0.5f32.mul_add(c, 0.25 * (l + r));
+            assert!(
+                same(got[x], plain) || same(got[x], fused),
+                "edges w={w} local {local:?} [{x}]: got {}, want {plain}",
+                got[x]
+            );
+        }
+
+        let pos = ctx.buffer_from(&vec![0xeeu8; 4 * w]);
+        let neg = ctx.buffer_from(&vec![0xeeu8; 4 * w]);
+        let k = p.kernel("split_store");
+        k.arg_mem(0, &ba);
+        k.arg_mem(1, &pos);
+        k.arg_mem(2, &neg);
+        q.run(&k, &[], &[w], &local);
+        let (gp, gn) = (read_f32(&q, &pos, w), read_f32(&q, &neg, w));
+        let untouched = f32::from_bits(0xeeee_eeee);
+        for x in 0..w {
+            let (wp, wn) = if a[x] >= 0.0 { (a[x], untouched) } else { (0.0, -a[x]) };
+            assert!(
+                same(gp[x], wp) && same(gn[x], wn),
+                "split_store w={w} [{x}]: {} {}",
+                gp[x],
+                gn[x]
+            );
+        }
+    }
+}
+
+const VECTORIZED: [&str; 16] = [
+    "edges",
+    "split_store",
     "interior",
     "bounded",
     "early_return",

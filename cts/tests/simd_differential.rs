@@ -107,6 +107,10 @@ impl Gen {
             if self.chance(0.3) {
                 let (c, e) = (self.cond(1), self.f(2));
                 body.push_str(&format!("    if ({c}) fx = {e};\n"));
+            } else if self.chance(0.2) {
+                // A load in one arm of a conditional expression.
+                let (c, e) = (self.cond(1), self.f(1));
+                body.push_str(&format!("    fx = ({c}) ? a[i + 1] : {e};\n"));
             } else {
                 let e = self.f(3);
                 body.push_str(&format!("    fx = {e};\n"));
@@ -126,7 +130,13 @@ impl Gen {
                 4 => "i > 4 && x < 1.0f".to_string(),
                 _ => self.cond(1),
             };
-            (format!("    if ({c}) {{\n"), "    }\n".to_string())
+            let close = if self.chance(0.3) {
+                // An else that stores too.
+                format!("    }} else {{\n        o[{idx}] = 1.0f - fx;\n        io[{idx}] = 7;\n    }}\n")
+            } else {
+                "    }\n".to_string()
+            };
+            (format!("    if ({c}) {{\n"), close)
         } else {
             (String::new(), String::new())
         };

@@ -107,3 +107,24 @@ kernel void interior(global const float *in, global float *out, int w, int h) {
         return;
     out[y * w + x] = in[y * w + x - 1] + in[y * w + x + 1] - 2.0f * in[y * w + x];
 }
+
+// Loads in the arms of a conditional expression (clamped edges), and an if-else that stores
+// in both arms: branches whose merge has phis.
+kernel void edges(global const float *in, global float *out, int w) {
+    int x = get_global_id(0);
+    float c = in[x];
+    float l = x > 0 ? in[x - 1] : c;
+    float r = x < w - 1 ? in[x + 1] : c;
+    out[x] = 0.5f * c + 0.25f * (l + r);
+}
+
+kernel void split_store(global const float *a, global float *pos, global float *neg) {
+    size_t i = get_global_id(0);
+    float v = a[i];
+    if (v >= 0.0f) {
+        pos[i] = v;
+    } else {
+        neg[i] = -v;
+        pos[i] = 0.0f;
+    }
+}

@@ -8,8 +8,31 @@ use crate::codegen::CompileError;
 use crate::spirv::Instruction;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{types, Block, BlockArg, ConstantData, InstBuilder, MemFlagsData, Type, Value};
+use cranelift_frontend::Variable;
 use rspirv::spirv::Op;
 use std::collections::HashMap;
+
+/// A branch of the vector body being translated (Step::If to Step::EndIf).
+struct Branch {
+    /// The first arm, the second arm (the merge itself without an else) and the merge.
+    first: Block,
+    second: Block,
+    after: Block,
+    has_else: bool,
+    phis: Vec<BranchPhi>,
+}
+
+/// A phi of a branch's merge, carried in a variable.
+#[derive(Clone)]
+struct BranchPhi {
+    result: Id,
+    ty: Id,
+    var: Variable,
+    /// On the first arm's path, on the other.
+    values: [Id; 2],
+    /// Four lanes (else one uniform value).
+    vector: bool,
+}
 
 /// The integer condition code of an ordered comparison opcode.
 fn int_cc(op: Op) -> Option<IntCC> {
@@ -40,40 +63,62 @@ impl FnTx<'_, '_, '_> {
     /// with `bail_args` (before any store). Ends in the block where the body ends.
     pub(crate) fn simd_body(&mut self, plan: &Plan, bail: Block, bail_args: &[BlockArg]) -> R {
         let mut vecs: HashMap<Id, Value> = HashMap::new();
-        let mut merge: Option<Block> = None;
-        for (inst, step) in &plan.steps {
+        let mut branch: Option<Branch> = None;
+        for (k, (inst, step)) in plan.steps.iter().enumerate() {
             match *step {
-                Step::Deferred => {}
+                Step::Deferred | Step::Phi => {}
                 Step::If { negate } => {
                     let c = op_id(inst, 0)?;
-                    let (arm, after) = (self.b.create_block(), self.b.create_block());
+                    let br = self.open_branch(plan, k, &vecs)?;
+                    let (first, second) = (br.first, br.second);
                     match plan.class.get(&c).copied().unwrap_or(Class::Uniform) {
                         Class::Uniform => {
                             let v = self.val1(c)?;
-                            let (t, e) = if negate { (after, arm) } else { (arm, after) };
+                            let (t, e) = if negate { (second, first) } else { (first, second) };
                             self.b.ins().brif(v, t, &[], e, &[]);
                         }
                         _ => {
                             let (all, none) = self.all_or_none(c, plan, &vecs)?;
                             let (all, none) = if negate { (none, all) } else { (all, none) };
                             let check = self.b.create_block();
-                            self.b.ins().brif(all, arm, &[], check, &[]);
+                            self.b.ins().brif(all, first, &[], check, &[]);
                             self.b.seal_block(check);
                             self.b.switch_to_block(check);
-                            self.b.ins().brif(none, after, &[], bail, bail_args);
+                            self.b.ins().brif(none, second, &[], bail, bail_args);
                         }
                     }
-                    self.b.seal_block(arm);
-                    self.b.switch_to_block(arm);
-                    merge = Some(after);
+                    self.b.seal_block(first);
+                    self.b.switch_to_block(first);
+                    branch = Some(br);
+                }
+                Step::Else => {
+                    let br = branch
+                        .as_ref()
+                        .ok_or_else(|| self.err(inst, "vector plan: else without if"))?;
+                    let (after, second) = (br.after, br.second);
+                    let phis = br.phis.clone();
+                    self.def_phis(&phis, true, plan, &vecs)?;
+                    self.b.ins().jump(after, &[]);
+                    self.b.seal_block(second);
+                    self.b.switch_to_block(second);
                 }
                 Step::EndIf => {
-                    let after = merge
+                    let br = branch
                         .take()
-                        .ok_or_else(|| self.err(inst, "vector plan: arm without a start"))?;
-                    self.b.ins().jump(after, &[]);
-                    self.b.seal_block(after);
-                    self.b.switch_to_block(after);
+                        .ok_or_else(|| self.err(inst, "vector plan: end without if"))?;
+                    // The first arm's values, or (after an else) the second's.
+                    self.def_phis(&br.phis, !br.has_else, plan, &vecs)?;
+                    self.b.ins().jump(br.after, &[]);
+                    self.b.seal_block(br.after);
+                    self.b.switch_to_block(br.after);
+                    for p in &br.phis {
+                        let x = self.b.use_var(p.var);
+                        if p.vector {
+                            vecs.insert(p.result, x);
+                        } else {
+                            self.def(p.result, p.ty, vec![x]);
+                        }
+                    }
                 }
                 Step::Scalar => self.inst(inst)?,
                 Step::ScalarGuarded(guard) => self.guarded(inst, plan, guard, bail, bail_args)?,
@@ -147,6 +192,63 @@ impl FnTx<'_, '_, '_> {
         self.b.ins().brif(ok, cont, &[], bail, bail_args);
         self.b.seal_block(cont);
         self.b.switch_to_block(cont);
+        Ok(())
+    }
+
+    /// The blocks and phi variables of the branch that starts at step `k` (a Step::If): its
+    /// Step::Else and Step::EndIf follow, then its Step::Phi. Without an else, the path that
+    /// skips the arm brings the phis' second values, defined here.
+    fn open_branch(&mut self, plan: &Plan, k: usize, vecs: &HashMap<Id, Value>) -> R<Branch> {
+        let rest = plan.steps.get(k + 1..).unwrap_or(&[]);
+        let end = rest
+            .iter()
+            .position(|(_, s)| *s == Step::EndIf)
+            .ok_or_else(|| CompileError::new("vector plan: branch without an end"))?;
+        let has_else = rest[..end].iter().any(|(_, s)| *s == Step::Else);
+        let mut phis = Vec::new();
+        for (phi, _) in rest[end + 1..].iter().take_while(|(_, s)| *s == Step::Phi) {
+            let (result, ty) = crate::codegen::translate::result(phi)?;
+            let vector = plan.class.get(&result) == Some(&Class::Varying);
+            let leaf = self.cx.layout.get(ty)?.leaves.first().copied().unwrap_or(types::I32);
+            let t = if vector {
+                vec_type(leaf).ok_or_else(|| self.err(phi, "vector plan: not a 32-bit phi"))?
+            } else {
+                leaf
+            };
+            phis.push(BranchPhi {
+                result,
+                ty,
+                var: self.b.declare_var(t),
+                values: [op_id(phi, 0)?, op_id(phi, 1)?],
+                vector,
+            });
+        }
+        let after = self.b.create_block();
+        let br = Branch {
+            first: self.b.create_block(),
+            second: if has_else { self.b.create_block() } else { after },
+            after,
+            has_else,
+            phis,
+        };
+        if !has_else {
+            self.def_phis(&br.phis, false, plan, vecs)?;
+        }
+        Ok(br)
+    }
+
+    /// Defines each phi's variable with its value on the first arm's path (`first`) or the
+    /// other.
+    fn def_phis(&mut self, phis: &[BranchPhi], first: bool, plan: &Plan, vecs: &HashMap<Id, Value>) -> R {
+        for p in phis {
+            let v = p.values[if first { 0 } else { 1 }];
+            let x = if p.vector {
+                self.lanes(v, plan, vecs)?
+            } else {
+                self.val1(v)?
+            };
+            self.b.def_var(p.var, x);
+        }
         Ok(())
     }
 

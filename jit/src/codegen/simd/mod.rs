@@ -71,8 +71,12 @@ enum Step {
     /// The start of an arm taken by all four work-items or by none (`negate`: when the
     /// condition is false); four work-items that disagree go to the scalar loop.
     If { negate: bool },
-    /// The end of that arm.
+    /// The second arm of that branch (an if-else).
+    Else,
+    /// The end of the branch.
     EndIf,
+    /// A phi of the branch's merge: `[value on the first arm's path, value on the other]`.
+    Phi,
 }
 
 /// A run-time condition for a value to be affine in the four lanes.

@@ -218,7 +218,12 @@ pub(crate) fn plan(cx: &Ctx, f: &Function, order: &[usize], params: &[(Id, Id)])
         // The markers flatten() leaves for an arm taken by all or none.
         if inst.result_id.is_none() && matches!(inst.opcode, Op::BranchConditional | Op::Branch) {
             if inst.opcode == Op::Branch {
-                steps.push((inst.clone(), Step::EndIf));
+                let step = if inst.operands.is_empty() {
+                    Step::EndIf
+                } else {
+                    Step::Else
+                };
+                steps.push((inst.clone(), step));
                 continue;
             }
             let c = op_id(inst, 0).map_err(|e| e.message)?;
@@ -245,6 +250,28 @@ pub(crate) fn plan(cx: &Ctx, f: &Function, order: &[usize], params: &[(Id, Id)])
             })
             .collect();
         let all_uniform = ids.iter().all(|x| cls(x) == Class::Uniform);
+        if inst.opcode == Op::Phi {
+            // The value of the arm the four work-items took: uniform if both are, else four
+            // lanes of a 32-bit value.
+            let ty = inst.result_type.ok_or("OpPhi without a type")?;
+            let single = cx.layout.get(ty).map(|i| i.leaves.len() == 1).unwrap_or(false);
+            let c = if all_uniform && single {
+                Class::Uniform
+            } else if scalar32(cx, ty).is_some()
+                && ids
+                    .iter()
+                    .all(|x| matches!(cls(x), Class::Uniform | Class::Varying | Class::Affine(_)))
+            {
+                Class::Varying
+            } else {
+                return Err(format!("{}: not a 32-bit value", inst.describe()));
+            };
+            let r = inst.result_id.ok_or("OpPhi without a result")?;
+            class.insert(r, c);
+            any_vector |= c != Class::Uniform;
+            steps.push((inst.clone(), Step::Phi));
+            continue;
+        }
         let (step, out) = classify(cx, &tys, &defs, inst, &ids, &cls, all_uniform).ok_or_else(|| inst.describe())?;
         if matches!(step, Step::ScalarGuarded(_)) && stored {
             return Err(format!("{}: needs a run-time check after a store", inst.describe()));
@@ -289,6 +316,8 @@ fn flatten(cx: &Ctx, f: &Function, order: &[usize]) -> Option<Vec<Instruction>> 
     let mut cur = *order.first()?;
     // Phis of the current block are allowed only right after an if-conversion.
     let mut selects: Option<(Id, Id, Id)> = None;
+    // Set when the phis of the next block were already turned into Step::Phi.
+    let mut phis_done = false;
     loop {
         if std::mem::replace(seen.get_mut(cur)?, true) {
             return None;
@@ -298,6 +327,7 @@ fn flatten(cx: &Ctx, f: &Function, order: &[usize]) -> Option<Vec<Instruction>> 
         for inst in &blk.instructions {
             match inst.opcode {
                 Op::Nop | Op::Line | Op::NoLine => {}
+                Op::Phi if phis_done => {}
                 Op::Phi => {
                     // (condition, predecessor on the true path, on the false path)
                     let (c, tp, fp) = selects?;
@@ -323,6 +353,7 @@ fn flatten(cx: &Ctx, f: &Function, order: &[usize]) -> Option<Vec<Instruction>> 
                 Op::Branch => {
                     cur = *index.get(&op_id(inst, 0).ok()?)?;
                     selects = None;
+                    phis_done = false;
                 }
                 Op::BranchConditional => {
                     let c = op_id(inst, 0).ok()?;
@@ -343,44 +374,77 @@ fn flatten(cx: &Ctx, f: &Function, order: &[usize]) -> Option<Vec<Instruction>> 
                             _ => return None,
                         },
                     };
-                    // An if without else whose arm touches memory (if (i < n) c[i] = ...): kept
-                    // as a branch that all four work-items take or none does (Step::If).
-                    let arm = match (t == m, e == m) {
-                        (false, true) => Some((t, false)),
-                        (true, false) => Some((e, true)),
+                    // Arms that touch memory (if (i < n) c[i] = ..., x > 0 ? in[i - 1] : c): kept
+                    // as a branch that all four work-items take or none does (Step::If). Each
+                    // arm is one block that jumps to the merge; the merge's phis become
+                    // [value on the first arm's path, value on the other] (Step::Phi).
+                    let single = |l: Id| {
+                        let i = *index.get(&l)?;
+                        let (last, rest) = f.blocks[i].instructions.split_last()?;
+                        (last.opcode == Op::Branch && op_id(last, 0).ok()? == m).then_some((i, rest))
+                    };
+                    let shape = match (t == m, e == m) {
+                        (false, true) => Some((t, None, false)),
+                        (true, false) => Some((e, None, true)),
+                        (false, false) if t != e => Some((t, Some(e), false)),
                         _ => None,
                     };
-                    if let Some((a, negate)) = arm {
-                        let ai = *index.get(&a)?;
-                        let (last, rest) = f.blocks[ai].instructions.split_last()?;
-                        let mi = *index.get(&m)?;
-                        let merge_phis = f.blocks[mi].instructions.iter().any(|i| i.opcode == Op::Phi);
-                        let jumps_to_merge = last.opcode == Op::Branch && op_id(last, 0).ok()? == m;
-                        if jumps_to_merge && !merge_phis && !rest.iter().all(|i| speculatable(cx, i)) {
-                            if std::mem::replace(seen.get_mut(ai)?, true) {
-                                return None;
-                            }
-                            out.push(Instruction {
-                                opcode: Op::BranchConditional,
+                    if let Some((first, second, negate)) = shape {
+                        let a1 = single(first)?;
+                        let a2 = match second {
+                            Some(s) => Some(single(s)?),
+                            None => None,
+                        };
+                        let spec = |arm: &(usize, &[Instruction])| arm.1.iter().all(|i| speculatable(cx, i));
+                        if !(spec(&a1) && a2.as_ref().is_none_or(spec)) {
+                            let marker = |operands: Vec<Operand>, opcode: Op| Instruction {
+                                opcode,
                                 result_type: None,
                                 result_id: None,
-                                operands: vec![Operand::IdRef(c), Operand::LiteralBit32(negate as u32)],
+                                operands,
                                 offset: inst.offset,
-                            });
-                            for i in rest {
-                                match i.opcode {
-                                    Op::Nop | Op::Line | Op::NoLine => {}
-                                    Op::Phi | Op::SelectionMerge | Op::LoopMerge => return None,
-                                    _ => out.push(i.clone()),
+                            };
+                            out.push(marker(
+                                vec![Operand::IdRef(c), Operand::LiteralBit32(negate as u32)],
+                                Op::BranchConditional,
+                            ));
+                            for (k, arm) in [Some(a1), a2].into_iter().flatten().enumerate() {
+                                if std::mem::replace(seen.get_mut(arm.0)?, true) {
+                                    return None;
+                                }
+                                if k == 1 {
+                                    out.push(marker(vec![Operand::LiteralBit32(1)], Op::Branch));
+                                }
+                                for i in arm.1 {
+                                    match i.opcode {
+                                        Op::Nop | Op::Line | Op::NoLine => {}
+                                        Op::Phi | Op::SelectionMerge | Op::LoopMerge => return None,
+                                        _ => out.push(i.clone()),
+                                    }
                                 }
                             }
-                            out.push(Instruction {
-                                opcode: Op::Branch,
-                                result_type: None,
-                                result_id: None,
-                                operands: vec![],
-                                offset: last.offset,
-                            });
+                            out.push(marker(vec![], Op::Branch));
+                            let mi = *index.get(&m)?;
+                            let other = second.unwrap_or(blk.label);
+                            for phi in f.blocks[mi].instructions.iter().filter(|i| i.opcode == Op::Phi) {
+                                if phi.operands.len() != 4 {
+                                    return None;
+                                }
+                                let pick = |pred: Id| {
+                                    phi.operands.chunks(2).find_map(|pair| match pair {
+                                        [Operand::IdRef(v), Operand::IdRef(p)] if *p == pred => Some(*v),
+                                        _ => None,
+                                    })
+                                };
+                                out.push(Instruction {
+                                    opcode: Op::Phi,
+                                    result_type: phi.result_type,
+                                    result_id: phi.result_id,
+                                    operands: vec![Operand::IdRef(pick(first)?), Operand::IdRef(pick(other)?)],
+                                    offset: phi.offset,
+                                });
+                            }
+                            phis_done = true;
                             selects = None;
                             cur = mi;
                             continue;
@@ -410,6 +474,7 @@ fn flatten(cx: &Ctx, f: &Function, order: &[usize]) -> Option<Vec<Instruction>> 
                         preds[k] = side;
                     }
                     selects = Some((c, preds[0], preds[1]));
+                    phis_done = false;
                     cur = *index.get(&m)?;
                 }
                 _ => out.push(inst.clone()),
