@@ -18,10 +18,11 @@
 //!
 //! "Straight-line" includes if-then(-else) whose arms only compute: both arms run for all four
 //! work-items and each OpPhi of the merge becomes a select on the condition (if-conversion).
-//! An if without else whose arm touches memory (`if (i < n) c[i] = ...`, an early return)
-//! stays a branch that the four work-items take together or not at all; when they disagree
-//! (the vector straddles `n`), they go to the scalar loop, which is possible as long as nothing
-//! has been stored yet. An ordered comparison of an affine and a uniform value changes at most
+//! A branch whose arms touch memory (`if (i < n) c[i] = ...`, an early return, a load in one
+//! arm of `x > 0 ? in[i - 1] : c`, stores in both arms of an if-else) stays a branch that the
+//! four work-items take together: the merge's phis are carried in variables. When they
+//! disagree (the vector straddles `n`), they go to the scalar loop, which is possible as long
+//! as nothing has been stored yet. An ordered comparison of an affine and a uniform value changes at most
 //! once across the lanes, so lanes 0 and 3 decide it.
 //!
 //! A load or store through an affine pointer whose stride is the element size is one vector
