@@ -110,87 +110,66 @@ fn const_int(cx: &Ctx, id: Id) -> Option<i64> {
 /// work-items: pure computations (no memory writes, no per-work-item effects).
 fn pure(op: Op) -> bool {
     use Op::*;
-    matches!(
-        op,
-        IAdd | ISub
-            | IMul
-            | UDiv
-            | SDiv
-            | UMod
-            | SRem
-            | SMod
-            | FAdd
-            | FSub
-            | FMul
-            | FDiv
-            | FRem
-            | FMod
-            | SNegate
-            | FNegate
-            | Not
-            | BitwiseAnd
-            | BitwiseOr
-            | BitwiseXor
-            | ShiftLeftLogical
-            | ShiftRightLogical
-            | ShiftRightArithmetic
-            | LogicalAnd
-            | LogicalOr
-            | LogicalNot
-            | LogicalEqual
-            | LogicalNotEqual
-            | IEqual
-            | INotEqual
-            | UGreaterThan
-            | SGreaterThan
-            | UGreaterThanEqual
-            | SGreaterThanEqual
-            | ULessThan
-            | SLessThan
-            | ULessThanEqual
-            | SLessThanEqual
-            | FOrdEqual
-            | FOrdNotEqual
-            | FOrdLessThan
-            | FOrdGreaterThan
-            | FOrdLessThanEqual
-            | FOrdGreaterThanEqual
-            | FUnordEqual
-            | FUnordNotEqual
-            | FUnordLessThan
-            | FUnordGreaterThan
-            | FUnordLessThanEqual
-            | FUnordGreaterThanEqual
-            | Select
-            | IsNan
-            | IsInf
-            | IsFinite
-            | IsNormal
-            | SignBitSet
-            | Ordered
-            | Unordered
-            | LessOrGreater
-            | UConvert
-            | SConvert
-            | FConvert
-            | ConvertFToU
-            | ConvertFToS
-            | ConvertSToF
-            | ConvertUToF
-            | Bitcast
-            | CompositeExtract
-            | CompositeInsert
-            | CompositeConstruct
-            | VectorShuffle
-            | VectorExtractDynamic
-            | VectorInsertDynamic
-            | CopyObject
-            | AccessChain
-            | InBoundsAccessChain
-            | PtrAccessChain
-            | InBoundsPtrAccessChain
-            | Load
-    )
+    is_compare(op)
+        || matches!(
+            op,
+            IAdd | ISub
+                | IMul
+                | UDiv
+                | SDiv
+                | UMod
+                | SRem
+                | SMod
+                | FAdd
+                | FSub
+                | FMul
+                | FDiv
+                | FRem
+                | FMod
+                | SNegate
+                | FNegate
+                | Not
+                | BitwiseAnd
+                | BitwiseOr
+                | BitwiseXor
+                | ShiftLeftLogical
+                | ShiftRightLogical
+                | ShiftRightArithmetic
+                | LogicalAnd
+                | LogicalOr
+                | LogicalNot
+                | LogicalEqual
+                | LogicalNotEqual
+                | Select
+                | IsNan
+                | IsInf
+                | IsFinite
+                | IsNormal
+                | SignBitSet
+                | Ordered
+                | Unordered
+                | LessOrGreater
+                | UConvert
+                | SConvert
+                | FConvert
+                | ConvertFToU
+                | ConvertFToS
+                | ConvertSToF
+                | ConvertUToF
+                | Bitcast
+                | CompositeExtract
+                | CompositeInsert
+                | CompositeConstruct
+                | VectorShuffle
+                | VectorExtractDynamic
+                | VectorInsertDynamic
+                | CopyObject
+                | AccessChain
+                | InBoundsAccessChain
+                | PtrAccessChain
+                | InBoundsPtrAccessChain
+                | Load
+        )
 }
 
 /// The vector plan of kernel body `f` (blocks `order`), or `None` when it cannot run four
