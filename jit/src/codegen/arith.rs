@@ -122,41 +122,11 @@ impl FnTx<'_, '_, '_> {
     }
 
     fn cmp(&mut self, op: Op, x: Value, y: Value) -> Value {
-        use FloatCC as F;
-        use IntCC as I;
-        let icc = match op {
-            Op::IEqual | Op::LogicalEqual | Op::PtrEqual => Some(I::Equal),
-            Op::INotEqual | Op::LogicalNotEqual | Op::PtrNotEqual => Some(I::NotEqual),
-            Op::UGreaterThan => Some(I::UnsignedGreaterThan),
-            Op::SGreaterThan => Some(I::SignedGreaterThan),
-            Op::UGreaterThanEqual => Some(I::UnsignedGreaterThanOrEqual),
-            Op::SGreaterThanEqual => Some(I::SignedGreaterThanOrEqual),
-            Op::ULessThan => Some(I::UnsignedLessThan),
-            Op::SLessThan => Some(I::SignedLessThan),
-            Op::ULessThanEqual => Some(I::UnsignedLessThanOrEqual),
-            Op::SLessThanEqual => Some(I::SignedLessThanOrEqual),
-            _ => None,
-        };
-        if let Some(cc) = icc {
-            return self.b.ins().icmp(cc, x, y);
+        match (int_cc(op), float_cc(op)) {
+            (Some(cc), _) => self.b.ins().icmp(cc, x, y),
+            (_, Some(cc)) => self.b.ins().fcmp(cc, x, y),
+            _ => self.b.ins().fcmp(FloatCC::Unordered, x, y),
         }
-        let fcc = match op {
-            Op::FOrdEqual => F::Equal,
-            Op::FUnordEqual => F::UnorderedOrEqual,
-            Op::FOrdNotEqual | Op::LessOrGreater => F::OrderedNotEqual,
-            Op::FUnordNotEqual => F::NotEqual,
-            Op::FOrdLessThan => F::LessThan,
-            Op::FUnordLessThan => F::UnorderedOrLessThan,
-            Op::FOrdGreaterThan => F::GreaterThan,
-            Op::FUnordGreaterThan => F::UnorderedOrGreaterThan,
-            Op::FOrdLessThanEqual => F::LessThanOrEqual,
-            Op::FUnordLessThanEqual => F::UnorderedOrLessThanOrEqual,
-            Op::FOrdGreaterThanEqual => F::GreaterThanOrEqual,
-            Op::FUnordGreaterThanEqual => F::UnorderedOrGreaterThanOrEqual,
-            Op::Ordered => F::Ordered,
-            _ => F::Unordered,
-        };
-        self.b.ins().fcmp(fcc, x, y)
     }
 
     /// Operand values and the scalar kind of operand `i`.
@@ -436,4 +406,44 @@ pub(crate) fn mask(bits: u32) -> u64 {
     } else {
         (1u64 << bits) - 1
     }
+}
+
+/// The integer condition code of an integer, logical or pointer comparison opcode.
+pub(crate) fn int_cc(op: Op) -> Option<IntCC> {
+    use IntCC as I;
+    Some(match op {
+        Op::IEqual | Op::LogicalEqual | Op::PtrEqual => I::Equal,
+        Op::INotEqual | Op::LogicalNotEqual | Op::PtrNotEqual => I::NotEqual,
+        Op::UGreaterThan => I::UnsignedGreaterThan,
+        Op::SGreaterThan => I::SignedGreaterThan,
+        Op::UGreaterThanEqual => I::UnsignedGreaterThanOrEqual,
+        Op::SGreaterThanEqual => I::SignedGreaterThanOrEqual,
+        Op::ULessThan => I::UnsignedLessThan,
+        Op::SLessThan => I::SignedLessThan,
+        Op::ULessThanEqual => I::UnsignedLessThanOrEqual,
+        Op::SLessThanEqual => I::SignedLessThanOrEqual,
+        _ => return None,
+    })
+}
+
+/// The float condition code of a float comparison opcode (OpOrdered and OpUnordered included).
+pub(crate) fn float_cc(op: Op) -> Option<FloatCC> {
+    use FloatCC as F;
+    Some(match op {
+        Op::FOrdEqual => F::Equal,
+        Op::FUnordEqual => F::UnorderedOrEqual,
+        Op::FOrdNotEqual | Op::LessOrGreater => F::OrderedNotEqual,
+        Op::FUnordNotEqual => F::NotEqual,
+        Op::FOrdLessThan => F::LessThan,
+        Op::FUnordLessThan => F::UnorderedOrLessThan,
+        Op::FOrdGreaterThan => F::GreaterThan,
+        Op::FUnordGreaterThan => F::UnorderedOrGreaterThan,
+        Op::FOrdLessThanEqual => F::LessThanOrEqual,
+        Op::FUnordLessThanEqual => F::UnorderedOrLessThanOrEqual,
+        Op::FOrdGreaterThanEqual => F::GreaterThanOrEqual,
+        Op::FUnordGreaterThanEqual => F::UnorderedOrGreaterThanOrEqual,
+        Op::Ordered => F::Ordered,
+        Op::Unordered => F::Unordered,
+        _ => return None,
+    })
 }

@@ -2,6 +2,7 @@
 
 use super::plan::{base_name, ext_name, is_compare};
 use super::{Class, Guard, Plan, Step, LANES};
+use crate::codegen::arith::{float_cc, int_cc};
 use crate::codegen::layout::Id;
 use crate::codegen::translate::{op_id, result, FnTx, R};
 use crate::codegen::CompileError;
@@ -32,21 +33,6 @@ struct BranchPhi {
     values: [Id; 2],
     /// Four lanes (else one uniform value).
     vector: bool,
-}
-
-/// The integer condition code of an ordered comparison opcode.
-fn int_cc(op: Op) -> Option<IntCC> {
-    Some(match op {
-        Op::ULessThan => IntCC::UnsignedLessThan,
-        Op::SLessThan => IntCC::SignedLessThan,
-        Op::ULessThanEqual => IntCC::UnsignedLessThanOrEqual,
-        Op::SLessThanEqual => IntCC::SignedLessThanOrEqual,
-        Op::UGreaterThan => IntCC::UnsignedGreaterThan,
-        Op::SGreaterThan => IntCC::SignedGreaterThan,
-        Op::UGreaterThanEqual => IntCC::UnsignedGreaterThanOrEqual,
-        Op::SGreaterThanEqual => IntCC::SignedGreaterThanOrEqual,
-        _ => return None,
-    })
 }
 
 fn vec_type(t: Type) -> Option<Type> {
@@ -404,8 +390,6 @@ impl FnTx<'_, '_, '_> {
 
     /// A comparison or logical operation as a four-lane mask.
     fn simd_mask(&mut self, inst: &Instruction, plan: &Plan, vecs: &HashMap<Id, Value>) -> R<Value> {
-        use FloatCC as F;
-        use IntCC as I;
         let op = inst.opcode;
         let a = self.lanes(op_id(inst, 0)?, plan, vecs)?;
         if op == Op::LogicalNot {
@@ -415,40 +399,15 @@ impl FnTx<'_, '_, '_> {
             return Ok(self.b.ins().fcmp(FloatCC::Unordered, a, a));
         }
         let b = self.lanes(op_id(inst, 1)?, plan, vecs)?;
-        let icc = match op {
-            Op::IEqual | Op::LogicalEqual => Some(I::Equal),
-            Op::INotEqual | Op::LogicalNotEqual => Some(I::NotEqual),
-            Op::UGreaterThan => Some(I::UnsignedGreaterThan),
-            Op::SGreaterThan => Some(I::SignedGreaterThan),
-            Op::UGreaterThanEqual => Some(I::UnsignedGreaterThanOrEqual),
-            Op::SGreaterThanEqual => Some(I::SignedGreaterThanOrEqual),
-            Op::ULessThan => Some(I::UnsignedLessThan),
-            Op::SLessThan => Some(I::SignedLessThan),
-            Op::ULessThanEqual => Some(I::UnsignedLessThanOrEqual),
-            Op::SLessThanEqual => Some(I::SignedLessThanOrEqual),
-            _ => None,
-        };
-        if let Some(cc) = icc {
-            return Ok(self.b.ins().icmp(cc, a, b));
+        match op {
+            Op::LogicalAnd => Ok(self.b.ins().band(a, b)),
+            Op::LogicalOr => Ok(self.b.ins().bor(a, b)),
+            _ => match (int_cc(op), float_cc(op)) {
+                (Some(cc), _) => Ok(self.b.ins().icmp(cc, a, b)),
+                (_, Some(cc)) => Ok(self.b.ins().fcmp(cc, a, b)),
+                _ => Err(self.err(inst, "vector plan: unexpected comparison")),
+            },
         }
-        let fcc = match op {
-            Op::FOrdEqual => F::Equal,
-            Op::FOrdNotEqual => F::OrderedNotEqual,
-            Op::FOrdLessThan => F::LessThan,
-            Op::FOrdGreaterThan => F::GreaterThan,
-            Op::FOrdLessThanEqual => F::LessThanOrEqual,
-            Op::FOrdGreaterThanEqual => F::GreaterThanOrEqual,
-            Op::FUnordEqual => F::UnorderedOrEqual,
-            Op::FUnordNotEqual => F::NotEqual,
-            Op::FUnordLessThan => F::UnorderedOrLessThan,
-            Op::FUnordGreaterThan => F::UnorderedOrGreaterThan,
-            Op::FUnordLessThanEqual => F::UnorderedOrLessThanOrEqual,
-            Op::FUnordGreaterThanEqual => F::UnorderedOrGreaterThanOrEqual,
-            Op::LogicalAnd => return Ok(self.b.ins().band(a, b)),
-            Op::LogicalOr => return Ok(self.b.ins().bor(a, b)),
-            _ => return Err(self.err(inst, "vector plan: unexpected comparison")),
-        };
-        Ok(self.b.ins().fcmp(fcc, a, b))
     }
 
     fn simd_inst(&mut self, inst: &Instruction, plan: &Plan, vecs: &mut HashMap<Id, Value>) -> R {
