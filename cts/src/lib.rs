@@ -698,6 +698,16 @@ pub fn wait_until(timeout: std::time::Duration, mut cond: impl FnMut() -> bool) 
 /// Generous default timeout for things that must happen eventually.
 pub const EVENTUALLY: std::time::Duration = std::time::Duration::from_secs(30);
 
+/// A command that runs test `name` of the current test binary alone in a child process
+/// (`--exact --nocapture`, one thread, no backtraces); callers add their flags and environment.
+pub fn test_child(name: &str) -> std::process::Command {
+    let exe = std::env::current_exe().expect("current_exe");
+    let mut cmd = std::process::Command::new(exe);
+    cmd.args([name, "--exact", "--nocapture", "--test-threads=1"])
+        .env("RUST_BACKTRACE", "0");
+    cmd
+}
+
 /// Crash isolation for tests that may bring an implementation down (wrong-type handles): the
 /// test re-runs itself in a child process of the same test binary. Use as the first line of a
 /// test: `if !isolate("test_name") { return; }`. In the parent it runs the child, asserts that
@@ -707,11 +717,8 @@ pub fn isolate(test: &str) -> bool {
     if std::env::var_os("CTS_ISOLATED_CHILD").is_some() {
         return true;
     }
-    let exe = std::env::current_exe().expect("current_exe");
-    let mut child = std::process::Command::new(exe)
-        .args([test, "--exact", "--nocapture", "--test-threads=1"])
+    let mut child = test_child(test)
         .env("CTS_ISOLATED_CHILD", "1")
-        .env("RUST_BACKTRACE", "0")
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()

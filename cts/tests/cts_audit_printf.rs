@@ -427,10 +427,8 @@ fn in_child() -> bool {
 }
 
 fn child_stdout(name: &str) -> String {
-    let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([name, "--exact", "--nocapture", "--test-threads=1"])
+    let out = test_child(name)
         .env("CTS_AUDIT_PRINTF_CHILD", "1")
-        .env("RUST_BACKTRACE", "0")
         .output()
         .expect("spawn child");
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();

@@ -35,10 +35,8 @@ fn values() -> Vec<i32> {
 /// Runs test `name` of this binary in a child process; returns its standard output after
 /// checking it passed.
 fn child_stdout(name: &str) -> String {
-    let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([name, "--exact", "--nocapture", "--test-threads=1"])
+    let out = test_child(name)
         .env("CTS_PRINTF_CHILD", "1")
-        .env("RUST_BACKTRACE", "0")
         .output()
         .expect("spawn child");
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();

@@ -187,20 +187,12 @@ fn pointers_child() {
 
 /// Runs `pointers_child` with a private cache folder; its build logs.
 fn child(cache: &TempDir) -> String {
-    let exe = std::env::current_exe().expect("current_exe");
-    let out = std::process::Command::new(exe)
-        .args([
-            "pointers_child",
-            "--exact",
-            "--ignored",
-            "--nocapture",
-            "--test-threads=1",
-        ])
+    let out = test_child("pointers_child")
+        .arg("--ignored")
         .env("CTS_PTR_CHILD", "1")
         .env("CLIFT_BUILD_LOG", "verbose")
         .env("CLIFT_CACHE_DIR", cache.path())
         .env_remove("CLIFT_CACHE")
-        .env("RUST_BACKTRACE", "0")
         .output()
         .expect("spawn the child");
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();

@@ -593,9 +593,7 @@ fn every_kernel_gets_the_vector_loop() {
     if !platform_string(platform(), CL_PLATFORM_NAME).contains("Clift") {
         return;
     }
-    let exe = std::env::current_exe().expect("current_exe");
-    let out = std::process::Command::new(exe)
-        .args(["build_for_the_dump", "--exact", "--nocapture", "--test-threads=1"])
+    let out = test_child("build_for_the_dump")
         .env("CTS_SIMD_DUMP_CHILD", "1")
         .env("CLIFT_DUMP_CODE", "1")
         .env("CLIFT_CACHE", "0")

@@ -216,9 +216,7 @@ fn differential_child() {
 }
 
 fn run_child(simd: &str, out: &std::path::Path) {
-    let exe = std::env::current_exe().expect("current_exe");
-    let r = std::process::Command::new(exe)
-        .args(["differential_child", "--exact", "--nocapture", "--test-threads=1"])
+    let r = test_child("differential_child")
         .env("CTS_SIMD_DIFF_OUT", out)
         .env("CLIFT_SIMD", simd)
         .env("CLIFT_CACHE", "0")

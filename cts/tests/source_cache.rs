@@ -137,13 +137,11 @@ impl Child {
 /// Runs the child with `env` (on top of a cleaned environment: Clift's cache and compiler
 /// variables removed).
 fn child(src: &Path, opts: &str, env: &[(&str, String)]) -> Child {
-    let exe = std::env::current_exe().expect("current_exe");
-    let mut cmd = std::process::Command::new(exe);
-    cmd.args(["cache_child", "--exact", "--ignored", "--nocapture", "--test-threads=1"])
+    let mut cmd = test_child("cache_child");
+    cmd.arg("--ignored")
         .env("CTS_CACHE_CHILD", "1")
         // Clift notes cache hits in the build log only when asked to.
         .env("CLIFT_BUILD_LOG", "verbose")
-        .env("RUST_BACKTRACE", "0")
         .env("CTS_SRC", src)
         .env("CTS_OPTS", opts);
     for v in [
