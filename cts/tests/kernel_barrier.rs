@@ -242,3 +242,123 @@ fn struct_by_value_across_a_barrier() {
         assert_eq!(*g, want, "work-item {i}");
     }
 }
+
+/// The kernels of kernels/barrier_uniform.cl (values that are, or only look, the same for every
+/// work-item of a group, live across barriers).
+fn uniform_env() -> Env {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let prog = ctx.built_program("barrier_uniform", &spirv("barrier_uniform"));
+    Env { ctx, q, prog }
+}
+
+#[test]
+fn phi_of_uniform_values_after_a_divergent_branch() {
+    let e = uniform_env();
+    let n = 1234i32;
+    for (groups, local) in [(4usize, 32usize), (2, 2), (3, 100)] {
+        let total = groups * local;
+        let bo = e.ctx.buffer(total * 4);
+        let bc = e.ctx.buffer_from(as_bytes(&[0i32]));
+        let k = e.prog.kernel("join_phi");
+        k.arg_mem(0, &bo);
+        k.arg_mem(1, &bc);
+        k.arg_local(2, local * 4);
+        k.arg(3, &n);
+        e.q.run(&k, &[], &[total], &[local]);
+        let o: Vec<i32> = from_bytes(&e.q.read(&bo, 0, total * 4));
+        let v = |l: usize| if l & 1 == 1 { n * 3 } else { n * 5 };
+        for (i, got) in o.iter().enumerate() {
+            let l = i % local;
+            assert_eq!(*got, v(l) * 2 + v(l ^ 1), "join_phi: work-item {i}, groups of {local}");
+        }
+        let c: Vec<i32> = from_bytes(&e.q.read(&bc, 0, 4));
+        assert_eq!(c[0] as usize, groups * (local / 2), "join_phi: odd work-items counted");
+    }
+}
+
+#[test]
+fn values_of_a_loop_left_after_different_trip_counts() {
+    let e = uniform_env();
+    let n = 77i32;
+    for (groups, local) in [(2usize, 64usize), (3, 10), (4, 1)] {
+        let total = groups * local;
+        let bo = e.ctx.buffer(total * 4);
+        let k = e.prog.kernel("temporal");
+        k.arg_mem(0, &bo);
+        k.arg(1, &n);
+        e.q.run(&k, &[], &[total], &[local]);
+        let o: Vec<i32> = from_bytes(&e.q.read(&bo, 0, total * 4));
+        for (g, got) in o.iter().enumerate() {
+            let l = (g % local) as i32;
+            let (mut i, mut k);
+            i = 0i32;
+            loop {
+                k = i * 7 + n;
+                i += 1;
+                if i * i > l {
+                    break;
+                }
+            }
+            assert_eq!(*got, k * 1000 + i, "temporal: work-item {g}, groups of {local}");
+        }
+    }
+}
+
+#[test]
+fn uniform_and_private_values_across_the_barriers_of_a_loop() {
+    let e = uniform_env();
+    let rounds = 5i32;
+    for (groups, local) in [(4usize, 16usize), (3, 33), (2, 1), (2, 256)] {
+        let total = groups * local;
+        let a = input(total, 11);
+        let ba = e.ctx.buffer_from(as_bytes(&a));
+        let bo = e.ctx.buffer(total * 4);
+        let k = e.prog.kernel("uniform_loop");
+        k.arg_mem(0, &ba);
+        k.arg_mem(1, &bo);
+        k.arg_local(2, local * 4);
+        k.arg(3, &rounds);
+        e.q.run(&k, &[], &[total], &[local]);
+        let o: Vec<i32> = from_bytes(&e.q.read(&bo, 0, total * 4));
+        for g in 0..groups {
+            let mut acc: Vec<i32> = a[g * local..(g + 1) * local].to_vec();
+            let mut step = g as i32 + 1;
+            for r in 0..rounds + g as i32 {
+                let s = acc.clone();
+                for (l, v) in acc.iter_mut().enumerate() {
+                    let from = (l + step as usize) % local;
+                    *v = v.wrapping_add(s[from].wrapping_mul(r + 1));
+                }
+                step = step * 3 % local as i32 + 1;
+            }
+            for l in 0..local {
+                let want = acc[l].wrapping_mul(10).wrapping_add(step);
+                assert_eq!(
+                    o[g * local + l],
+                    want,
+                    "uniform_loop: group {g}, work-item {l} of {local}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn work_items_returning_before_a_barrier_do_not_stop_the_group() {
+    let e = uniform_env();
+    for (groups, local) in [(3usize, 16usize), (2, 3), (1, 200)] {
+        let total = groups * local;
+        let bo = e.ctx.buffer(total * 4);
+        let k = e.prog.kernel("early_return");
+        k.arg_mem(0, &bo);
+        k.arg_local(1, local * 4);
+        e.q.run(&k, &[], &[total], &[local]);
+        let o: Vec<i32> = from_bytes(&e.q.read(&bo, 0, total * 4));
+        for (i, got) in o.iter().enumerate() {
+            let l = i % local;
+            let want = if l >= 3 { -1 } else { ((l + 1) % 3) as i32 * 10 };
+            assert_eq!(*got, want, "early_return: work-item {i}, groups of {local}");
+        }
+    }
+}

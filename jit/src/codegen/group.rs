@@ -15,7 +15,7 @@
 use super::layout::{round_up, Id, Ty};
 use super::module::{copy_struct, kernel_args, load_args, stack_copy, ArgVal, Ctx};
 use super::translate::{promotable, rpo, successors, FnTx, R};
-use super::{driver as drv, simd, CompileError};
+use super::{driver as drv, regions, simd, uniform, CompileError};
 use crate::spirv::module::Function;
 use crate::spirv::Instruction;
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -54,16 +54,22 @@ pub(crate) struct RegionTx {
     pub var_offsets: HashMap<Id, i32>,
     /// Barrier points by (block label, instruction index).
     pub barriers: HashMap<(Id, usize), BarrierPoint>,
+    /// Region loops (`regions`; `any` then holds the next region's state): where the uniform
+    /// values live across barriers are kept, once per group.
+    pub gslot: Option<StackSlot>,
 }
 
 pub(crate) type Slot = (Variable, i32, types::Type);
 
 pub(crate) struct BarrierPoint {
     pub state: u32,
-    pub cont: Block,
+    /// Where the single sweep loop resumes a work-item (`None` with region loops).
+    pub cont: Option<Block>,
     /// What is saved in the record at the barrier and reloaded after it (values and promoted
     /// variables live across it): SSA variable, offset and type per leaf.
     pub slots: Vec<Slot>,
+    /// The same for uniform values, kept once per group (offsets in `RegionTx::gslot`).
+    pub uslots: Vec<Slot>,
     /// Instructions translated again after the barrier, in order (the live values cheaper to
     /// recompute than to keep, and their operands).
     pub remat: Vec<Instruction>,
@@ -403,7 +409,19 @@ pub(crate) fn build_group(
     fbc: &mut FunctionBuilderContext,
 ) -> Result<GroupFn, CompileError> {
     let (simd_on, strict) = simd::mode();
-    if simd_on && !regions {
+    if regions {
+        match build(cx, f, body, name, index, regions, true, ctx, fbc) {
+            Ok(g) => return Ok(g),
+            Err(e) if strict => return Err(e),
+            // Region loops are an optimization: the single sweep loop runs any body.
+            Err(_) => {
+                ctx.clear();
+                *fbc = FunctionBuilderContext::new();
+            }
+        }
+        return build(cx, f, body, name, index, regions, false, ctx, fbc);
+    }
+    if simd_on {
         match build(cx, f, body, name, index, regions, true, ctx, fbc) {
             Ok(g) => return Ok(g),
             Err(e) if strict => return Err(e),
@@ -418,7 +436,8 @@ pub(crate) fn build_group(
     build(cx, f, body, name, index, regions, false, ctx, fbc)
 }
 
-/// As [`build_group`]; `simd`: whether to add the vector loop where the body allows it.
+/// As [`build_group`]; `fast`: whether to add the vector loop where the body allows it
+/// (without barriers), or to run the regions as loops of their own (with barriers).
 #[allow(clippy::too_many_arguments)]
 fn build(
     cx: &mut Ctx,
@@ -427,7 +446,7 @@ fn build(
     name: &str,
     index: usize,
     regions: bool,
-    simd: bool,
+    fast: bool,
     ctx: &mut Context,
     fbc: &mut FunctionBuilderContext,
 ) -> Result<GroupFn, CompileError> {
@@ -450,7 +469,7 @@ fn build(
     // Four work-items at once where the body allows it (plain loops only).
     // By-value arguments are private copies, one per work-item: those kernels stay scalar.
     let byval = f.params.iter().any(|(p, _)| cx.byval.contains(p));
-    let plan = if simd && !regions && !wi_ids && !byval {
+    let plan = if fast && !regions && !wi_ids && !byval {
         let p = simd::plan(cx, body, &order, &f.params);
         // With CLIFT_DUMP_CODE (debugging aid), say which kernels got the vector loop.
         if std::env::var_os("CLIFT_DUMP_CODE").is_some() {
@@ -477,10 +496,36 @@ fn build(
         super::module::define(cx, fid, ctx, &format!("kernel {name}"))?;
         return Ok(GroupFn { fid, record_size: 0 });
     }
+    // Region mode: liveness at the barriers, what can be recomputed after them, and with
+    // region loops the regions' code and the uniform values.
+    let promo = if regions { promotable(cx, body) } else { HashSet::new() };
+    let points = if regions {
+        barrier_liveness(cx, body, &order, &promo)
+    } else {
+        Vec::new()
+    };
+    let codes = if regions && fast {
+        let at: Vec<(Id, usize)> = points.iter().map(|(at, _)| *at).collect();
+        let codes = regions::region_codes(cx, body, &order, &at)
+            .ok_or_else(|| err(format!("kernel {name}: its regions repeat too much code")))?;
+        Some(codes)
+    } else {
+        None
+    };
+    let uniform = if codes.is_some() {
+        uniform::uniform_values(cx, body, &order)
+    } else {
+        HashSet::new()
+    };
     {
         let b = FunctionBuilder::new(&mut ctx.func, fbc);
         let mut t = FnTx::new(cx, b, body.result_type);
-        t.prepare(body, &order)?;
+        if codes.is_some() {
+            // Each region makes its own blocks.
+            t.promote(body)?;
+        } else {
+            t.prepare(body, &order)?;
+        }
         let flags = MemFlagsData::trusted();
 
         // Prologue: arguments and the group's constants.
@@ -529,10 +574,10 @@ fn build(
         // Region mode: records, layout and barrier points.
         let mut rec_layout = None;
         if regions {
-            let promo = promotable(t.cx, body);
-            let points = barrier_liveness(t.cx, body, &order, &promo);
             let remat = rematerializable(t.cx, body, &order);
             let mut off: u64 = 16;
+            // Bytes of the group's area for uniform values.
+            let mut uoff: u64 = 0;
             let mut max_align: u64 = 16;
             let mut var_offsets = HashMap::new();
             let mut result_ty: HashMap<Id, Id> = HashMap::new();
@@ -581,7 +626,8 @@ fn build(
             }
             // Values live across some barrier (or recomputed after one) are SSA variables.
             let mut crossing: HashMap<Id, Vec<Variable>> = HashMap::new();
-            let mut saved_slots: HashMap<Id, Vec<Slot>> = HashMap::new();
+            // Per value: whether it is kept once per group, and its slots.
+            let mut saved_slots: HashMap<Id, (bool, Vec<Slot>)> = HashMap::new();
             let mut ids: Vec<Id> = plans
                 .iter()
                 .flat_map(|(_, s, n)| s.iter().chain(n.iter()).copied())
@@ -597,14 +643,16 @@ fn build(
                 let leaves = t.cx.layout.get(ty)?.leaves.clone();
                 let vars: Vec<Variable> = leaves.iter().map(|l| t.b.declare_var(*l)).collect();
                 if spilled.contains(&id) {
+                    let once = uniform.contains(&id);
+                    let at = if once { &mut uoff } else { &mut off };
                     let mut v = Vec::new();
                     for (var, l) in vars.iter().zip(leaves) {
                         let sz = leaf_bytes(l) as u64;
-                        off = round_up(off, sz);
-                        v.push((*var, off as i32, l));
-                        off += sz;
+                        *at = round_up(*at, sz);
+                        v.push((*var, *at as i32, l));
+                        *at += sz;
                     }
-                    saved_slots.insert(id, v);
+                    saved_slots.insert(id, (once, v));
                 }
                 crossing.insert(id, vars);
             }
@@ -625,20 +673,28 @@ fn build(
                     v.push((var, off as i32, l));
                     off += sz;
                 }
-                saved_slots.insert(id, v);
+                saved_slots.insert(id, (false, v));
             }
-            if off > i32::MAX as u64 / 2 {
+            if off > i32::MAX as u64 / 2 || uoff > i32::MAX as u64 / 2 {
                 return Err(err(format!("kernel {name}: private memory too large")));
             }
             let mut barriers = HashMap::new();
             for (i, (at, saved, need)) in plans.into_iter().enumerate() {
-                let cont = t.b.create_block();
-                let slots = saved
-                    .iter()
-                    .filter_map(|id| saved_slots.get(id))
-                    .flatten()
-                    .copied()
-                    .collect();
+                // The single sweep loop resumes work-items in a block of its own.
+                let cont = if codes.is_some() {
+                    None
+                } else {
+                    Some(t.b.create_block())
+                };
+                let pick = |once: bool| -> Vec<Slot> {
+                    saved
+                        .iter()
+                        .filter_map(|id| saved_slots.get(id))
+                        .filter(|(o, _)| *o == once)
+                        .flat_map(|(_, v)| v.iter().copied())
+                        .collect()
+                };
+                let (slots, uslots) = (pick(false), pick(true));
                 let remat = need.iter().map(|id| defs[id].1.clone()).collect();
                 barriers.insert(
                     at,
@@ -646,13 +702,24 @@ fn build(
                         state: i as u32 + 1,
                         cont,
                         slots,
+                        uslots,
                         remat,
                     },
                 );
             }
             let any =
                 t.b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 8, 3));
-            rec_layout = Some((round_up(off, max_align) as usize, any, crossing, var_offsets, barriers));
+            let gslot = (uoff > 0).then(|| {
+                t.b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, uoff as u32, 4))
+            });
+            rec_layout = Some((
+                round_up(off, max_align) as usize,
+                any,
+                crossing,
+                var_offsets,
+                barriers,
+                gslot,
+            ));
         }
 
         // Region mode: each work-item's record holds its spill slots, then private copies of
@@ -674,6 +741,59 @@ fn build(
             };
             (full, byval_offsets)
         });
+
+        let mut builtins = HashMap::new();
+        builtins.insert(BuiltIn::WorkgroupId, gid.to_vec());
+        builtins.insert(BuiltIn::GlobalSize, gsz.to_vec());
+        builtins.insert(BuiltIn::WorkgroupSize, lsz.to_vec());
+        builtins.insert(BuiltIn::EnqueuedWorkgroupSize, enq.to_vec());
+        builtins.insert(BuiltIn::NumWorkgroups, ngr.to_vec());
+        builtins.insert(BuiltIn::GlobalOffset, goff.to_vec());
+        builtins.insert(BuiltIn::WorkDim, vec![wdim]);
+
+        // Region loops: one loop over the work-items per region.
+        if let (Some(codes), Some((_, any, crossing, var_offsets, barriers, gslot))) = (&codes, rec_layout.take()) {
+            let (full, byval_offsets) = record_layout.clone().unwrap_or_default();
+            let mut byval = Vec::new();
+            let mut byval_at = byval_offsets.into_iter();
+            for ((pid, ty), v) in f.params.iter().zip(argvals) {
+                match v {
+                    ArgVal::Leaves(l) => t.def(*pid, *ty, l),
+                    ArgVal::ByVal { src, size, .. } => byval.push((*pid, *ty, byval_at.next().unwrap_or(0), src, size)),
+                }
+            }
+            let latch = t.b.create_block();
+            t.group = Some(GroupTx {
+                latch,
+                builtins,
+                regions: Some(RegionTx {
+                    rec: spill,
+                    any,
+                    crossing,
+                    var_offsets,
+                    barriers,
+                    gslot,
+                }),
+            });
+            let ids = GroupIds {
+                lsz,
+                gsz,
+                gbase0,
+                gbase,
+            };
+            let env = regions::RegionEnv {
+                record: full,
+                byval,
+                wi_ids,
+                spill,
+            };
+            t.region_loops(body, codes, &ids, &env)?;
+            t.b.seal_all_blocks();
+            let cfg = t.cx.jit.target_config();
+            t.b.finalize(cfg);
+            super::module::define(cx, fid, ctx, &format!("kernel {name}"))?;
+            return Ok(GroupFn { fid, record_size: full });
+        }
 
         // Loop nest: z, y, x (x innermost), each header with its counter as block parameter.
         let sweep = t.b.create_block();
@@ -748,16 +868,8 @@ fn build(
             t.b.ins().store(flags, glin, wi, drv::OFF_GLOBAL_LINEAR_ID as i32);
             t.b.ins().store(flags, lin, wi, drv::OFF_LOCAL_LINEAR_ID as i32);
         }
-        let mut builtins = HashMap::new();
         builtins.insert(BuiltIn::GlobalInvocationId, gl.to_vec());
         builtins.insert(BuiltIn::LocalInvocationId, lid.to_vec());
-        builtins.insert(BuiltIn::WorkgroupId, gid.to_vec());
-        builtins.insert(BuiltIn::GlobalSize, gsz.to_vec());
-        builtins.insert(BuiltIn::WorkgroupSize, lsz.to_vec());
-        builtins.insert(BuiltIn::EnqueuedWorkgroupSize, enq.to_vec());
-        builtins.insert(BuiltIn::NumWorkgroups, ngr.to_vec());
-        builtins.insert(BuiltIn::GlobalOffset, goff.to_vec());
-        builtins.insert(BuiltIn::WorkDim, vec![wdim]);
         builtins.insert(BuiltIn::GlobalLinearId, vec![glin]);
         builtins.insert(BuiltIn::LocalInvocationIndex, vec![lin]);
 
@@ -776,7 +888,7 @@ fn build(
                 }
                 t.b.ins().jump(entry, &[]);
             }
-            Some((_, any, crossing, var_offsets, barriers)) => {
+            Some((_, any, crossing, var_offsets, barriers, gslot)) => {
                 // By-value arguments: private copies in the record after the spill slots, made
                 // when the item starts.
                 let (full, byval_offsets) = record_layout.clone().unwrap_or_default();
@@ -799,7 +911,9 @@ fn build(
                 let mut sw = Switch::new();
                 sw.set_entry(0, start);
                 for bp in barriers.values() {
-                    sw.set_entry(bp.state as u128, bp.cont);
+                    if let Some(cont) = bp.cont {
+                        sw.set_entry(bp.state as u128, cont);
+                    }
                 }
                 sw.emit(&mut t.b, st, latch);
                 t.b.switch_to_block(start);
@@ -815,6 +929,7 @@ fn build(
                         crossing,
                         var_offsets,
                         barriers,
+                        gslot,
                     },
                 ));
             }
@@ -901,9 +1016,18 @@ fn build(
     Ok(GroupFn { fid, record_size })
 }
 
+/// The group's sizes and first global ids, as the work-item loops need them.
+pub(crate) struct GroupIds {
+    pub lsz: [Value; 3],
+    pub gsz: [Value; 3],
+    /// The group's first global id per dimension without the global offset, and with it.
+    pub gbase0: [Value; 3],
+    pub gbase: [Value; 3],
+}
+
 /// The local and the global linear id of work-item `lid` of the group (`gbase0`: the group's
 /// first global id, without the offset).
-fn linear_ids(
+pub(crate) fn linear_ids(
     b: &mut FunctionBuilder,
     lid: [Value; 3],
     lsz: &[Value; 3],
@@ -944,8 +1068,9 @@ impl FnTx<'_, '_, '_> {
             return Ok(false);
         };
         let latch = g.latch;
-        let (rec, any, state, cont) = (r.rec, r.any, bp.state, bp.cont);
+        let (rec, any, state, cont, gslot) = (r.rec, r.any, bp.state, bp.cont, r.gslot);
         let slots = bp.slots.clone();
+        let uslots = bp.uslots.clone();
         let remat = bp.remat.clone();
         // Every work-item of the group runs on this thread: program order is all the ordering
         // a barrier needs here.
@@ -954,11 +1079,24 @@ impl FnTx<'_, '_, '_> {
             let v = self.b.use_var(*var);
             self.b.ins().store(flags, v, rec, *off);
         }
+        if let Some(gs) = gslot {
+            for (var, off, _) in &uslots {
+                let v = self.b.use_var(*var);
+                self.b.ins().stack_store(types::I64, v, gs, *off);
+            }
+        }
         let s = self.b.ins().iconst(types::I32, state as i64);
         self.b.ins().store(flags, s, rec, 0);
-        let one = self.b.ins().iconst(types::I32, 1);
-        self.b.ins().stack_store(types::I64, one, any, 0);
+        // Region loops: the next region is this barrier's (`any` holds it); the single sweep
+        // loop only notes that some work-item yielded.
+        let mark = if cont.is_none() {
+            s
+        } else {
+            self.b.ins().iconst(types::I32, 1)
+        };
+        self.b.ins().stack_store(types::I64, mark, any, 0);
         self.b.ins().jump(latch, &[]);
+        let Some(cont) = cont else { return Ok(true) };
         self.b.switch_to_block(cont);
         for (var, off, ty) in &slots {
             let v = self.b.ins().load(*ty, flags, rec, *off);

@@ -20,8 +20,10 @@ mod memory;
 mod module;
 mod native;
 mod printf;
+mod regions;
 mod simd;
 mod translate;
+mod uniform;
 
 use crate::abi::{KernelArg, WorkGroupContext};
 use crate::spirv::Module;

@@ -232,7 +232,13 @@ impl<'a, 'm, 'f> FnTx<'a, 'm, 'f> {
     /// Creates one Cranelift block per reachable SPIR-V block (`order`), the phis' block
     /// parameters and the SSA variables of promoted Function variables.
     pub fn prepare(&mut self, f: &Function, order: &[usize]) -> R {
-        let promo = promotable(self.cx, f);
+        self.make_blocks(f, order)?;
+        self.promote(f)
+    }
+
+    /// Creates a Cranelift block for each of the SPIR-V blocks `order` (replacing any made
+    /// before) with its phis as block parameters.
+    pub fn make_blocks(&mut self, f: &Function, order: &[usize]) -> R {
         for &bi in order {
             let blk = self.b.create_block();
             self.blocks.insert(f.blocks[bi].label, blk);
@@ -262,7 +268,12 @@ impl<'a, 'm, 'f> FnTx<'a, 'm, 'f> {
             }
             self.phis.insert(blk.label, list);
         }
-        // Promoted variables.
+        Ok(())
+    }
+
+    /// The SSA variables of the promoted Function variables.
+    pub fn promote(&mut self, f: &Function) -> R {
+        let promo = promotable(self.cx, f);
         for blk in &f.blocks {
             for inst in &blk.instructions {
                 if let (Op::Variable, Some(r), Some(ty)) = (inst.opcode, inst.result_id, inst.result_type) {
@@ -330,7 +341,7 @@ impl<'a, 'm, 'f> FnTx<'a, 'm, 'f> {
 
     /// At the start of a block: phi results kept in SSA variables are defined from the block
     /// parameters.
-    fn enter_block(&mut self, label: Id) -> R {
+    pub fn enter_block(&mut self, label: Id) -> R {
         if self.group.as_ref().and_then(|g| g.regions.as_ref()).is_none() {
             return Ok(());
         }

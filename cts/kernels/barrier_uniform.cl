@@ -1,0 +1,63 @@
+// Values live across barriers that look the same for every work-item of the group, and some
+// that only look so. Clift keeps the uniform ones once per group (see jit/src/codegen/uniform.rs);
+// these kernels catch a value wrongly taken for uniform. Host references in
+// tests/kernel_barrier.rs.
+
+// A phi of two uniform values where a branch on the local id meets again (an atomic keeps the
+// branch a branch).
+kernel void join_phi(global int *o, global int *cnt, local int *s, int n) {
+    size_t l = get_local_id(0);
+    int v;
+    if (l & 1) {
+        v = n * 3;
+        atomic_inc(cnt);
+    } else {
+        v = n * 5;
+    }
+    s[l] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    o[get_global_id(0)] = v * 2 + s[l ^ 1];
+}
+
+// Values computed from uniform values only, in a loop that each work-item leaves after its own
+// number of iterations (the exit test at the bottom, so they are used after the loop directly).
+kernel void temporal(global int *o, int n) {
+    int l = (int)get_local_id(0);
+    int i = 0, k;
+    do {
+        k = i * 7 + n;
+        i++;
+    } while (i * i < l + 1);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    o[get_global_id(0)] = k * 1000 + i;
+}
+
+// Uniform values (a per-group trip count and a step that changes every round) and private ones
+// across the two barriers of a loop.
+kernel void uniform_loop(global const int *a, global int *o, local int *s, int rounds) {
+    size_t l = get_local_id(0), n = get_local_size(0);
+    int g = (int)get_group_id(0);
+    int acc = a[get_global_id(0)];
+    int step = g + 1;
+    for (int r = 0; r < rounds + g; r++) {
+        s[l] = acc;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        acc += s[(l + step) % n] * (r + 1);
+        step = step * 3 % (int)n + 1;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    o[get_global_id(0)] = acc * 10 + step;
+}
+
+// Work-items that return before the barrier the others reach. OpenCL C leaves this undefined;
+// Clift finishes the group: the work-items that reach the barrier go on past it.
+kernel void early_return(global int *o, local int *s) {
+    size_t l = get_local_id(0);
+    if (l >= 3) {
+        o[get_global_id(0)] = -1;
+        return;
+    }
+    s[l] = (int)l * 10;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    o[get_global_id(0)] = s[(l + 1) % 3];
+}
