@@ -44,6 +44,32 @@ impl FnTx<'_, '_, '_> {
         Ok((blk, args))
     }
 
+    /// The phis of `target` with their values on the edge from the current block: result,
+    /// type, leaves.
+    pub fn edge_values(&mut self, target: u32) -> R<Vec<(u32, u32, Vec<cranelift_codegen::ir::Value>)>> {
+        let wanted: Vec<(Option<u32>, u32, u32)> = self
+            .phis
+            .get(&target)
+            .map(|ps| {
+                ps.iter()
+                    .map(|p| {
+                        let v = p.incoming.iter().find(|(_, par)| *par == self.cur_label).map(|(v, _)| *v);
+                        (v, p.ty, p.result)
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut out = Vec::new();
+        for (v, ty, r) in wanted {
+            let vals = match v {
+                Some(v) => self.val(v)?,
+                None => self.zeros(ty)?,
+            };
+            out.push((r, ty, vals));
+        }
+        Ok(out)
+    }
+
     fn return_zero(&mut self) -> R {
         let z = self.zeros(self.ret_ty)?;
         self.b.ins().return_(&z);

@@ -506,9 +506,9 @@ fn build(
     };
     let codes = if regions && fast {
         let at: Vec<(Id, usize)> = points.iter().map(|(at, _)| *at).collect();
-        let codes = regions::region_codes(cx, body, &order, &at)
-            .ok_or_else(|| err(format!("kernel {name}: its regions repeat too much code")))?;
-        Some(codes)
+        let starts = regions::region_starts(body, &order, &at)
+            .ok_or_else(|| err(format!("kernel {name}: a barrier outside the body")))?;
+        Some(starts)
     } else {
         None
     };
@@ -786,6 +786,15 @@ fn build(
                 byval,
                 wi_ids,
                 spill,
+                order: order.clone(),
+                uniform,
+                defined: body
+                    .blocks
+                    .iter()
+                    .flat_map(|b| &b.instructions)
+                    .filter_map(|i| i.result_id)
+                    .chain(f.params.iter().map(|(p, _)| *p).filter(|p| t.cx.byval.contains(p)))
+                    .collect(),
             };
             t.region_loops(body, codes, &ids, &env)?;
             t.b.seal_all_blocks();

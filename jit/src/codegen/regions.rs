@@ -16,39 +16,44 @@
 //! returning before a barrier the others reach) still finish: work-items not at the region's
 //! start are skipped, and the group goes on with a region where some are waiting.
 //!
+//! A region often starts with work the same for every work-item: the loop test of a barrier
+//! loop, the bound of the next step. That uniform prefix runs once, before the work-item loop,
+//! following uniform branches; each place where it stops gets a work-item loop of its own.
+//!
 //! A region reaches the blocks between its barrier and the next ones; blocks reachable from
-//! several barriers are translated once per region. Bodies where that would grow too much use
-//! the single sweep loop of `group` instead.
+//! several barriers are translated once per region (or per place its prefix stops). Bodies
+//! where that would grow too much use the single sweep loop of `group` instead.
 
 use super::group::{is_barrier, linear_ids, GroupIds, STATE_DONE};
 use super::layout::Id;
 use super::module::Ctx;
-use super::translate::{successors, FnTx, R};
+use super::group::Slot;
+use super::translate::{op_id, successors, FnTx, R};
+use super::CompileError;
 use crate::spirv::module::Function;
+use crate::spirv::Instruction;
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{types, BlockArg, InstBuilder, MemFlagsData, Value};
-use cranelift_frontend::Switch;
-use rspirv::spirv::BuiltIn;
+use cranelift_codegen::ir::{types, Block, BlockArg, InstBuilder, MemFlagsData, StackSlot, Value};
+use cranelift_frontend::{Switch, Variable};
+use rspirv::dr::Operand;
+use rspirv::spirv::{BuiltIn, Op};
 use std::collections::{HashMap, HashSet};
 
-/// The code of one region.
-pub(crate) struct RegionCode {
-    /// Where it starts: block index and first instruction (0 with the entry block).
-    pub start: (usize, usize),
-    /// The whole blocks it may reach, in reverse post-order (the entry block first for the
-    /// entry region).
-    pub blocks: Vec<usize>,
+/// Where each region starts (block index, first instruction): the entry, then after each
+/// barrier of `at` (block label and instruction index, in state order).
+pub(crate) fn region_starts(f: &Function, order: &[usize], at: &[(Id, usize)]) -> Option<Vec<(usize, usize)>> {
+    let index: HashMap<Id, usize> = order.iter().map(|&bi| (f.blocks[bi].label, bi)).collect();
+    let mut starts = vec![(*order.first()?, 0usize)];
+    for (label, i) in at {
+        starts.push((*index.get(label)?, i + 1));
+    }
+    Some(starts)
 }
 
-/// Most instructions translated for all regions together, relative to the body's.
-const MAX_GROWTH: usize = 4;
-
-/// The regions of body `f` (reachable blocks `order`, entry first): the entry region, then one
-/// per barrier of `at` (block label and instruction index, in state order). `None` when the
-/// regions would repeat too much of the body.
-pub(crate) fn region_codes(cx: &Ctx, f: &Function, order: &[usize], at: &[(Id, usize)]) -> Option<Vec<RegionCode>> {
-    let index: HashMap<Id, usize> = order.iter().map(|&bi| (f.blocks[bi].label, bi)).collect();
-    // Where a unit (block bi from instruction `from`) leads: nowhere when it reaches a barrier.
+/// The whole blocks reached by branches from block `bi`'s instructions from `from` on without
+/// passing a barrier, in reverse post-order (depth first).
+fn unit_blocks(cx: &Ctx, f: &Function, index: &HashMap<Id, usize>, bi: usize, from: usize) -> Vec<usize> {
+    // Where a unit leads: nowhere when it reaches a barrier.
     let next = |bi: usize, from: usize| -> Vec<usize> {
         let blk = &f.blocks[bi];
         if blk.instructions.iter().skip(from).any(|i| is_barrier(cx, i)) {
@@ -62,47 +67,37 @@ pub(crate) fn region_codes(cx: &Ctx, f: &Function, order: &[usize], at: &[(Id, u
             .filter_map(|l| index.get(l).copied())
             .collect()
     };
-    let total: usize = order.iter().map(|&bi| f.blocks[bi].instructions.len()).sum();
-    let mut budget = total * MAX_GROWTH + 1000;
-    let mut starts = vec![(order[0], 0usize)];
-    for (label, i) in at {
-        starts.push((*index.get(label)?, i + 1));
-    }
-    let mut out = Vec::new();
-    for (k, &(bi, from)) in starts.iter().enumerate() {
-        // Reverse post-order of the whole blocks from the start unit (depth first).
-        let roots = if k == 0 { vec![bi] } else { next(bi, from) };
-        let mut seen: HashSet<usize> = HashSet::new();
-        let mut post = Vec::new();
-        for r in roots {
-            if !seen.insert(r) {
-                continue;
-            }
-            let mut stack = vec![(r, next(r, 0), 0usize)];
-            while let Some((b, succ, i)) = stack.last_mut() {
-                if *i < succ.len() {
-                    let s = succ[*i];
-                    *i += 1;
-                    if seen.insert(s) {
-                        let n = next(s, 0);
-                        stack.push((s, n, 0));
-                    }
-                } else {
-                    post.push(*b);
-                    stack.pop();
+    let roots = next(bi, from);
+    let mut seen: HashSet<usize> = HashSet::new();
+    let mut post = Vec::new();
+    for r in roots {
+        if !seen.insert(r) {
+            continue;
+        }
+        let mut stack = vec![(r, next(r, 0), 0usize)];
+        while let Some((b, succ, i)) = stack.last_mut() {
+            if *i < succ.len() {
+                let s = succ[*i];
+                *i += 1;
+                if seen.insert(s) {
+                    let n = next(s, 0);
+                    stack.push((s, n, 0));
                 }
+            } else {
+                post.push(*b);
+                stack.pop();
             }
         }
-        post.reverse();
-        let size: usize = post.iter().map(|&b| f.blocks[b].instructions.len()).sum();
-        budget = budget.checked_sub(size)?;
-        out.push(RegionCode {
-            start: (bi, from),
-            blocks: post,
-        });
     }
-    Some(out)
+    post.reverse();
+    post
 }
+
+/// Most instructions translated for all regions together, relative to the body's.
+const MAX_GROWTH: usize = 4;
+
+/// Most blocks a uniform prefix follows.
+const MAX_PREFIX_BLOCKS: usize = 8;
 
 /// What the region loops need from the work-group function's prologue.
 pub(crate) struct RegionEnv {
@@ -113,19 +108,53 @@ pub(crate) struct RegionEnv {
     /// Whether the work-item ids must be stored in the `WorkItem` too.
     pub wi_ids: bool,
     pub spill: Value,
+    /// The body's reachable blocks, entry first.
+    pub order: Vec<usize>,
+    /// The values the same for every work-item of the group.
+    pub uniform: HashSet<Id>,
+    /// The body's instruction results and by-value parameters (other ids are constants,
+    /// arguments and globals).
+    pub defined: HashSet<Id>,
+}
+
+/// One region being emitted.
+struct Emit<'e> {
+    env: &'e RegionEnv,
+    index: HashMap<Id, usize>,
+    state: u32,
+    sweep: Block,
+    exit: Block,
+    next: StackSlot,
+    /// The values saved in the work-item's record at the region's barrier.
+    slots: Vec<Slot>,
+    /// The instructions recomputed per work-item after it.
+    remat: Vec<Instruction>,
+    /// Variables the uniform prefix defined (or loaded), to define again in each work-item.
+    carried: Vec<Variable>,
+    /// Instructions the region code may still translate.
+    budget: usize,
+}
+
+/// Whether `inst` (a uniform value) may run once before the work-item loop: no memory access
+/// and no effect.
+fn hoistable(inst: &Instruction) -> bool {
+    use Op::*;
+    !matches!(
+        inst.opcode,
+        Variable | FunctionCall | Store | CopyMemory | CopyMemorySized | ImageWrite | ExtInst | Phi
+    ) && !format!("{:?}", inst.opcode).starts_with("Atomic")
 }
 
 impl FnTx<'_, '_, '_> {
-    /// Emits the group's region loops: a dispatch on the group's next region, and per region a
-    /// loop nest over the work-items running that region's code.
-    pub fn region_loops(&mut self, f: &Function, codes: &[RegionCode], g: &GroupIds, env: &RegionEnv) -> R {
-        let flags = MemFlagsData::trusted();
+    /// Emits the group's region loops: a dispatch on the group's next region, and per region
+    /// its uniform prefix and a loop nest over the work-items per place the prefix stops.
+    pub fn region_loops(&mut self, f: &Function, starts: &[(usize, usize)], g: &GroupIds, env: &RegionEnv) -> R {
         let Some(r) = self.group.as_ref().and_then(|g| g.regions.as_ref()) else {
-            return Err(super::CompileError::new("region loops without regions"));
+            return Err(CompileError::new("region loops without regions"));
         };
         let next = r.any;
         let gslot = r.gslot;
-        let zero = self.b.ins().iconst(types::I64, 0);
+        let barriers: HashMap<u32, (Id, usize)> = r.barriers.iter().map(|(at, bp)| (bp.state, *at)).collect();
         // sweep(state): the region of that state runs next; `next` collects the state of a
         // region where work-items wait (none left: the group is done).
         let sweep = self.b.create_block();
@@ -136,7 +165,7 @@ impl FnTx<'_, '_, '_> {
         self.b.switch_to_block(sweep);
         let none = self.b.ins().iconst(types::I32, STATE_DONE as i64);
         self.b.ins().stack_store(types::I64, none, next, 0);
-        let pre: Vec<_> = codes.iter().map(|_| self.b.create_block()).collect();
+        let pre: Vec<_> = starts.iter().map(|_| self.b.create_block()).collect();
         let mut sw = Switch::new();
         for (k, p) in pre.iter().enumerate() {
             sw.set_entry(k as u128, *p);
@@ -145,184 +174,329 @@ impl FnTx<'_, '_, '_> {
         self.b.switch_to_block(exit);
         self.b.ins().return_(&[]);
 
-        let barriers: HashMap<u32, (Id, usize)> = r.barriers.iter().map(|(at, bp)| (bp.state, *at)).collect();
-        for (k, code) in codes.iter().enumerate() {
+        self.phi_lists(f, &env.order)?;
+        let index: HashMap<Id, usize> = env.order.iter().map(|&bi| (f.blocks[bi].label, bi)).collect();
+        let total: usize = env.order.iter().map(|&bi| f.blocks[bi].instructions.len()).sum();
+        let mut budget = total * MAX_GROWTH + 1000;
+        for (k, &(bi, from)) in starts.iter().enumerate() {
             let state = k as u32;
             self.b.switch_to_block(pre[k]);
-            // The uniform values live at the region's start, once for the whole group.
-            let (uslots, slots, remat) = match barriers.get(&state) {
-                Some(at) => {
-                    let bp = &self
-                        .group
-                        .as_ref()
-                        .and_then(|g| g.regions.as_ref())
-                        .map(|r| &r.barriers[at]);
-                    match bp {
-                        Some(bp) => (bp.uslots.clone(), bp.slots.clone(), bp.remat.clone()),
-                        None => (Vec::new(), Vec::new(), Vec::new()),
-                    }
-                }
+            let bp = barriers
+                .get(&state)
+                .and_then(|at| self.group.as_ref()?.regions.as_ref()?.barriers.get(at));
+            let (uslots, slots, remat) = match bp {
+                Some(bp) => (bp.uslots.clone(), bp.slots.clone(), bp.remat.clone()),
                 None => (Vec::new(), Vec::new(), Vec::new()),
             };
-            let mut uvals = Vec::new();
+            // The uniform values live at the region's start, once for the whole group, and
+            // those recomputed from the group's own values.
+            let mut carried = Vec::new();
             for (var, off, ty) in &uslots {
-                let v = match gslot {
-                    Some(s) => self.b.ins().stack_load(types::I64, *ty, s, *off),
-                    None => return Err(super::CompileError::new("uniform slots without their area")),
-                };
-                uvals.push((*var, v));
+                let s = gslot.ok_or_else(|| CompileError::new("uniform slots without their area"))?;
+                let v = self.b.ins().stack_load(types::I64, *ty, s, *off);
+                self.b.def_var(*var, v);
+                carried.push(*var);
             }
-            let zhead = self.b.create_block();
-            let yhead = self.b.create_block();
-            let xhead = self.b.create_block();
-            let item = self.b.create_block();
-            let go = self.b.create_block();
-            let skip = self.b.create_block();
-            let latch = self.b.create_block();
-            let ylatch = self.b.create_block();
-            let zlatch = self.b.create_block();
-            let after = self.b.create_block();
-            let z = self.b.append_block_param(zhead, types::I64);
-            let y = self.b.append_block_param(yhead, types::I64);
-            let x = self.b.append_block_param(xhead, types::I64);
-            let gx = self.b.append_block_param(xhead, types::I64);
-            let rec = self.b.append_block_param(xhead, types::I64);
-            self.b.ins().jump(zhead, &[BlockArg::Value(zero)]);
-
-            self.b.switch_to_block(zhead);
-            let c = self.b.ins().icmp(IntCC::UnsignedLessThan, z, g.lsz[2]);
-            self.b.ins().brif(c, yhead, &[BlockArg::Value(zero)], after, &[]);
-
-            self.b.switch_to_block(yhead);
-            let c = self.b.ins().icmp(IntCC::UnsignedLessThan, y, g.lsz[1]);
-            let row = self.b.ins().imul(z, g.lsz[1]);
-            let row = self.b.ins().iadd(row, y);
-            let row = self.b.ins().imul(row, g.lsz[0]);
-            let row = self.b.ins().imul_imm_s(row, env.record as i64);
-            let rec0 = self.b.ins().iadd(env.spill, row);
-            let xargs = [
-                BlockArg::Value(zero),
-                BlockArg::Value(g.gbase[0]),
-                BlockArg::Value(rec0),
-            ];
-            self.b.ins().brif(c, xhead, &xargs, zlatch, &[]);
-
-            self.b.switch_to_block(xhead);
-            let c = self.b.ins().icmp(IntCC::UnsignedLessThan, x, g.lsz[0]);
-            self.b.ins().brif(c, item, &[], ylatch, &[]);
-
-            // A work-item runs the region if it waits at its start; one waiting elsewhere
-            // keeps the group going.
-            self.b.switch_to_block(item);
-            let s = self.b.ins().load(types::I32, flags, rec, 0);
-            let here = self.b.ins().icmp_imm_u(IntCC::Equal, s, state as i64);
-            self.b.ins().brif(here, go, &[], skip, &[]);
-            self.b.switch_to_block(skip);
-            let waiting = self.b.ins().icmp_imm_u(IntCC::NotEqual, s, STATE_DONE as i64);
-            let keep = self.b.create_block();
-            self.b.ins().brif(waiting, keep, &[], latch, &[]);
-            self.b.switch_to_block(keep);
-            self.b.ins().stack_store(types::I64, s, next, 0);
-            self.b.ins().jump(latch, &[]);
-
-            self.b.switch_to_block(latch);
-            let x1 = self.b.ins().iadd_imm_s(x, 1);
-            let gx1 = self.b.ins().iadd_imm_s(gx, 1);
-            let r1 = self.b.ins().iadd_imm_s(rec, env.record as i64);
-            self.b
-                .ins()
-                .jump(xhead, &[BlockArg::Value(x1), BlockArg::Value(gx1), BlockArg::Value(r1)]);
-            self.b.switch_to_block(ylatch);
-            let y1 = self.b.ins().iadd_imm_s(y, 1);
-            self.b.ins().jump(yhead, &[BlockArg::Value(y1)]);
-            self.b.switch_to_block(zlatch);
-            let z1 = self.b.ins().iadd_imm_s(z, 1);
-            self.b.ins().jump(zhead, &[BlockArg::Value(z1)]);
-            self.b.switch_to_block(after);
-            let n = self.b.ins().stack_load(types::I64, types::I32, next, 0);
-            let more = self.b.ins().icmp_imm_u(IntCC::NotEqual, n, STATE_DONE as i64);
-            self.b.ins().brif(more, sweep, &[BlockArg::Value(n)], exit, &[]);
-
-            // The work-item: its ids, its by-value copies, the values live at the start.
-            self.b.switch_to_block(go);
-            let lid = [x, y, z];
-            let gl = [gx, self.b.ins().iadd(g.gbase[1], y), self.b.ins().iadd(g.gbase[2], z)];
-            let (lin, glin) = linear_ids(&mut self.b, lid, &g.lsz, &g.gsz, &g.gbase0);
-            if env.wi_ids {
-                use super::driver as drv;
-                let wi = self.wi;
-                for d in 0..3 {
-                    self.b
-                        .ins()
-                        .store(flags, lid[d], wi, (drv::OFF_LOCAL_ID + 8 * d) as i32);
-                    self.b
-                        .ins()
-                        .store(flags, gl[d], wi, (drv::OFF_GLOBAL_ID + 8 * d) as i32);
-                }
-                self.b.ins().store(flags, glin, wi, drv::OFF_GLOBAL_LINEAR_ID as i32);
-                self.b.ins().store(flags, lin, wi, drv::OFF_LOCAL_LINEAR_ID as i32);
-            }
-            if let Some(gt) = self.group.as_mut() {
-                gt.latch = latch;
-                gt.builtins.insert(BuiltIn::GlobalInvocationId, gl.to_vec());
-                gt.builtins.insert(BuiltIn::LocalInvocationId, lid.to_vec());
-                gt.builtins.insert(BuiltIn::GlobalLinearId, vec![glin]);
-                gt.builtins.insert(BuiltIn::LocalInvocationIndex, vec![lin]);
-                if let Some(r) = gt.regions.as_mut() {
-                    r.rec = rec;
-                }
-            }
-            for (pid, ty, at, src, size) in &env.byval {
-                let dst = self.b.ins().iadd_imm_s(rec, *at as i64);
-                if k == 0 {
-                    let cfg = cranelift_module::Module::target_config(&self.cx.jit);
-                    super::module::copy_struct(&mut self.b, cfg, dst, *src, *size);
-                }
-                self.def(*pid, *ty, vec![dst]);
-            }
-            // Promoted variables not kept across this barrier start as zero (every path
-            // defines them before use; this keeps the SSA builder out of the loops).
-            let saved: Vec<_> = slots.iter().map(|(v, ..)| *v).collect();
-            let mut pvars: Vec<(Id, Id, Vec<_>)> =
-                self.promoted.iter().map(|(id, (p, v))| (*id, *p, v.clone())).collect();
-            pvars.sort_by_key(|(id, ..)| *id);
-            for (_, p, vs) in pvars {
-                let leaves = self.cx.layout.get(p)?.leaves.clone();
-                for (v, vt) in vs.into_iter().zip(leaves) {
-                    if !saved.contains(&v) {
-                        let zv = self.zero(vt);
-                        self.b.def_var(v, zv);
+            self.cur_label = f.blocks[bi].label;
+            for inst in &remat {
+                if inst.result_id.is_some_and(|r| env.uniform.contains(&r)) {
+                    self.inst(inst)?;
+                    if let Some(vars) = inst.result_id.and_then(|r| self.crossing_vars(r)) {
+                        carried.extend(vars);
                     }
                 }
             }
-            for (var, off, ty) in &slots {
-                let v = self.b.ins().load(*ty, flags, rec, *off);
-                self.b.def_var(*var, v);
-            }
-            for (var, v) in &uvals {
-                self.b.def_var(*var, *v);
-            }
-            // The region's code: fresh blocks, then the start unit in this block.
-            self.make_blocks(f, &code.blocks)?;
-            let (sbi, from) = code.start;
-            if k == 0 {
-                let entry = self.blocks[&f.blocks[sbi].label];
-                self.b.ins().jump(entry, &[]);
-            } else {
-                self.cur_label = f.blocks[sbi].label;
-                for inst in &remat {
-                    self.inst(inst)?;
+            let mut e = Emit {
+                env,
+                index: index.clone(),
+                state,
+                sweep,
+                exit,
+                next,
+                slots,
+                remat,
+                carried,
+                budget,
+            };
+            let mut path = vec![bi];
+            self.prefix(f, g, &mut e, bi, from, &mut path)?;
+            budget = e.budget;
+        }
+        Ok(())
+    }
+
+    /// Runs the uniform instructions of block `bi` from `from` on in the current (pre-loop)
+    /// block, following uniform branches (`path`: the blocks followed); where a work-item's
+    /// own work starts, emits the work-item loop.
+    fn prefix(
+        &mut self,
+        f: &Function,
+        g: &GroupIds,
+        e: &mut Emit,
+        bi: usize,
+        from: usize,
+        path: &mut Vec<usize>,
+    ) -> R {
+        let blk = &f.blocks[bi];
+        self.cur_label = blk.label;
+        let uniform = |id: &Id| e.env.uniform.contains(id);
+        for (i, inst) in blk.instructions.iter().enumerate().skip(from) {
+            self.cur_inst = i;
+            let target = |k: usize| match inst.operands.get(k) {
+                Some(Operand::IdRef(t)) => e.index.get(t).copied().filter(|t| !path.contains(t)),
+                _ => None,
+            };
+            match inst.opcode {
+                Op::Phi | Op::Nop | Op::Line | Op::NoLine | Op::SelectionMerge | Op::LoopMerge => {}
+                Op::Branch if path.len() < MAX_PREFIX_BLOCKS => {
+                    let Some(t) = target(0).filter(|t| self.uniform_edge(f, e, blk.label, *t)) else {
+                        return self.item_loops(f, g, e, bi, i);
+                    };
+                    return self.follow(f, g, e, t, path);
                 }
-                self.region_unit(f, sbi, from)?;
+                Op::BranchConditional if path.len() < MAX_PREFIX_BLOCKS => {
+                    let c = op_id(inst, 0)?;
+                    let edge = |t: Option<usize>| t.filter(|t| self.uniform_edge(f, e, blk.label, *t));
+                    let (Some(t), Some(el)) = (edge(target(1)), edge(target(2))) else {
+                        return self.item_loops(f, g, e, bi, i);
+                    };
+                    if !uniform(&c) || t == el {
+                        return self.item_loops(f, g, e, bi, i);
+                    }
+                    let cv = self.val1(c)?;
+                    let (tb, eb) = (self.b.create_block(), self.b.create_block());
+                    self.b.ins().brif(cv, tb, &[], eb, &[]);
+                    let vals = self.vals.clone();
+                    let carried = e.carried.clone();
+                    for (blk, target) in [(tb, t), (eb, el)] {
+                        self.b.switch_to_block(blk);
+                        self.vals = vals.clone();
+                        e.carried = carried.clone();
+                        self.cur_label = f.blocks[bi].label;
+                        self.follow(f, g, e, target, path)?;
+                    }
+                    return Ok(());
+                }
+                _ if inst.result_id.is_some_and(|r| uniform(&r)) && hoistable(inst) => {
+                    self.inst(inst)?;
+                    if let Some(vars) = inst.result_id.and_then(|r| self.crossing_vars(r)) {
+                        e.carried.extend(vars);
+                    }
+                }
+                _ => return self.item_loops(f, g, e, bi, i),
             }
-            for &bi in &code.blocks {
-                let label = f.blocks[bi].label;
-                let cblk = self.blocks[&label];
-                self.b.switch_to_block(cblk);
-                self.cur_label = label;
-                self.enter_block(label)?;
-                self.region_unit(f, bi, 0)?;
+        }
+        Err(CompileError::new(format!("block %{} has no terminator", blk.label)))
+    }
+
+    /// Whether the phis of block `t` take uniform values on the edge from block `from`.
+    fn uniform_edge(&self, f: &Function, e: &Emit, from: Id, t: usize) -> bool {
+        let defined = |id: &Id| e.env.defined.contains(id);
+        self.phis.get(&f.blocks[t].label).is_none_or(|ps| {
+            ps.iter().all(|p| {
+                p.incoming
+                    .iter()
+                    .filter(|(_, pred)| *pred == from)
+                    .all(|(v, _)| e.env.uniform.contains(v) || !defined(v))
+            })
+        })
+    }
+
+    /// The prefix goes on into block `t` (its phis take their values on this edge).
+    fn follow(&mut self, f: &Function, g: &GroupIds, e: &mut Emit, t: usize, path: &mut Vec<usize>) -> R {
+        let label = f.blocks[t].label;
+        for (r, ty, vals) in self.edge_values(label)? {
+            self.def(r, ty, vals);
+            if let Some(vars) = self.crossing_vars(r) {
+                e.carried.extend(vars);
             }
+        }
+        path.push(t);
+        let out = self.prefix(f, g, e, t, 0, path);
+        path.pop();
+        out
+    }
+
+    /// A loop nest over the work-items of the group running the region's code from block `bi`,
+    /// instruction `from`, for those waiting at the region's start.
+    fn item_loops(&mut self, f: &Function, g: &GroupIds, e: &mut Emit, sbi: usize, from: usize) -> R {
+        let flags = MemFlagsData::trusted();
+        let (env, state, next) = (e.env, e.state, e.next);
+        // The values the prefix left, as they are here.
+        let mut carried: Vec<(Variable, Value)> = Vec::new();
+        for var in &e.carried {
+            if !carried.iter().any(|(v, _)| v == var) {
+                carried.push((*var, self.b.use_var(*var)));
+            }
+        }
+        let zero = self.b.ins().iconst(types::I64, 0);
+        let zhead = self.b.create_block();
+        let yhead = self.b.create_block();
+        let xhead = self.b.create_block();
+        let item = self.b.create_block();
+        let go = self.b.create_block();
+        let skip = self.b.create_block();
+        let keep = self.b.create_block();
+        let latch = self.b.create_block();
+        let ylatch = self.b.create_block();
+        let zlatch = self.b.create_block();
+        let after = self.b.create_block();
+        let z = self.b.append_block_param(zhead, types::I64);
+        let y = self.b.append_block_param(yhead, types::I64);
+        let x = self.b.append_block_param(xhead, types::I64);
+        let gx = self.b.append_block_param(xhead, types::I64);
+        let rec = self.b.append_block_param(xhead, types::I64);
+        self.b.ins().jump(zhead, &[BlockArg::Value(zero)]);
+
+        self.b.switch_to_block(zhead);
+        let c = self.b.ins().icmp(IntCC::UnsignedLessThan, z, g.lsz[2]);
+        self.b.ins().brif(c, yhead, &[BlockArg::Value(zero)], after, &[]);
+
+        self.b.switch_to_block(yhead);
+        let c = self.b.ins().icmp(IntCC::UnsignedLessThan, y, g.lsz[1]);
+        let row = self.b.ins().imul(z, g.lsz[1]);
+        let row = self.b.ins().iadd(row, y);
+        let row = self.b.ins().imul(row, g.lsz[0]);
+        let row = self.b.ins().imul_imm_s(row, env.record as i64);
+        let rec0 = self.b.ins().iadd(env.spill, row);
+        let xargs = [
+            BlockArg::Value(zero),
+            BlockArg::Value(g.gbase[0]),
+            BlockArg::Value(rec0),
+        ];
+        self.b.ins().brif(c, xhead, &xargs, zlatch, &[]);
+
+        self.b.switch_to_block(xhead);
+        let c = self.b.ins().icmp(IntCC::UnsignedLessThan, x, g.lsz[0]);
+        self.b.ins().brif(c, item, &[], ylatch, &[]);
+
+        // A work-item runs the region if it waits at its start; one waiting elsewhere keeps
+        // the group going.
+        self.b.switch_to_block(item);
+        let s = self.b.ins().load(types::I32, flags, rec, 0);
+        let here = self.b.ins().icmp_imm_u(IntCC::Equal, s, state as i64);
+        self.b.ins().brif(here, go, &[], skip, &[]);
+        self.b.switch_to_block(skip);
+        let waiting = self.b.ins().icmp_imm_u(IntCC::NotEqual, s, STATE_DONE as i64);
+        self.b.ins().brif(waiting, keep, &[], latch, &[]);
+        self.b.switch_to_block(keep);
+        self.b.ins().stack_store(types::I64, s, next, 0);
+        self.b.ins().jump(latch, &[]);
+
+        self.b.switch_to_block(latch);
+        let x1 = self.b.ins().iadd_imm_s(x, 1);
+        let gx1 = self.b.ins().iadd_imm_s(gx, 1);
+        let r1 = self.b.ins().iadd_imm_s(rec, env.record as i64);
+        self.b
+            .ins()
+            .jump(xhead, &[BlockArg::Value(x1), BlockArg::Value(gx1), BlockArg::Value(r1)]);
+        self.b.switch_to_block(ylatch);
+        let y1 = self.b.ins().iadd_imm_s(y, 1);
+        self.b.ins().jump(yhead, &[BlockArg::Value(y1)]);
+        self.b.switch_to_block(zlatch);
+        let z1 = self.b.ins().iadd_imm_s(z, 1);
+        self.b.ins().jump(zhead, &[BlockArg::Value(z1)]);
+        self.b.switch_to_block(after);
+        let n = self.b.ins().stack_load(types::I64, types::I32, next, 0);
+        let more = self.b.ins().icmp_imm_u(IntCC::NotEqual, n, STATE_DONE as i64);
+        self.b.ins().brif(more, e.sweep, &[BlockArg::Value(n)], e.exit, &[]);
+
+        // The work-item: its ids, its by-value copies, the values live at the start.
+        self.b.switch_to_block(go);
+        let lid = [x, y, z];
+        let gl = [gx, self.b.ins().iadd(g.gbase[1], y), self.b.ins().iadd(g.gbase[2], z)];
+        let (lin, glin) = linear_ids(&mut self.b, lid, &g.lsz, &g.gsz, &g.gbase0);
+        if env.wi_ids {
+            use super::driver as drv;
+            let wi = self.wi;
+            for d in 0..3 {
+                self.b.ins().store(flags, lid[d], wi, (drv::OFF_LOCAL_ID + 8 * d) as i32);
+                self.b.ins().store(flags, gl[d], wi, (drv::OFF_GLOBAL_ID + 8 * d) as i32);
+            }
+            self.b.ins().store(flags, glin, wi, drv::OFF_GLOBAL_LINEAR_ID as i32);
+            self.b.ins().store(flags, lin, wi, drv::OFF_LOCAL_LINEAR_ID as i32);
+        }
+        if let Some(gt) = self.group.as_mut() {
+            gt.latch = latch;
+            gt.builtins.insert(BuiltIn::GlobalInvocationId, gl.to_vec());
+            gt.builtins.insert(BuiltIn::LocalInvocationId, lid.to_vec());
+            gt.builtins.insert(BuiltIn::GlobalLinearId, vec![glin]);
+            gt.builtins.insert(BuiltIn::LocalInvocationIndex, vec![lin]);
+            if let Some(r) = gt.regions.as_mut() {
+                r.rec = rec;
+            }
+        }
+        for (pid, ty, at, src, size) in &env.byval {
+            let dst = self.b.ins().iadd_imm_s(rec, *at as i64);
+            if state == 0 {
+                let cfg = cranelift_module::Module::target_config(&self.cx.jit);
+                super::module::copy_struct(&mut self.b, cfg, dst, *src, *size);
+            }
+            self.def(*pid, *ty, vec![dst]);
+        }
+        // Promoted variables not kept across this barrier start as zero (every path defines
+        // them before use; this keeps the SSA builder out of the loops).
+        let saved: Vec<_> = e.slots.iter().map(|(v, ..)| *v).collect();
+        let mut pvars: Vec<(Id, Id, Vec<_>)> = self.promoted.iter().map(|(id, (p, v))| (*id, *p, v.clone())).collect();
+        pvars.sort_by_key(|(id, ..)| *id);
+        for (_, p, vs) in pvars {
+            let leaves = self.cx.layout.get(p)?.leaves.clone();
+            for (v, vt) in vs.into_iter().zip(leaves) {
+                if !saved.contains(&v) {
+                    let zv = self.zero(vt);
+                    self.b.def_var(v, zv);
+                }
+            }
+        }
+        for (var, off, ty) in &e.slots {
+            let v = self.b.ins().load(*ty, flags, rec, *off);
+            self.b.def_var(*var, v);
+        }
+        for (var, v) in &carried {
+            self.b.def_var(*var, *v);
+        }
+        let label = f.blocks[sbi].label;
+        self.cur_label = label;
+        for inst in &e.remat {
+            if !inst.result_id.is_some_and(|r| env.uniform.contains(&r)) {
+                self.inst(inst)?;
+            }
+        }
+        // The region's code: fresh blocks (the start block's phis keep the values the prefix
+        // gave them until its start is translated), then the start in this block.
+        let blocks = unit_blocks(self.cx, f, &e.index, sbi, from);
+        let size: usize = blocks.iter().map(|&b| f.blocks[b].instructions.len()).sum();
+        e.budget = e
+            .budget
+            .checked_sub(size)
+            .ok_or_else(|| CompileError::new("the regions repeat too much code"))?;
+        let start_phis: Vec<Id> = self.phis[&label].iter().map(|p| p.result).collect();
+        let kept: Vec<(Id, Option<Vec<Value>>)> = start_phis.iter().map(|r| (*r, self.vals.get(r).cloned())).collect();
+        self.make_blocks(f, &blocks)?;
+        let params: Vec<(Id, Option<Vec<Value>>)> =
+            start_phis.iter().map(|r| (*r, self.vals.get(r).cloned())).collect();
+        for (r, v) in kept {
+            match v {
+                Some(v) => self.vals.insert(r, v),
+                None => self.vals.remove(&r),
+            };
+        }
+        self.region_unit(f, sbi, from)?;
+        if blocks.contains(&sbi) {
+            // The start block again, reached by a branch: its phis are its parameters.
+            for (r, v) in params {
+                if let Some(v) = v {
+                    self.vals.insert(r, v);
+                }
+            }
+        }
+        for &bi in &blocks {
+            let label = f.blocks[bi].label;
+            let cblk = self.blocks[&label];
+            self.b.switch_to_block(cblk);
+            self.cur_label = label;
+            self.enter_block(label)?;
+            self.region_unit(f, bi, 0)?;
         }
         Ok(())
     }

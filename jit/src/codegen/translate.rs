@@ -239,21 +239,29 @@ impl<'a, 'm, 'f> FnTx<'a, 'm, 'f> {
     /// Creates a Cranelift block for each of the SPIR-V blocks `order` (replacing any made
     /// before) with its phis as block parameters.
     pub fn make_blocks(&mut self, f: &Function, order: &[usize]) -> R {
+        self.phi_lists(f, order)?;
         for &bi in order {
-            let blk = self.b.create_block();
-            self.blocks.insert(f.blocks[bi].label, blk);
-        }
-        // Phis become block parameters.
-        for &bi in order {
-            let blk = &f.blocks[bi];
-            let cblk = self.blocks[&blk.label];
-            let mut list = Vec::new();
-            for inst in blk.instructions.iter().filter(|i| i.opcode == Op::Phi) {
-                let (r, ty) = result(inst)?;
+            let label = f.blocks[bi].label;
+            let cblk = self.b.create_block();
+            self.blocks.insert(label, cblk);
+            let phis: Vec<(Id, Id)> = self.phis[&label].iter().map(|p| (p.result, p.ty)).collect();
+            for (r, ty) in phis {
                 let leaves = self.cx.layout.get(ty)?.leaves.clone();
                 let vals: Vec<Value> = leaves.iter().map(|l| self.b.append_block_param(cblk, *l)).collect();
                 self.vals.insert(r, vals);
                 self.vtys.insert(r, ty);
+            }
+        }
+        Ok(())
+    }
+
+    /// The phis of each of the SPIR-V blocks `order`.
+    pub fn phi_lists(&mut self, f: &Function, order: &[usize]) -> R {
+        for &bi in order {
+            let blk = &f.blocks[bi];
+            let mut list = Vec::new();
+            for inst in blk.instructions.iter().filter(|i| i.opcode == Op::Phi) {
+                let (r, ty) = result(inst)?;
                 let mut incoming = Vec::new();
                 let mut i = 0;
                 while i + 1 < inst.operands.len() {
@@ -323,7 +331,7 @@ impl<'a, 'm, 'f> FnTx<'a, 'm, 'f> {
     }
 
     /// The SSA variables of a value kept live across barriers (region mode), if `id` is one.
-    fn crossing_vars(&self, id: Id) -> Option<Vec<Variable>> {
+    pub fn crossing_vars(&self, id: Id) -> Option<Vec<Variable>> {
         let r = self.group.as_ref()?.regions.as_ref()?;
         r.crossing.get(&id).cloned()
     }

@@ -11,7 +11,8 @@
 //!   work-items leave after different numbers of iterations (it is marked divergent
 //!   everywhere).
 //!
-//! Everything else is uniform: constants, kernel arguments, the group's ids and sizes, and pure
+//! Everything else is uniform: constants, kernel arguments (but a by-value struct, which is
+//! each work-item's private copy), the group's ids and sizes, and pure
 //! arithmetic on uniform values. The work-group function keeps uniform values live across a
 //! barrier once per group instead of once per work-item.
 
@@ -83,6 +84,8 @@ pub(crate) fn uniform_values(cx: &Ctx, f: &Function, order: &[usize]) -> HashSet
         .filter(|inst| always_divergent(cx, inst, &is_ptr))
         .filter_map(|inst| inst.result_id)
         .collect();
+    // A by-value argument is each work-item's private copy.
+    divergent.extend(f.params.iter().map(|(p, _)| *p).filter(|p| cx.byval.contains(p)));
     // Blocks whose phis merge divergent paths, and blocks whose every value is divergent.
     let mut join = vec![false; n];
     let mut whole = vec![false; n];
