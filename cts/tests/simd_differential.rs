@@ -1,4 +1,5 @@
-//! Clift's vector loop against its scalar loop on random straight-line kernels: float and int
+//! Clift's vector loop against its scalar loop on random straight-line kernels (and on kernels
+//! whose barrier regions are straight-line code): float and int
 //! expressions (arithmetic, bit operations, shifts, min/max, fmin/fmax, rounding functions,
 //! mad/fma, comparisons, selects, ifs whose arms only compute, conversions and bit casts) over
 //! consecutive and offset loads and stores, on inputs with zeros, infinities, NaN, denormals and
@@ -10,6 +11,7 @@ use cts::image_ref::Rng;
 use cts::*;
 
 const KERNELS: usize = 48;
+const REGION_KERNELS: usize = 24;
 const N: usize = 103;
 const SEEDS: [u64; 2] = [11, 12];
 
@@ -154,11 +156,63 @@ impl Gen {
              }}\n"
         )
     }
+
+    /// A kernel with barriers whose regions are straight-line code: rounds of a loop with a
+    /// uniform trip count, each reading `__local` values of its own and of another work-item,
+    /// writing its result to a second array and copying it back after a barrier (so no two
+    /// work-items race).
+    fn region_kernel(&mut self, n: usize) -> String {
+        let mut body = String::new();
+        for _ in 0..1 + self.0.below(2) {
+            if self.chance(0.3) {
+                let (c, e) = (self.cond(1), self.f(2));
+                body.push_str(&format!("        if ({c}) fx = {e};\n"));
+            } else {
+                let e = self.f(3);
+                body.push_str(&format!("        fx = {e};\n"));
+            }
+        }
+        let partner = self.pick(&["(l + off) & (L - 1)", "((l ^ 1) < L ? (l ^ 1) : l)", "L - 1 - l", "l"]);
+        let step = self.pick(&["off >>= 1", "off /= 2"]);
+        let store = if self.chance(0.4) {
+            let c = self.pick(&["l < off", "(int)l >= k + 4", "x > 0.0f", "l < off || l == L - 1"]);
+            format!("        if ({c}) lb[l] = fx; else lb[l] = x - 1.0f;\n")
+        } else {
+            "        lb[l] = fx;\n".to_string()
+        };
+        let ie = self.i(2);
+        format!(
+            "kernel void r{n}(global const float *a, global const float *b, global const int *ia,\n\
+             \x20                global float *o, global int *io, float s, int k, local float *la,\n\
+             \x20                local float *lb) {{\n\
+             \x20   size_t i = get_global_id(0), l = get_local_id(0), L = get_local_size(0);\n\
+             \x20   la[l] = a[i] + b[i];\n\
+             \x20   barrier(CLK_LOCAL_MEM_FENCE);\n\
+             \x20   for (size_t off = L / 2 + 1; off > 0; {step}) {{\n\
+             \x20       float x = la[l], y = la[{partner}], fx = x;\n\
+             \x20       int ix = (int)l ^ (int)off, iy = ia[i] + (int)off;\n\
+             {body}\
+             {store}\
+             \x20       io[i] = {ie};\n\
+             \x20       barrier(CLK_LOCAL_MEM_FENCE);\n\
+             \x20       la[l] = lb[l];\n\
+             \x20       barrier(CLK_LOCAL_MEM_FENCE);\n\
+             \x20   }}\n\
+             \x20   o[i] = la[l];\n\
+             }}\n"
+        )
+    }
 }
 
 fn sources(seed: u64) -> Vec<String> {
     let mut g = Gen(Rng::new(seed));
     (0..KERNELS).map(|n| g.kernel(n)).collect()
+}
+
+/// The kernels with barriers (named r0, r1, ...).
+fn region_sources(seed: u64) -> Vec<String> {
+    let mut g = Gen(Rng::new(seed ^ 0x5eed));
+    (0..REGION_KERNELS).map(|n| g.region_kernel(n)).collect()
 }
 
 /// In a child: every kernel's outputs for each launch, NaNs made canonical, one line each.
@@ -172,7 +226,7 @@ fn differential_child() {
     let mut text = String::new();
     for seed in SEEDS {
         let srcs = sources(seed);
-        let p = ctx.program_source(&srcs.concat());
+        let p = ctx.program_source(&(srcs.concat() + &region_sources(seed).concat()));
         let err = p.build("-cl-std=CL3.0");
         assert_eq!(err, CL_SUCCESS, "build: {}", p.build_log());
         let mut rng = Rng::new(seed);
@@ -187,8 +241,11 @@ fn differential_child() {
             ctx.buffer_from(as_bytes(&b)),
             ctx.buffer_from(as_bytes(&ia)),
         );
-        for n in 0..KERNELS {
-            let k = p.kernel(&format!("k{n}"));
+        let names = (0..KERNELS)
+            .map(|n| format!("k{n}"))
+            .chain((0..REGION_KERNELS).map(|n| format!("r{n}")));
+        for name in names {
+            let k = p.kernel(&name);
             for (global, local) in [(N, vec![]), (N / 7 * 7, vec![7]), (N / 16 * 16, vec![16]), (N, vec![1])] {
                 let o = ctx.buffer_from(&vec![0xffu8; 4 * len]);
                 let io = ctx.buffer_from(&vec![0xffu8; 4 * len]);
@@ -199,6 +256,12 @@ fn differential_child() {
                 k.arg_mem(4, &io);
                 k.arg(5, &1.25f32);
                 k.arg(6, &-3i32);
+                if name.starts_with('r') {
+                    // The group size Clift picks is at most 1024.
+                    let group = local.first().copied().unwrap_or(1024);
+                    k.arg_local(7, 4 * group);
+                    k.arg_local(8, 4 * group);
+                }
                 q.run(&k, &[], &[global], &local);
                 let fo: Vec<f32> = from_bytes(&q.read(&o, 0, 4 * len));
                 let io: Vec<u32> = from_bytes(&q.read(&io, 0, 4 * len));
@@ -208,7 +271,7 @@ fn differential_child() {
                     .chain(io)
                     .map(|v| format!("{v:08x}"))
                     .collect();
-                text.push_str(&format!("{seed} k{n} {local:?} {}\n", bits.join(" ")));
+                text.push_str(&format!("{seed} {name} {local:?} {}\n", bits.join(" ")));
             }
         }
     }
@@ -243,13 +306,18 @@ fn vector_loop_matches_scalar_loop() {
         std::fs::read_to_string(v).expect("vector"),
         std::fs::read_to_string(s).expect("scalar"),
     );
-    assert_eq!(v.lines().count(), SEEDS.len() * KERNELS * 4);
+    assert_eq!(v.lines().count(), SEEDS.len() * (KERNELS + REGION_KERNELS) * 4);
     for (lv, ls) in v.lines().zip(s.lines()) {
         if lv != ls {
             let words: Vec<&str> = lv.split(' ').collect();
             let (seed, name) = (words[0], words[1]);
             let n: usize = name[1..].parse().unwrap_or(0);
-            let src = &sources(seed.parse().unwrap_or(0))[n];
+            let seed_n = seed.parse().unwrap_or(0);
+            let src = if name.starts_with('r') {
+                &region_sources(seed_n)[n]
+            } else {
+                &sources(seed_n)[n]
+            };
             let first = lv.split(' ').zip(ls.split(' ')).position(|(a, b)| a != b);
             panic!(
                 "{seed} {name}: vector and scalar loops differ (word {first:?}):\n{src}\nvector: {lv}\nscalar: {ls}"

@@ -53,7 +53,11 @@ impl FnTx<'_, '_, '_> {
             .map(|ps| {
                 ps.iter()
                     .map(|p| {
-                        let v = p.incoming.iter().find(|(_, par)| *par == self.cur_label).map(|(v, _)| *v);
+                        let v = p
+                            .incoming
+                            .iter()
+                            .find(|(_, par)| *par == self.cur_label)
+                            .map(|(v, _)| *v);
                         (v, p.ty, p.result)
                     })
                     .collect()

@@ -786,6 +786,7 @@ fn build(
                 byval,
                 wi_ids,
                 spill,
+                name: name.to_string(),
                 order: order.clone(),
                 uniform,
                 defined: body

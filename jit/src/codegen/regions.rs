@@ -24,13 +24,14 @@
 //! several barriers are translated once per region (or per place its prefix stops). Bodies
 //! where that would grow too much use the single sweep loop of `group` instead.
 
+use super::group::Slot;
 use super::group::{is_barrier, linear_ids, GroupIds, STATE_DONE};
 use super::layout::Id;
 use super::module::Ctx;
-use super::group::Slot;
+use super::simd;
 use super::translate::{op_id, successors, FnTx, R};
 use super::CompileError;
-use crate::spirv::module::Function;
+use crate::spirv::module::{Block as SpvBlock, Function};
 use crate::spirv::Instruction;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, Block, BlockArg, InstBuilder, MemFlagsData, StackSlot, Value};
@@ -108,6 +109,8 @@ pub(crate) struct RegionEnv {
     /// Whether the work-item ids must be stored in the `WorkItem` too.
     pub wi_ids: bool,
     pub spill: Value,
+    /// The kernel's name.
+    pub name: String,
     /// The body's reachable blocks, entry first.
     pub order: Vec<usize>,
     /// The values the same for every work-item of the group.
@@ -131,6 +134,9 @@ struct Emit<'e> {
     remat: Vec<Instruction>,
     /// Variables the uniform prefix defined (or loaded), to define again in each work-item.
     carried: Vec<Variable>,
+    /// Instructions the prefix passed over (each work-item's own values, without effects),
+    /// which start the work-item's code.
+    deferred: Vec<Instruction>,
     /// Instructions the region code may still translate.
     budget: usize,
 }
@@ -216,6 +222,7 @@ impl FnTx<'_, '_, '_> {
                 slots,
                 remat,
                 carried,
+                deferred: Vec::new(),
                 budget,
             };
             let mut path = vec![bi];
@@ -228,22 +235,20 @@ impl FnTx<'_, '_, '_> {
     /// Runs the uniform instructions of block `bi` from `from` on in the current (pre-loop)
     /// block, following uniform branches (`path`: the blocks followed); where a work-item's
     /// own work starts, emits the work-item loop.
-    fn prefix(
-        &mut self,
-        f: &Function,
-        g: &GroupIds,
-        e: &mut Emit,
-        bi: usize,
-        from: usize,
-        path: &mut Vec<usize>,
-    ) -> R {
+    fn prefix(&mut self, f: &Function, g: &GroupIds, e: &mut Emit, bi: usize, from: usize, path: &mut Vec<usize>) -> R {
         let blk = &f.blocks[bi];
         self.cur_label = blk.label;
         let uniform = |id: &Id| e.env.uniform.contains(id);
         for (i, inst) in blk.instructions.iter().enumerate().skip(from) {
             self.cur_inst = i;
+            // A block the prefix may go on into: not one it passed, and not one the region can
+            // reach again without a barrier (its values would have two versions).
             let target = |k: usize| match inst.operands.get(k) {
-                Some(Operand::IdRef(t)) => e.index.get(t).copied().filter(|t| !path.contains(t)),
+                Some(Operand::IdRef(t)) => e
+                    .index
+                    .get(t)
+                    .copied()
+                    .filter(|t| !path.contains(t) && !unit_blocks(self.cx, f, &e.index, *t, 0).contains(t)),
                 _ => None,
             };
             match inst.opcode {
@@ -268,10 +273,12 @@ impl FnTx<'_, '_, '_> {
                     self.b.ins().brif(cv, tb, &[], eb, &[]);
                     let vals = self.vals.clone();
                     let carried = e.carried.clone();
+                    let deferred = e.deferred.clone();
                     for (blk, target) in [(tb, t), (eb, el)] {
                         self.b.switch_to_block(blk);
                         self.vals = vals.clone();
                         e.carried = carried.clone();
+                        e.deferred = deferred.clone();
                         self.cur_label = f.blocks[bi].label;
                         self.follow(f, g, e, target, path)?;
                     }
@@ -282,6 +289,11 @@ impl FnTx<'_, '_, '_> {
                     if let Some(vars) = inst.result_id.and_then(|r| self.crossing_vars(r)) {
                         e.carried.extend(vars);
                     }
+                }
+                // A work-item's own value: computed first thing in its code (the prefix only
+                // computes, so moving a load after it changes nothing).
+                _ if inst.result_id.is_some() && (hoistable(inst) || inst.opcode == Op::Load) => {
+                    e.deferred.push(inst.clone());
                 }
                 _ => return self.item_loops(f, g, e, bi, i),
             }
@@ -329,10 +341,20 @@ impl FnTx<'_, '_, '_> {
                 carried.push((*var, self.b.use_var(*var)));
             }
         }
+        let plan = self.region_plan(f, e, sbi, from);
+        // With CLIFT_DUMP_CODE (debugging aid), say which regions got the vector loop.
+        if std::env::var_os("CLIFT_DUMP_CODE").is_some() {
+            match &plan {
+                Ok(_) => eprintln!("== kernel {}: region {state} vector loop yes", env.name),
+                Err(why) => eprintln!("== kernel {}: region {state} vector loop no ({why})", env.name),
+            }
+        }
+        let plan = plan.ok();
         let zero = self.b.ins().iconst(types::I64, 0);
         let zhead = self.b.create_block();
         let yhead = self.b.create_block();
         let xhead = self.b.create_block();
+        let xdone = self.b.create_block();
         let item = self.b.create_block();
         let go = self.b.create_block();
         let skip = self.b.create_block();
@@ -346,6 +368,16 @@ impl FnTx<'_, '_, '_> {
         let x = self.b.append_block_param(xhead, types::I64);
         let gx = self.b.append_block_param(xhead, types::I64);
         let rec = self.b.append_block_param(xhead, types::I64);
+        // The scalar loop runs up to `end`: the end of the row, or the end of four work-items
+        // the vector loop handed over.
+        let end = self.b.append_block_param(xhead, types::I64);
+        let vector = plan.as_ref().map(|_| {
+            let vhead = self.b.create_block();
+            let vx = self.b.append_block_param(vhead, types::I64);
+            let vgx = self.b.append_block_param(vhead, types::I64);
+            let vrec = self.b.append_block_param(vhead, types::I64);
+            (vhead, vx, vgx, vrec)
+        });
         self.b.ins().jump(zhead, &[BlockArg::Value(zero)]);
 
         self.b.switch_to_block(zhead);
@@ -359,16 +391,31 @@ impl FnTx<'_, '_, '_> {
         let row = self.b.ins().imul(row, g.lsz[0]);
         let row = self.b.ins().imul_imm_s(row, env.record as i64);
         let rec0 = self.b.ins().iadd(env.spill, row);
-        let xargs = [
+        let mut xargs = vec![
             BlockArg::Value(zero),
             BlockArg::Value(g.gbase[0]),
             BlockArg::Value(rec0),
         ];
-        self.b.ins().brif(c, xhead, &xargs, zlatch, &[]);
+        match &vector {
+            Some((vhead, ..)) => self.b.ins().brif(c, *vhead, &xargs, zlatch, &[]),
+            None => {
+                xargs.push(BlockArg::Value(g.lsz[0]));
+                self.b.ins().brif(c, xhead, &xargs, zlatch, &[])
+            }
+        };
 
         self.b.switch_to_block(xhead);
-        let c = self.b.ins().icmp(IntCC::UnsignedLessThan, x, g.lsz[0]);
-        self.b.ins().brif(c, item, &[], ylatch, &[]);
+        let c = self.b.ins().icmp(IntCC::UnsignedLessThan, x, end);
+        self.b.ins().brif(c, item, &[], xdone, &[]);
+        self.b.switch_to_block(xdone);
+        match &vector {
+            Some((vhead, ..)) => {
+                let more = self.b.ins().icmp(IntCC::UnsignedLessThan, x, g.lsz[0]);
+                let args = [BlockArg::Value(x), BlockArg::Value(gx), BlockArg::Value(rec)];
+                self.b.ins().brif(more, *vhead, &args, ylatch, &[])
+            }
+            None => self.b.ins().jump(ylatch, &[]),
+        };
 
         // A work-item runs the region if it waits at its start; one waiting elsewhere keeps
         // the group going.
@@ -387,9 +434,8 @@ impl FnTx<'_, '_, '_> {
         let x1 = self.b.ins().iadd_imm_s(x, 1);
         let gx1 = self.b.ins().iadd_imm_s(gx, 1);
         let r1 = self.b.ins().iadd_imm_s(rec, env.record as i64);
-        self.b
-            .ins()
-            .jump(xhead, &[BlockArg::Value(x1), BlockArg::Value(gx1), BlockArg::Value(r1)]);
+        let xnext = [x1, gx1, r1, end].map(BlockArg::Value);
+        self.b.ins().jump(xhead, &xnext);
         self.b.switch_to_block(ylatch);
         let y1 = self.b.ins().iadd_imm_s(y, 1);
         self.b.ins().jump(yhead, &[BlockArg::Value(y1)]);
@@ -401,6 +447,10 @@ impl FnTx<'_, '_, '_> {
         let more = self.b.ins().icmp_imm_u(IntCC::NotEqual, n, STATE_DONE as i64);
         self.b.ins().brif(more, e.sweep, &[BlockArg::Value(n)], e.exit, &[]);
 
+        if let (Some(plan), Some((vhead, vx, vgx, vrec))) = (&plan, vector) {
+            self.region_vector(plan, g, e, &carried, [vhead, xhead], [vx, vgx, vrec], [y, z])?;
+        }
+
         // The work-item: its ids, its by-value copies, the values live at the start.
         self.b.switch_to_block(go);
         let lid = [x, y, z];
@@ -410,8 +460,12 @@ impl FnTx<'_, '_, '_> {
             use super::driver as drv;
             let wi = self.wi;
             for d in 0..3 {
-                self.b.ins().store(flags, lid[d], wi, (drv::OFF_LOCAL_ID + 8 * d) as i32);
-                self.b.ins().store(flags, gl[d], wi, (drv::OFF_GLOBAL_ID + 8 * d) as i32);
+                self.b
+                    .ins()
+                    .store(flags, lid[d], wi, (drv::OFF_LOCAL_ID + 8 * d) as i32);
+                self.b
+                    .ins()
+                    .store(flags, gl[d], wi, (drv::OFF_GLOBAL_ID + 8 * d) as i32);
             }
             self.b.ins().store(flags, glin, wi, drv::OFF_GLOBAL_LINEAR_ID as i32);
             self.b.ins().store(flags, lin, wi, drv::OFF_LOCAL_LINEAR_ID as i32);
@@ -462,6 +516,9 @@ impl FnTx<'_, '_, '_> {
                 self.inst(inst)?;
             }
         }
+        for inst in &e.deferred {
+            self.inst(inst)?;
+        }
         // The region's code: fresh blocks (the start block's phis keep the values the prefix
         // gave them until its start is translated), then the start in this block.
         let blocks = unit_blocks(self.cx, f, &e.index, sbi, from);
@@ -498,6 +555,175 @@ impl FnTx<'_, '_, '_> {
             self.enter_block(label)?;
             self.region_unit(f, bi, 0)?;
         }
+        Ok(())
+    }
+
+    /// The vector plan of the region's code from block `sbi`, instruction `from` (after the
+    /// deferred instructions; four
+    /// work-items at once), where it has one: its start and its end keep nothing per
+    /// work-item in the records and it touches no private variable.
+    fn region_plan(&mut self, f: &Function, e: &Emit, sbi: usize, from: usize) -> Result<simd::Plan, String> {
+        if !simd::mode().0 {
+            return Err("CLIFT_SIMD=0".into());
+        }
+        if e.env.wi_ids || !e.env.byval.is_empty() {
+            return Err("calls or by-value arguments".into());
+        }
+        if !e.slots.is_empty() {
+            return Err("values kept per work-item at its start".into());
+        }
+        // The code as a function of its own: the recomputed values, then the region's first
+        // block from `from` on (its phis have their values already), then the other blocks.
+        let mut blocks = f.blocks.clone();
+        let mut insts: Vec<Instruction> = e
+            .remat
+            .iter()
+            .filter(|i| !i.result_id.is_some_and(|r| e.env.uniform.contains(&r)))
+            .chain(&e.deferred)
+            .cloned()
+            .collect();
+        insts.extend(
+            f.blocks[sbi]
+                .instructions
+                .iter()
+                .skip(from)
+                .filter(|i| i.opcode != Op::Phi)
+                .cloned(),
+        );
+        blocks.push(SpvBlock {
+            label: Id::MAX,
+            offset: f.blocks[sbi].offset,
+            instructions: insts,
+        });
+        let order = [blocks.len() - 1];
+        let rf = Function {
+            id: f.id,
+            result_type: f.result_type,
+            control: f.control,
+            fn_type: f.fn_type,
+            params: f.params.clone(),
+            blocks,
+            offset: f.offset,
+        };
+        let mut plan = simd::plan(self.cx, &rf, &order, &f.params)?;
+        if let Some((Id::MAX, _)) = plan.yield_at {
+            // The barrier of the first block: its place in the body.
+            let blk = &f.blocks[sbi];
+            let i = (from..blk.instructions.len()).find(|&i| is_barrier(self.cx, &blk.instructions[i]));
+            plan.yield_at = i.map(|i| (blk.label, i));
+        }
+        let mut private: HashSet<Id> = self.promoted.keys().copied().collect();
+        private.extend(
+            f.blocks
+                .iter()
+                .flat_map(|b| &b.instructions)
+                .filter(|i| i.opcode == Op::Variable)
+                .filter_map(|i| i.result_id),
+        );
+        if plan.mentions(&private) {
+            return Err("private variables".into());
+        }
+        if let Some(at) = plan.yield_at {
+            let bp = self.group.as_ref().and_then(|g| g.regions.as_ref()?.barriers.get(&at));
+            if bp.is_none_or(|bp| !bp.slots.is_empty()) {
+                return Err("values kept per work-item at its end".into());
+            }
+        }
+        Ok(plan)
+    }
+
+    /// The vector loop of a region: four work-items of the row at a time (all waiting at the
+    /// region's start), handing four that cannot run together, and the row's last ones, to
+    /// the scalar loop `xhead`.
+    #[allow(clippy::too_many_arguments)]
+    fn region_vector(
+        &mut self,
+        plan: &simd::Plan,
+        g: &GroupIds,
+        e: &Emit,
+        carried: &[(Variable, Value)],
+        [vhead, xhead]: [Block; 2],
+        [vx, vgx, vrec]: [Value; 3],
+        [y, z]: [Value; 2],
+    ) -> R {
+        let flags = MemFlagsData::trusted();
+        let record = e.env.record as i64;
+        let lanes = simd::LANES;
+        self.b.switch_to_block(vhead);
+        let vitem = self.b.create_block();
+        let vgo = self.b.create_block();
+        let last = self.b.ins().iadd_imm_s(vx, lanes);
+        let c = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, last, g.lsz[0]);
+        let rest = [vx, vgx, vrec, g.lsz[0]].map(BlockArg::Value);
+        self.b.ins().brif(c, vitem, &[], xhead, &rest);
+        // All four at the region's start?
+        self.b.switch_to_block(vitem);
+        let mut differ = None;
+        for l in 0..lanes {
+            let s = self.b.ins().load(types::I32, flags, vrec, (l * record) as i32);
+            let d = self.b.ins().bxor_imm_s(s, e.state as i64);
+            differ = Some(match differ {
+                None => d,
+                Some(a) => self.b.ins().bor(a, d),
+            });
+        }
+        let four = [vx, vgx, vrec, last].map(BlockArg::Value);
+        let differ = differ.ok_or_else(|| CompileError::new("no lanes"))?;
+        self.b.ins().brif(differ, xhead, &four, vgo, &[]);
+
+        self.b.switch_to_block(vgo);
+        // The first work-item's ids (the x ids are affine in the lane).
+        let lid = [vx, y, z];
+        let gl = [vgx, self.b.ins().iadd(g.gbase[1], y), self.b.ins().iadd(g.gbase[2], z)];
+        let (lin, glin) = linear_ids(&mut self.b, lid, &g.lsz, &g.gsz, &g.gbase0);
+        if let Some(gt) = self.group.as_mut() {
+            gt.builtins.insert(BuiltIn::GlobalInvocationId, gl.to_vec());
+            gt.builtins.insert(BuiltIn::LocalInvocationId, lid.to_vec());
+            gt.builtins.insert(BuiltIn::GlobalLinearId, vec![glin]);
+            gt.builtins.insert(BuiltIn::LocalInvocationIndex, vec![lin]);
+            if let Some(r) = gt.regions.as_mut() {
+                r.rec = vrec;
+            }
+        }
+        for (var, v) in carried {
+            self.b.def_var(*var, *v);
+        }
+        let vals = self.vals.clone();
+        self.simd_body(plan, xhead, &four)?;
+        // The end: a barrier (uniform values saved once, the four wait there) or the return.
+        let state = match plan.yield_at {
+            Some(at) => {
+                let r = self.group.as_ref().and_then(|g| g.regions.as_ref());
+                let bp = r.and_then(|r| r.barriers.get(&at));
+                let (Some(bp), Some(r)) = (bp, r) else {
+                    return Err(CompileError::new("vector plan: unknown barrier"));
+                };
+                let (uslots, st, gslot) = (bp.uslots.clone(), bp.state, r.gslot);
+                if let Some(gs) = gslot {
+                    for (var, off, _) in &uslots {
+                        let v = self.b.use_var(*var);
+                        self.b.ins().stack_store(types::I64, v, gs, *off);
+                    }
+                }
+                st
+            }
+            None => STATE_DONE,
+        };
+        let sv = self.b.ins().iconst(types::I32, state as i64);
+        for l in 0..lanes {
+            self.b.ins().store(flags, sv, vrec, (l * record) as i32);
+        }
+        if state != STATE_DONE {
+            self.b.ins().stack_store(types::I64, sv, e.next, 0);
+        }
+        self.vals = vals;
+        let n = [
+            self.b.ins().iadd_imm_s(vx, lanes),
+            self.b.ins().iadd_imm_s(vgx, lanes),
+            self.b.ins().iadd_imm_s(vrec, lanes * record),
+        ]
+        .map(BlockArg::Value);
+        self.b.ins().jump(vhead, &n);
         Ok(())
     }
 

@@ -52,7 +52,7 @@ impl FnTx<'_, '_, '_> {
         let mut branch: Option<Branch> = None;
         for (k, (inst, step)) in plan.steps.iter().enumerate() {
             match *step {
-                Step::Deferred | Step::Phi => {}
+                Step::Deferred | Step::Phi | Step::Yield => {}
                 Step::If { negate } => {
                     let c = op_id(inst, 0)?;
                     let br = self.open_branch(plan, k, &vecs)?;

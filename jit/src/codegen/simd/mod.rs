@@ -78,6 +78,8 @@ enum Step {
     EndIf,
     /// A phi of the branch's merge: `[value on the first arm's path, value on the other]`.
     Phi,
+    /// The barrier that ends a barrier region's code (the caller saves and yields).
+    Yield,
 }
 
 /// A run-time condition for a value to be affine in the four lanes.
@@ -100,6 +102,19 @@ pub(crate) struct Plan {
     class: HashMap<Id, Class>,
     /// The comparisons of Monotone values.
     monotone: HashMap<Id, Instruction>,
+    /// Where the body ends at a barrier (block label, instruction index), if it does.
+    pub yield_at: Option<(Id, usize)>,
+}
+
+impl Plan {
+    /// Whether an instruction of the plan refers to one of `ids`.
+    pub(crate) fn mentions(&self, ids: &std::collections::HashSet<Id>) -> bool {
+        self.steps.iter().any(|(inst, _)| {
+            inst.operands
+                .iter()
+                .any(|o| matches!(o, rspirv::dr::Operand::IdRef(x) if ids.contains(x)))
+        })
+    }
 }
 
 /// Whether vectorization is enabled (`CLIFT_SIMD=0` turns it off) and whether a failure to

@@ -2,6 +2,7 @@
 //! work-items, and whether the body can run four work-items at a time at all.
 
 use super::{Class, Guard, Plan, Step};
+use crate::codegen::group::is_barrier;
 use crate::codegen::layout::{round_up, Id, Scalar, Ty};
 use crate::codegen::module::Ctx;
 use crate::codegen::translate::op_id;
@@ -186,7 +187,7 @@ pub(crate) fn plan(cx: &Ctx, f: &Function, order: &[usize], params: &[(Id, Id)])
             }
         }
     }
-    let body = flatten(cx, f, order).ok_or("control flow other than if-then-else with computing arms")?;
+    let (body, yield_at) = flatten(cx, f, order).ok_or("control flow other than if-then-else with computing arms")?;
     let mut class: HashMap<Id, Class> = HashMap::new();
     let mut steps = Vec::new();
     let mut stored = false;
@@ -194,6 +195,11 @@ pub(crate) fn plan(cx: &Ctx, f: &Function, order: &[usize], params: &[(Id, Id)])
     let mut monotone = HashMap::new();
     for inst in &body {
         let cls = |id: &Id| class.get(id).copied().unwrap_or(Class::Uniform);
+        if is_barrier(cx, inst) {
+            // The end of a barrier region (flatten stops there).
+            steps.push((inst.clone(), Step::Yield));
+            continue;
+        }
         // The markers flatten() leaves for an arm taken by all or none.
         if inst.result_id.is_none() && matches!(inst.opcode, Op::BranchConditional | Op::Branch) {
             if inst.opcode == Op::Branch {
@@ -281,14 +287,24 @@ pub(crate) fn plan(cx: &Ctx, f: &Function, order: &[usize], params: &[(Id, Id)])
     if !any_vector {
         return Err("nothing differs between work-items".into());
     }
-    Ok(Plan { steps, class, monotone })
+    Ok(Plan {
+        steps,
+        class,
+        monotone,
+        yield_at,
+    })
 }
+
+/// An instruction's place: block label and index.
+type Place = (Id, usize);
 
 /// The body as one sequence of instructions: a chain of blocks ending in OpReturn, where an
 /// if-then(-else) whose arms only compute (no memory access, nothing with an effect) has both
 /// arms computed and each OpPhi of its merge block turned into an OpSelect on the condition
-/// (if-conversion). `None` for any other shape.
-fn flatten(cx: &Ctx, f: &Function, order: &[usize]) -> Option<Vec<Instruction>> {
+/// (if-conversion). A chain may also end at a barrier (a barrier region's code): the barrier
+/// is the last instruction, and its place (block label, index) comes with the body. `None` for
+/// any other shape.
+fn flatten(cx: &Ctx, f: &Function, order: &[usize]) -> Option<(Vec<Instruction>, Option<Place>)> {
     let index: HashMap<Id, usize> = f.blocks.iter().enumerate().map(|(i, b)| (b.label, i)).collect();
     let mut out = Vec::new();
     let mut seen = vec![false; f.blocks.len()];
@@ -303,7 +319,11 @@ fn flatten(cx: &Ctx, f: &Function, order: &[usize]) -> Option<Vec<Instruction>> 
         }
         let blk = &f.blocks[cur];
         let mut merge = None;
-        for inst in &blk.instructions {
+        for (i, inst) in blk.instructions.iter().enumerate() {
+            if is_barrier(cx, inst) {
+                out.push(inst.clone());
+                return Some((out, Some((blk.label, i))));
+            }
             match inst.opcode {
                 Op::Nop | Op::Line | Op::NoLine => {}
                 Op::Phi if phis_done => {}
@@ -328,7 +348,7 @@ fn flatten(cx: &Ctx, f: &Function, order: &[usize]) -> Option<Vec<Instruction>> 
                     });
                 }
                 Op::SelectionMerge => merge = Some(op_id(inst, 0).ok()?),
-                Op::Return => return Some(out),
+                Op::Return => return Some((out, None)),
                 Op::Branch => {
                     cur = *index.get(&op_id(inst, 0).ok()?)?;
                     selects = None;
