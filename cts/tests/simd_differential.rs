@@ -1,7 +1,8 @@
 //! Clift's vector loop against its scalar loop on random straight-line kernels (and on kernels
 //! whose barrier regions are straight-line code): float and int
 //! expressions (arithmetic, bit operations, shifts, min/max, fmin/fmax, rounding functions,
-//! mad/fma, comparisons, selects, ifs whose arms only compute, conversions and bit casts) over
+//! mad/fma, comparisons, selects, ifs whose arms only compute, conversions and bit casts, loops
+//! with trip counts the same for all work-items or their own) over
 //! consecutive and offset loads and stores, on inputs with zeros, infinities, NaN, denormals and
 //! the integer extremes. Two child processes build and run the same kernels, one with
 //! `CLIFT_SIMD=strict` and one with `CLIFT_SIMD=0`; every output must be bit-identical (NaNs
@@ -109,6 +110,19 @@ impl Gen {
             if self.chance(0.3) {
                 let (c, e) = (self.cond(1), self.f(2));
                 body.push_str(&format!("    if ({c}) fx = {e};\n"));
+            } else if self.chance(0.25) {
+                // A loop: the same trip count for all work-items or one of their own.
+                let bound = self.pick(&[
+                    "(k & 3) + 5",
+                    "(int)(i & 3)",
+                    "(int)(i % 5) + 1",
+                    "((int)i < 50 ? 3 : 2)",
+                    "(ix & 3)",
+                ]);
+                let (e, ie) = (self.f(1), self.i(1));
+                body.push_str(&format!(
+                    "    for (int j = 0; j < {bound}; j++) {{\n        fx = fx * 0.5f + {e} + a[i + j];\n        ix = ix * 3 + ({ie}) + ia[i + j];\n    }}\n"
+                ));
             } else if self.chance(0.2) {
                 // A load in one arm of a conditional expression.
                 let (c, e) = (self.cond(1), self.f(1));
@@ -181,12 +195,16 @@ impl Gen {
             "        lb[l] = fx;\n".to_string()
         };
         let ie = self.i(2);
+        let reach = self.pick(&["i + 3", "(size_t)k + 100", "2 * i + 1", "i + (l & 3)"]);
+        let stride = self.pick(&["1", "get_global_size(0)", "L"]);
         format!(
             "kernel void r{n}(global const float *a, global const float *b, global const int *ia,\n\
              \x20                global float *o, global int *io, float s, int k, local float *la,\n\
              \x20                local float *lb) {{\n\
              \x20   size_t i = get_global_id(0), l = get_local_id(0), L = get_local_size(0);\n\
-             \x20   la[l] = a[i] + b[i];\n\
+             \x20   float acc = b[i];\n\
+             \x20   for (size_t j = i; j < {reach}; j += {stride}) acc += a[j];\n\
+             \x20   la[l] = acc;\n\
              \x20   barrier(CLK_LOCAL_MEM_FENCE);\n\
              \x20   for (size_t off = L / 2 + 1; off > 0; {step}) {{\n\
              \x20       float x = la[l], y = la[{partner}], fx = x;\n\

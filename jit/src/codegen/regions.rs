@@ -590,12 +590,13 @@ impl FnTx<'_, '_, '_> {
                 .filter(|i| i.opcode != Op::Phi)
                 .cloned(),
         );
-        blocks.push(SpvBlock {
-            label: Id::MAX,
+        // It keeps the first block's label: phis of the blocks it branches to name it.
+        blocks[sbi] = SpvBlock {
+            label: f.blocks[sbi].label,
             offset: f.blocks[sbi].offset,
             instructions: insts,
-        });
-        let order = [blocks.len() - 1];
+        };
+        let order = [sbi];
         let rf = Function {
             id: f.id,
             result_type: f.result_type,
@@ -606,7 +607,7 @@ impl FnTx<'_, '_, '_> {
             offset: f.offset,
         };
         let mut plan = simd::plan(self.cx, &rf, &order, &f.params)?;
-        if let Some((Id::MAX, _)) = plan.yield_at {
+        if plan.yield_at.is_some_and(|(l, _)| l == f.blocks[sbi].label) {
             // The barrier of the first block: its place in the body.
             let blk = &f.blocks[sbi];
             let i = (from..blk.instructions.len()).find(|&i| is_barrier(self.cx, &blk.instructions[i]));

@@ -23,6 +23,16 @@ struct Branch {
     phis: Vec<BranchPhi>,
 }
 
+/// A single-block loop of the vector body being translated (Step::LoopHead to Step::LoopEnd).
+struct Loop {
+    head: Block,
+    exit: Block,
+    /// The loop's phis (values: on entry, from the loop).
+    phis: Vec<BranchPhi>,
+    /// The exit block's phis (values: from the loop, from the guard).
+    exit_phis: Vec<BranchPhi>,
+}
+
 /// A phi of a branch's merge, carried in a variable.
 #[derive(Clone)]
 struct BranchPhi {
@@ -50,9 +60,51 @@ impl FnTx<'_, '_, '_> {
     pub(crate) fn simd_body(&mut self, plan: &Plan, bail: Block, bail_args: &[BlockArg]) -> R {
         let mut vecs: HashMap<Id, Value> = HashMap::new();
         let mut branch: Option<Branch> = None;
+        let mut looping: Option<Loop> = None;
         for (k, (inst, step)) in plan.steps.iter().enumerate() {
             match *step {
-                Step::Deferred | Step::Phi | Step::Yield => {}
+                Step::Deferred | Step::Phi | Step::Yield | Step::LoopPhi | Step::LoopExitPhi => {}
+                Step::LoopHead { negate } => {
+                    let lp = self.open_loop(plan, k, &vecs)?;
+                    match op_id(inst, 2) {
+                        Err(_) => {
+                            self.b.ins().jump(lp.head, &[]);
+                        }
+                        Ok(c) => {
+                            self.all_or_none_branch(c, negate, [lp.head, lp.exit], plan, &vecs, bail, bail_args)?
+                        }
+                    }
+                    self.b.switch_to_block(lp.head);
+                    for p in &lp.phis {
+                        let x = self.b.use_var(p.var);
+                        if p.vector {
+                            vecs.insert(p.result, x);
+                        } else {
+                            self.def(p.result, p.ty, vec![x]);
+                        }
+                    }
+                    looping = Some(lp);
+                }
+                Step::LoopEnd { negate } => {
+                    let lp = looping
+                        .take()
+                        .ok_or_else(|| self.err(inst, "vector plan: loop end without a head"))?;
+                    self.def_phis(&lp.phis, false, plan, &vecs)?;
+                    self.def_phis(&lp.exit_phis, true, plan, &vecs)?;
+                    let c = op_id(inst, 2)?;
+                    self.all_or_none_branch(c, negate, [lp.head, lp.exit], plan, &vecs, bail, bail_args)?;
+                    self.b.seal_block(lp.head);
+                    self.b.seal_block(lp.exit);
+                    self.b.switch_to_block(lp.exit);
+                    for p in &lp.exit_phis {
+                        let x = self.b.use_var(p.var);
+                        if p.vector {
+                            vecs.insert(p.result, x);
+                        } else {
+                            self.def(p.result, p.ty, vec![x]);
+                        }
+                    }
+                }
                 Step::If { negate } => {
                     let c = op_id(inst, 0)?;
                     let br = self.open_branch(plan, k, &vecs)?;
@@ -221,6 +273,85 @@ impl FnTx<'_, '_, '_> {
             self.def_phis(&br.phis, false, plan, vecs)?;
         }
         Ok(br)
+    }
+
+    /// Goes to `yes` when condition `c` holds (is false if `negate`) in all four lanes, to
+    /// `no` when in none; four lanes that disagree go to `bail`.
+    #[allow(clippy::too_many_arguments)]
+    fn all_or_none_branch(
+        &mut self,
+        c: Id,
+        negate: bool,
+        [yes, no]: [Block; 2],
+        plan: &Plan,
+        vecs: &HashMap<Id, Value>,
+        bail: Block,
+        bail_args: &[BlockArg],
+    ) -> R {
+        if plan.class.get(&c).copied().unwrap_or(Class::Uniform) == Class::Uniform {
+            let v = self.val1(c)?;
+            let (t, e) = if negate { (no, yes) } else { (yes, no) };
+            self.b.ins().brif(v, t, &[], e, &[]);
+            return Ok(());
+        }
+        let (all, none) = self.all_or_none(c, plan, vecs)?;
+        let (all, none) = if negate { (none, all) } else { (all, none) };
+        let check = self.b.create_block();
+        self.b.ins().brif(all, yes, &[], check, &[]);
+        self.b.seal_block(check);
+        self.b.switch_to_block(check);
+        self.b.ins().brif(none, no, &[], bail, bail_args);
+        Ok(())
+    }
+
+    /// The blocks and variables of the loop that starts at step `k` (a Step::LoopHead): its
+    /// phis follow, then after its Step::LoopEnd the exit block's. Defines the loop phis'
+    /// values on entry and (with a guard) the exit phis' values from the guard.
+    fn open_loop(&mut self, plan: &Plan, k: usize, vecs: &HashMap<Id, Value>) -> R<Loop> {
+        let rest = plan.steps.get(k + 1..).unwrap_or(&[]);
+        let end = rest
+            .iter()
+            .position(|(_, s)| matches!(s, Step::LoopEnd { .. }))
+            .ok_or_else(|| CompileError::new("vector plan: loop without an end"))?;
+        let guarded = op_id(&plan.steps[k].0, 2).is_ok();
+        let mut phis = Vec::new();
+        for (phi, _) in rest.iter().take_while(|(_, s)| *s == Step::LoopPhi) {
+            phis.push(self.phi_var(phi, plan, [0, 1])?);
+        }
+        let mut exit_phis = Vec::new();
+        for (phi, _) in rest[end + 1..].iter().take_while(|(_, s)| *s == Step::LoopExitPhi) {
+            exit_phis.push(self.phi_var(phi, plan, [0, if guarded { 1 } else { 0 }])?);
+        }
+        self.def_phis(&phis, true, plan, vecs)?;
+        if guarded {
+            self.def_phis(&exit_phis, false, plan, vecs)?;
+        }
+        Ok(Loop {
+            head: self.b.create_block(),
+            exit: self.b.create_block(),
+            phis,
+            exit_phis,
+        })
+    }
+
+    /// A phi carried in a variable (vector or scalar, as its class says); `values`: the
+    /// operands holding its two values.
+    fn phi_var(&mut self, phi: &Instruction, plan: &Plan, values: [usize; 2]) -> R<BranchPhi> {
+        let (result, ty) = crate::codegen::translate::result(phi)?;
+        let vector = plan.class.get(&result) == Some(&Class::Varying);
+        let leaf = self.cx.layout.get(ty)?.leaves.first().copied().unwrap_or(types::I32);
+        let t = if vector {
+            vec_type(leaf).ok_or_else(|| self.err(phi, "vector plan: not a 32-bit phi"))?
+        } else {
+            leaf
+        };
+        Ok(BranchPhi {
+            result,
+            ty,
+            var: self.b.declare_var(t),
+            values: [op_id(phi, values[0])?, op_id(phi, values[1])?],
+            vector,
+        })
     }
 
     /// Defines each phi's variable with its value on the first arm's path (`first`) or the

@@ -80,6 +80,16 @@ enum Step {
     Phi,
     /// The barrier that ends a barrier region's code (the caller saves and yields).
     Yield,
+    /// The start of a single-block loop that all four work-items go round together; behind a
+    /// guard (taken when its condition is false if `negate`) when the marker has one.
+    LoopHead { negate: bool },
+    /// A phi of that loop: `[value on entry, value from the loop]`.
+    LoopPhi,
+    /// The loop's test: round again when the condition holds (is false if `negate`), for all
+    /// four work-items; when they disagree they go to the scalar loop.
+    LoopEnd { negate: bool },
+    /// A phi of the loop's exit block: `[value from the loop, value from the guard]`.
+    LoopExitPhi,
 }
 
 /// A run-time condition for a value to be affine in the four lanes.

@@ -11,7 +11,7 @@ use crate::spirv::Instruction;
 use cranelift_codegen::ir::{types, Type};
 use rspirv::dr::Operand;
 use rspirv::spirv::{BuiltIn, Op, StorageClass};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// The single 32-bit scalar leaf of `ty`, if that is what it is.
 fn scalar32(cx: &Ctx, ty: Id) -> Option<Type> {
@@ -177,6 +177,29 @@ fn pure(op: Op) -> bool {
 /// work-items at once: anything but a chain of blocks ending in OpReturn, or an instruction
 /// outside what the classes above cover.
 pub(crate) fn plan(cx: &Ctx, f: &Function, order: &[usize], params: &[(Id, Id)]) -> Result<Plan, String> {
+    // A loop phi takes the class of its value on entry unless the loop's value for it has
+    // another: then it is planned again as varying.
+    let mut varying = HashSet::new();
+    for _ in 0..4 {
+        let mut again = Vec::new();
+        match plan_with(cx, f, order, params, &varying, &mut again) {
+            Err(_) if !again.is_empty() => varying.extend(again),
+            r => return r,
+        }
+    }
+    Err("loop values of too many classes".into())
+}
+
+/// As [`plan`], with the loop phis `varying` taken as varying; a loop phi found to need that
+/// is added to `again` (and the plan fails).
+fn plan_with(
+    cx: &Ctx,
+    f: &Function,
+    order: &[usize],
+    params: &[(Id, Id)],
+    varying: &HashSet<Id>,
+    again: &mut Vec<Id>,
+) -> Result<Plan, String> {
     let mut tys: Types = params.iter().copied().collect();
     let mut defs: HashMap<Id, &Instruction> = HashMap::new();
     for blk in &f.blocks {
@@ -193,11 +216,103 @@ pub(crate) fn plan(cx: &Ctx, f: &Function, order: &[usize], params: &[(Id, Id)])
     let mut stored = false;
     let mut any_vector = false;
     let mut monotone = HashMap::new();
-    for inst in &body {
+    // The phis of the loop being planned: (result, value on entry, value from the loop).
+    let mut loop_phis: Vec<(Id, Id, Id)> = Vec::new();
+    // Phis here are the loop's (after its head marker) or its exit block's (after its end).
+    let (mut at_head, mut at_exit) = (false, false);
+    for (k, inst) in body.iter().enumerate() {
         let cls = |id: &Id| class.get(id).copied().unwrap_or(Class::Uniform);
         if is_barrier(cx, inst) {
             // The end of a barrier region (flatten stops there).
             steps.push((inst.clone(), Step::Yield));
+            continue;
+        }
+        let marker = |inst: &Instruction| match (inst.opcode, inst.result_id, inst.operands.first()) {
+            (Op::LoopMerge, None, Some(Operand::LiteralBit32(m))) => Some(*m),
+            _ => None,
+        };
+        let cond_ok = |c: &Id, stored: bool| match cls(c) {
+            Class::Uniform => true,
+            // May send the four work-items to the scalar loop: nothing stored yet.
+            Class::Varying | Class::Monotone => !stored,
+            _ => false,
+        };
+        if inst.opcode != Op::Phi {
+            at_head = false;
+            at_exit = false;
+        }
+        match marker(inst) {
+            Some(0) => {
+                let negate = matches!(inst.operands.get(1), Some(Operand::LiteralBit32(1)));
+                if let Ok(c) = op_id(inst, 2) {
+                    if !cond_ok(&c, stored) {
+                        return Err(format!(
+                            "loop guard %{c}: condition differs between work-items after a store"
+                        ));
+                    }
+                }
+                // A store in the loop comes before the next round's tests.
+                let end = body[k..]
+                    .iter()
+                    .position(|i| marker(i) == Some(1))
+                    .ok_or("loop without an end")?;
+                stored |= body[k..k + end].iter().any(|i| i.opcode == Op::Store);
+                loop_phis.clear();
+                at_head = true;
+                steps.push((inst.clone(), Step::LoopHead { negate }));
+                continue;
+            }
+            Some(1) => {
+                let c = op_id(inst, 2).map_err(|e| e.message)?;
+                if !cond_ok(&c, stored) {
+                    return Err(format!(
+                        "loop test %{c}: condition differs between work-items after a store"
+                    ));
+                }
+                // Each loop phi's class must hold for its value from the loop as well.
+                for (r, _, back) in &loop_phis {
+                    let want = cls(r);
+                    let ok = match (want, cls(back)) {
+                        (Class::Varying, Class::Uniform | Class::Varying | Class::Affine(_)) => true,
+                        (a, b) => a == b,
+                    };
+                    if !ok {
+                        again.push(*r);
+                    }
+                }
+                if !again.is_empty() {
+                    return Err("loop values of another class".into());
+                }
+                let go_on = matches!(inst.operands.get(1), Some(Operand::LiteralBit32(1)));
+                at_exit = true;
+                steps.push((inst.clone(), Step::LoopEnd { negate: !go_on }));
+                continue;
+            }
+            _ => {}
+        }
+        if inst.opcode == Op::Phi && at_head {
+            let (r, ty) = (
+                inst.result_id.ok_or("OpPhi without a result")?,
+                inst.result_type.ok_or("OpPhi without a type")?,
+            );
+            let (entry, back) = (
+                op_id(inst, 0).map_err(|e| e.message)?,
+                op_id(inst, 1).map_err(|e| e.message)?,
+            );
+            let single = cx.layout.get(ty).map(|i| i.leaves.len() == 1).unwrap_or(false);
+            let c = match cls(&entry) {
+                _ if varying.contains(&r) => Class::Varying,
+                Class::Uniform if single => Class::Uniform,
+                Class::Affine(s) if single => Class::Affine(s),
+                _ => Class::Varying,
+            };
+            if c == Class::Varying && scalar32(cx, ty).is_none() {
+                return Err(format!("{}: not a 32-bit value", inst.describe()));
+            }
+            class.insert(r, c);
+            any_vector |= c != Class::Uniform;
+            loop_phis.push((r, entry, back));
+            steps.push((inst.clone(), Step::LoopPhi));
             continue;
         }
         // The markers flatten() leaves for an arm taken by all or none.
@@ -236,8 +351,8 @@ pub(crate) fn plan(cx: &Ctx, f: &Function, order: &[usize], params: &[(Id, Id)])
             .collect();
         let all_uniform = ids.iter().all(|x| cls(x) == Class::Uniform);
         if inst.opcode == Op::Phi {
-            // The value of the arm the four work-items took: uniform if both are, else four
-            // lanes of a 32-bit value.
+            // The value of the arm the four work-items took (or of the way they left a loop):
+            // uniform if both are, else four lanes of a 32-bit value.
             let ty = inst.result_type.ok_or("OpPhi without a type")?;
             let single = cx.layout.get(ty).map(|i| i.leaves.len() == 1).unwrap_or(false);
             let c = if all_uniform && single {
@@ -254,7 +369,7 @@ pub(crate) fn plan(cx: &Ctx, f: &Function, order: &[usize], params: &[(Id, Id)])
             let r = inst.result_id.ok_or("OpPhi without a result")?;
             class.insert(r, c);
             any_vector |= c != Class::Uniform;
-            steps.push((inst.clone(), Step::Phi));
+            steps.push((inst.clone(), if at_exit { Step::LoopExitPhi } else { Step::Phi }));
             continue;
         }
         let (step, out) = classify(cx, &tys, &defs, inst, &ids, &cls, all_uniform).ok_or_else(|| inst.describe())?;
@@ -313,6 +428,21 @@ fn flatten(cx: &Ctx, f: &Function, order: &[usize]) -> Option<(Vec<Instruction>,
     let mut selects: Option<(Id, Id, Id)> = None;
     // Set when the phis of the next block were already turned into Step::Phi.
     let mut phis_done = false;
+    // A block that branches to itself or to one exit: (block index, exit label, whether it
+    // goes round again when the condition is true, the condition).
+    let self_loop = |l: Id| -> Option<(usize, Id, bool, Id)> {
+        let li = *index.get(&l)?;
+        let last = f.blocks[li].instructions.last()?;
+        if last.opcode != Op::BranchConditional {
+            return None;
+        }
+        let (c2, a, b) = (op_id(last, 0).ok()?, op_id(last, 1).ok()?, op_id(last, 2).ok()?);
+        match (a == l, b == l) {
+            (true, false) => Some((li, b, true, c2)),
+            (false, true) => Some((li, a, false, c2)),
+            _ => None,
+        }
+    };
     loop {
         if std::mem::replace(seen.get_mut(cur)?, true) {
             return None;
@@ -350,13 +480,38 @@ fn flatten(cx: &Ctx, f: &Function, order: &[usize]) -> Option<(Vec<Instruction>,
                 Op::SelectionMerge => merge = Some(op_id(inst, 0).ok()?),
                 Op::Return => return Some((out, None)),
                 Op::Branch => {
-                    cur = *index.get(&op_id(inst, 0).ok()?)?;
+                    let target = op_id(inst, 0).ok()?;
+                    if let Some((li, exit, again, c2)) = self_loop(target) {
+                        // A loop without a guard (do-while).
+                        let (g, blks) = (None, (blk.label, li, exit));
+                        loop_steps(cx, f, &mut out, &mut seen, g, blks, again, c2)?;
+                        cur = *index.get(&exit)?;
+                        phis_done = true;
+                    } else {
+                        cur = *index.get(&target)?;
+                        phis_done = false;
+                    }
                     selects = None;
-                    phis_done = false;
                 }
                 Op::BranchConditional => {
                     let c = op_id(inst, 0).ok()?;
                     let (t, e) = (op_id(inst, 1).ok()?, op_id(inst, 2).ok()?);
+                    // A loop behind a guard: `if (c) do { ... } while (c2);`, the guard's other
+                    // side being the loop's exit.
+                    let guarded = [(t, e, false), (e, t, true)]
+                        .into_iter()
+                        .find_map(|(l, other, negate)| {
+                            let (li, exit, again, c2) = self_loop(l)?;
+                            (exit == other && merge.is_none()).then_some((li, exit, again, c2, negate))
+                        });
+                    if let Some((li, exit, again, c2, negate)) = guarded {
+                        let blks = (blk.label, li, exit);
+                        loop_steps(cx, f, &mut out, &mut seen, Some((c, negate)), blks, again, c2)?;
+                        cur = *index.get(&exit)?;
+                        phis_done = true;
+                        selects = None;
+                        continue;
+                    }
                     // The merge block: OpSelectionMerge's, else where both arms meet (compilers
                     // for OpenCL need not emit merge instructions).
                     let jump_of = |l: Id| {
@@ -487,6 +642,82 @@ fn flatten(cx: &Ctx, f: &Function, order: &[usize]) -> Option<(Vec<Instruction>,
             return None;
         }
     }
+}
+
+/// The markers and instructions of a single-block loop `li` entered from block `pre` (behind
+/// guard `(condition, negate)`, if any) that leaves to block `exit` (labels): a head marker
+/// (OpLoopMerge [0, negate, guard]), the loop's phis as [entry value, value from the loop],
+/// its body, an end marker (OpLoopMerge [1, again, condition]: it goes round when the
+/// condition is `again`), then the exit block's phis as [value from the loop, value from the
+/// guard] (the second only with a guard).
+#[allow(clippy::too_many_arguments)]
+fn loop_steps(
+    cx: &Ctx,
+    f: &Function,
+    out: &mut Vec<Instruction>,
+    seen: &mut [bool],
+    guard: Option<(Id, bool)>,
+    (pre, li, exit): (Id, usize, Id),
+    again: bool,
+    c2: Id,
+) -> Option<()> {
+    if std::mem::replace(seen.get_mut(li)?, true) {
+        return None;
+    }
+    let lb = &f.blocks[li];
+    let marker = |operands: Vec<Operand>| Instruction {
+        opcode: Op::LoopMerge,
+        result_type: None,
+        result_id: None,
+        operands,
+        offset: lb.offset,
+    };
+    let pick = |phi: &Instruction, pred: Id| {
+        phi.operands.chunks(2).find_map(|pair| match pair {
+            [Operand::IdRef(v), Operand::IdRef(p)] if *p == pred => Some(*v),
+            _ => None,
+        })
+    };
+    let mut head = vec![Operand::LiteralBit32(0)];
+    if let Some((c, negate)) = guard {
+        head.extend([Operand::LiteralBit32(negate as u32), Operand::IdRef(c)]);
+    }
+    out.push(marker(head));
+    for phi in lb.instructions.iter().filter(|i| i.opcode == Op::Phi) {
+        if phi.operands.len() != 4 {
+            return None;
+        }
+        let mut p = phi.clone();
+        p.operands = vec![Operand::IdRef(pick(phi, pre)?), Operand::IdRef(pick(phi, lb.label)?)];
+        out.push(p);
+    }
+    let (_, rest) = lb.instructions.split_last()?;
+    for inst in rest {
+        match inst.opcode {
+            Op::Phi | Op::Nop | Op::Line | Op::NoLine | Op::LoopMerge | Op::SelectionMerge => {}
+            _ if is_barrier(cx, inst) => return None,
+            _ => out.push(inst.clone()),
+        }
+    }
+    out.push(marker(vec![
+        Operand::LiteralBit32(1),
+        Operand::LiteralBit32(again as u32),
+        Operand::IdRef(c2),
+    ]));
+    let index = f.blocks.iter().position(|b| b.label == exit)?;
+    let preds = if guard.is_some() { 4 } else { 2 };
+    for phi in f.blocks[index].instructions.iter().filter(|i| i.opcode == Op::Phi) {
+        if phi.operands.len() != preds {
+            return None;
+        }
+        let mut p = phi.clone();
+        p.operands = vec![Operand::IdRef(pick(phi, lb.label)?)];
+        if guard.is_some() {
+            p.operands.push(Operand::IdRef(pick(phi, pre)?));
+        }
+        out.push(p);
+    }
+    Some(())
 }
 
 /// Whether `inst` may run although the work-item would not have run it: a computation without
