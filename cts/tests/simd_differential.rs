@@ -1,6 +1,6 @@
 //! Clift's vector loop against its scalar loop on random straight-line kernels (and on kernels
 //! whose barrier regions are straight-line code): float and int
-//! expressions (arithmetic, bit operations, shifts, min/max, fmin/fmax, rounding functions,
+//! expressions (arithmetic, bit operations, shifts, min/max, fmin/fmax, rounding functions, rsqrt,
 //! mad/fma, comparisons, selects, ifs whose arms only compute, conversions and bit casts, loops
 //! with trip counts the same for all work-items or their own) over
 //! consecutive and offset loads and stores, on inputs with zeros, infinities, NaN, denormals and
@@ -32,7 +32,7 @@ impl Gen {
                 .into();
         }
         let (a, b) = (self.f(d - 1), self.f(d - 1));
-        match self.0.below(19) {
+        match self.0.below(20) {
             0 => format!("({a} + {b})"),
             1 => format!("({a} - {b})"),
             2 => format!("({a} * {b})"),
@@ -51,6 +51,7 @@ impl Gen {
             15 => format!("fma({a}, {b}, {})", self.f(d.saturating_sub(2))),
             16 => format!("({} ? {a} : {b})", self.cond(d - 1)),
             17 => format!("(float)({})", self.i(d - 1)),
+            18 => format!("rsqrt({a})"),
             _ => format!("as_float(({}) & 0x7f7fffff)", self.i(d - 1)),
         }
     }

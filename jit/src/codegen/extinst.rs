@@ -228,6 +228,7 @@ impl FnTx<'_, '_, '_> {
                 | "fma"
                 | "mad"
                 | "sqrt"
+                | "rsqrt"
                 | "floor"
                 | "ceil"
                 | "trunc"
@@ -395,6 +396,13 @@ impl FnTx<'_, '_, '_> {
             // as the library's clift_mad_*.
             "fma" | "mad" => self.b.ins().fma(x, a(1), a(2)),
             "sqrt" => self.b.ins().sqrt(x),
+            // The correctly rounded root, then the division: within 1.5 ulp (the bound is 2),
+            // and the same as the library's clift_rsqrt_*.
+            "rsqrt" => {
+                let root = self.b.ins().sqrt(x);
+                let o = self.fconst(t, 1.0);
+                self.b.ins().fdiv(o, root)
+            }
             "floor" => self.b.ins().floor(x),
             "ceil" => self.b.ins().ceil(x),
             "trunc" => self.b.ins().trunc(x),

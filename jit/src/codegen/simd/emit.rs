@@ -485,6 +485,12 @@ impl FnTx<'_, '_, '_> {
             "fma" | "mad" => self.b.ins().fma(arg(0)?, arg(1)?, arg(2)?),
             "fabs" => self.b.ins().fabs(arg(0)?),
             "sqrt" => self.b.ins().sqrt(arg(0)?),
+            "rsqrt" => {
+                let root = self.b.ins().sqrt(arg(0)?);
+                let one = self.b.ins().f32const(1.0);
+                let one = self.b.ins().splat(types::F32X4, one);
+                self.b.ins().fdiv(one, root)
+            }
             "floor" => self.b.ins().floor(arg(0)?),
             "ceil" => self.b.ins().ceil(arg(0)?),
             "trunc" => self.b.ins().trunc(arg(0)?),

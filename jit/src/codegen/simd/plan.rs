@@ -54,11 +54,12 @@ pub(super) fn is_compare(op: Op) -> bool {
 
 /// The OpenCL.std functions the vector loop computes four lanes at a time, exactly as the
 /// scalar translation does (its inline forms).
-const VECTOR_EXT_F32: [&str; 12] = [
+const VECTOR_EXT_F32: [&str; 13] = [
     "fma",
     "mad",
     "fabs",
     "sqrt",
+    "rsqrt",
     "floor",
     "ceil",
     "trunc",
