@@ -133,8 +133,8 @@ impl Gen {
                 body.push_str(&format!("    fx = {e};\n"));
             }
         }
-        let idx = self.pick(&["i", "2 * i + 1", "(int)i", "i + 3"]);
-        let yi = self.pick(&["i", "i + 1", "2 * i"]);
+        let idx = self.pick(&["i", "2 * i + 1", "(int)i", "i + 3", "(uint)i"]);
+        let yi = self.pick(&["i", "i + 1", "2 * i", "(uint)i + 1u"]);
         let iyi = self.pick(&["i", "i + 2"]);
         let ie = self.i(3);
         // Sometimes the stores sit behind a bounds check or a data-dependent condition.

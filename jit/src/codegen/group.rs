@@ -470,7 +470,7 @@ fn build(
     // By-value arguments are private copies, one per work-item: those kernels stay scalar.
     let byval = f.params.iter().any(|(p, _)| cx.byval.contains(p));
     let plan = if fast && !regions && !wi_ids && !byval {
-        let p = simd::plan(cx, body, &order, &f.params);
+        let p = simd::plan(cx, body, &order, &f.params, &HashSet::new());
         // With CLIFT_DUMP_CODE (debugging aid), say which kernels got the vector loop.
         if std::env::var_os("CLIFT_DUMP_CODE").is_some() {
             match &p {
@@ -978,7 +978,7 @@ fn build(
             if let Some(g) = t.group.as_mut() {
                 g.builtins = vb;
             }
-            t.simd_body(plan, xhead, &rest)?;
+            t.simd_body(plan, xhead, &rest, HashMap::new())?;
             let nx = t.b.ins().iadd_imm_s(vx, simd::LANES);
             let ngx = t.b.ins().iadd_imm_s(vgx, simd::LANES);
             t.b.ins().jump(vhead, &[BlockArg::Value(nx), BlockArg::Value(ngx)]);

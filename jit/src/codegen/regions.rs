@@ -559,9 +559,9 @@ impl FnTx<'_, '_, '_> {
     }
 
     /// The vector plan of the region's code from block `sbi`, instruction `from` (after the
-    /// deferred instructions; four
-    /// work-items at once), where it has one: its start and its end keep nothing per
-    /// work-item in the records and it touches no private variable.
+    /// deferred instructions; four work-items at once), where it has one: what its start and
+    /// its end keep per work-item in the records are 32-bit scalars, and it touches no private
+    /// variable.
     fn region_plan(&mut self, f: &Function, e: &Emit, sbi: usize, from: usize) -> Result<simd::Plan, String> {
         if !simd::mode().0 {
             return Err("CLIFT_SIMD=0".into());
@@ -569,9 +569,12 @@ impl FnTx<'_, '_, '_> {
         if e.env.wi_ids || !e.env.byval.is_empty() {
             return Err("calls or by-value arguments".into());
         }
-        if !e.slots.is_empty() {
-            return Err("values kept per work-item at its start".into());
-        }
+        let inputs: HashSet<Id> = self
+            .slot_ids(&e.slots)
+            .ok_or("values kept per work-item at its start other than 32-bit scalars")?
+            .into_iter()
+            .map(|(id, ..)| id)
+            .collect();
         // The code as a function of its own: the recomputed values, then the region's first
         // block from `from` on (its phis have their values already), then the other blocks.
         let mut blocks = f.blocks.clone();
@@ -606,7 +609,7 @@ impl FnTx<'_, '_, '_> {
             blocks,
             offset: f.offset,
         };
-        let mut plan = simd::plan(self.cx, &rf, &order, &f.params)?;
+        let mut plan = simd::plan(self.cx, &rf, &order, &f.params, &inputs)?;
         if plan.yield_at.is_some_and(|(l, _)| l == f.blocks[sbi].label) {
             // The barrier of the first block: its place in the body.
             let blk = &f.blocks[sbi];
@@ -626,11 +629,32 @@ impl FnTx<'_, '_, '_> {
         }
         if let Some(at) = plan.yield_at {
             let bp = self.group.as_ref().and_then(|g| g.regions.as_ref()?.barriers.get(&at));
-            if bp.is_none_or(|bp| !bp.slots.is_empty()) {
-                return Err("values kept per work-item at its end".into());
+            let slots = bp.map(|bp| bp.slots.clone()).unwrap_or_default();
+            let ok = bp.is_some()
+                && self
+                    .slot_ids(&slots)
+                    .is_some_and(|ids| ids.iter().all(|(id, ..)| plan.has_lanes(*id)));
+            if !ok {
+                return Err("values kept per work-item at its end other than 32-bit scalars".into());
             }
         }
         Ok(plan)
+    }
+
+    /// The values of record slots `slots` (id, offset, type), when each is a 32-bit scalar
+    /// value (not a private variable).
+    fn slot_ids(&self, slots: &[Slot]) -> Option<Vec<(Id, i32, types::Type)>> {
+        let r = self.group.as_ref()?.regions.as_ref()?;
+        slots
+            .iter()
+            .map(|(var, off, ty)| {
+                if !matches!(*ty, types::I32 | types::F32) {
+                    return None;
+                }
+                let id = r.crossing.iter().find(|(_, vs)| vs.as_slice() == [*var])?.0;
+                Some((*id, *off, *ty))
+            })
+            .collect()
     }
 
     /// The vector loop of a region: four work-items of the row at a time (all waiting at the
@@ -690,7 +714,23 @@ impl FnTx<'_, '_, '_> {
             self.b.def_var(*var, *v);
         }
         let vals = self.vals.clone();
-        self.simd_body(plan, xhead, &four)?;
+        // The four work-items' values kept in their records, as vectors.
+        let mut inputs = HashMap::new();
+        for (id, off, ty) in self.slot_ids(&e.slots).unwrap_or_default() {
+            let vt = if ty == types::F32 { types::F32X4 } else { types::I32X4 };
+            let mut v = None;
+            for l in 0..lanes {
+                let x = self.b.ins().load(ty, flags, vrec, (l * record) as i32 + off);
+                v = Some(match v {
+                    None => self.b.ins().splat(vt, x),
+                    Some(v) => self.b.ins().insertlane(v, x, l as u8),
+                });
+            }
+            if let Some(v) = v {
+                inputs.insert(id, v);
+            }
+        }
+        let vecs = self.simd_body(plan, xhead, &four, inputs)?;
         // The end: a barrier (uniform values saved once, the four wait there) or the return.
         let state = match plan.yield_at {
             Some(at) => {
@@ -699,11 +739,22 @@ impl FnTx<'_, '_, '_> {
                 let (Some(bp), Some(r)) = (bp, r) else {
                     return Err(CompileError::new("vector plan: unknown barrier"));
                 };
-                let (uslots, st, gslot) = (bp.uslots.clone(), bp.state, r.gslot);
+                let (uslots, slots, st, gslot) = (bp.uslots.clone(), bp.slots.clone(), bp.state, r.gslot);
                 if let Some(gs) = gslot {
                     for (var, off, _) in &uslots {
                         let v = self.b.use_var(*var);
                         self.b.ins().stack_store(types::I64, v, gs, *off);
+                    }
+                }
+                // Each work-item's own values, lane by lane into its record.
+                let ids = self
+                    .slot_ids(&slots)
+                    .ok_or_else(|| CompileError::new("vector plan: a kept value is not a 32-bit scalar"))?;
+                for (id, off, _) in ids {
+                    let v = self.simd_lanes(id, plan, &vecs)?;
+                    for l in 0..lanes {
+                        let x = self.b.ins().extractlane(v, l as u8);
+                        self.b.ins().store(flags, x, vrec, (l * record) as i32 + off);
                     }
                 }
                 st

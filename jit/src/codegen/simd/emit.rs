@@ -57,8 +57,16 @@ impl FnTx<'_, '_, '_> {
     /// Translates the vector body of `plan` into the current block: four work-items whose
     /// first one's builtins are the group's builtin values. A failed guard jumps to `bail`
     /// with `bail_args` (before any store). Ends in the block where the body ends.
-    pub(crate) fn simd_body(&mut self, plan: &Plan, bail: Block, bail_args: &[BlockArg]) -> R {
-        let mut vecs: HashMap<Id, Value> = HashMap::new();
+    /// `inputs`: the four lanes of the plan's inputs. Gives the four lanes of the values at
+    /// the end.
+    pub(crate) fn simd_body(
+        &mut self,
+        plan: &Plan,
+        bail: Block,
+        bail_args: &[BlockArg],
+        inputs: HashMap<Id, Value>,
+    ) -> R<HashMap<Id, Value>> {
+        let mut vecs = inputs;
         let mut branch: Option<Branch> = None;
         let mut looping: Option<Loop> = None;
         for (k, (inst, step)) in plan.steps.iter().enumerate() {
@@ -171,7 +179,12 @@ impl FnTx<'_, '_, '_> {
                 Step::Vector => self.simd_inst(inst, plan, &mut vecs)?,
             }
         }
-        Ok(())
+        Ok(vecs)
+    }
+
+    /// Four lanes of value `id` at the end of the vector body (`vecs`: what it gave).
+    pub(crate) fn simd_lanes(&mut self, id: Id, plan: &Plan, vecs: &HashMap<Id, Value>) -> R<Value> {
+        self.lanes(id, plan, vecs)
     }
 
     /// The scalar translation of `inst` under `guard`: when the guard fails, the four

@@ -117,6 +117,14 @@ pub(crate) struct Plan {
 }
 
 impl Plan {
+    /// Whether `id`'s four lanes can be had as a vector (a value, not a mask or an id vector).
+    pub(crate) fn has_lanes(&self, id: Id) -> bool {
+        matches!(
+            self.class.get(&id).copied().unwrap_or(Class::Uniform),
+            Class::Uniform | Class::Affine(_) | Class::Varying
+        )
+    }
+
     /// Whether an instruction of the plan refers to one of `ids`.
     pub(crate) fn mentions(&self, ids: &std::collections::HashSet<Id>) -> bool {
         self.steps.iter().any(|(inst, _)| {

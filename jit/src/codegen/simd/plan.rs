@@ -177,13 +177,21 @@ fn pure(op: Op) -> bool {
 /// The vector plan of kernel body `f` (blocks `order`), or `None` when it cannot run four
 /// work-items at once: anything but a chain of blocks ending in OpReturn, or an instruction
 /// outside what the classes above cover.
-pub(crate) fn plan(cx: &Ctx, f: &Function, order: &[usize], params: &[(Id, Id)]) -> Result<Plan, String> {
+/// `inputs`: values defined before the body that differ between work-items (32-bit scalars;
+/// the caller gives their four lanes).
+pub(crate) fn plan(
+    cx: &Ctx,
+    f: &Function,
+    order: &[usize],
+    params: &[(Id, Id)],
+    inputs: &HashSet<Id>,
+) -> Result<Plan, String> {
     // A loop phi takes the class of its value on entry unless the loop's value for it has
     // another: then it is planned again as varying.
     let mut varying = HashSet::new();
     for _ in 0..4 {
         let mut again = Vec::new();
-        match plan_with(cx, f, order, params, &varying, &mut again) {
+        match plan_with(cx, f, order, params, inputs, &varying, &mut again) {
             Err(_) if !again.is_empty() => varying.extend(again),
             r => return r,
         }
@@ -198,6 +206,7 @@ fn plan_with(
     f: &Function,
     order: &[usize],
     params: &[(Id, Id)],
+    inputs: &HashSet<Id>,
     varying: &HashSet<Id>,
     again: &mut Vec<Id>,
 ) -> Result<Plan, String> {
@@ -212,7 +221,7 @@ fn plan_with(
         }
     }
     let (body, yield_at) = flatten(cx, f, order).ok_or("control flow other than if-then-else with computing arms")?;
-    let mut class: HashMap<Id, Class> = HashMap::new();
+    let mut class: HashMap<Id, Class> = inputs.iter().map(|id| (*id, Class::Varying)).collect();
     let mut steps = Vec::new();
     let mut stored = false;
     let mut any_vector = false;
@@ -999,6 +1008,23 @@ fn classify(
         {
             // A pointer cast keeps the address.
             Some((Step::Scalar, c(0)))
+        }
+        Op::BitwiseAnd if rty.and_then(|t| int_bits(cx, t)) == Some(64) => {
+            // A 64-bit affine value and 2^k - 1 (how compilers write `(ulong)(uint)x`): the
+            // low k bits, affine as long as no lane wraps around in them.
+            for (a, k) in [(0, 1), (1, 0)] {
+                if let (Some(Affine(s)), Some(m)) = (c(a), id(k).and_then(|x| const_int(cx, x))) {
+                    let bits = 64 - m.leading_zeros();
+                    if m > 0 && m.count_ones() == bits && bits < 64 {
+                        let guard = Guard::Wrap {
+                            shift: 64 - bits,
+                            signed: false,
+                        };
+                        return Some((Step::ScalarGuarded(guard), Some(Affine(s))));
+                    }
+                }
+            }
+            None
         }
         Op::FAdd | Op::FSub | Op::FMul | Op::FDiv | Op::BitwiseAnd | Op::BitwiseXor => {
             vector_op(v32, &[c(0)?, c(1)?], false)
