@@ -362,3 +362,39 @@ fn work_items_returning_before_a_barrier_do_not_stop_the_group() {
         }
     }
 }
+
+/// The single sweep loop (what a kernel with barriers uses when its region loops cannot be
+/// built) runs every barrier pattern of this file as well: each test again, in a child process
+/// with `CLIFT_BARRIERS=sweep`.
+#[test]
+fn barrier_patterns_in_the_single_sweep_loop() {
+    if std::env::var_os("CTS_SWEEP_CHILD").is_some() {
+        return;
+    }
+    for name in [
+        "barrier_in_uniform_loop_tree_reduction",
+        "barrier_inside_called_function",
+        "barrier_in_nested_loops",
+        "local_variable_shared_across_group",
+        "many_private_values_live_across_barrier",
+        "struct_by_value_across_a_barrier",
+        "phi_of_uniform_values_after_a_divergent_branch",
+        "values_of_a_loop_left_after_different_trip_counts",
+        "uniform_and_private_values_across_the_barriers_of_a_loop",
+        "work_items_returning_before_a_barrier_do_not_stop_the_group",
+    ] {
+        let out = test_child(name)
+            .env("CLIFT_BARRIERS", "sweep")
+            .env("CLIFT_CACHE", "0")
+            .env("CTS_SWEEP_CHILD", "1")
+            .env("CTS_ISOLATED_CHILD", "1")
+            .output()
+            .expect("run the child");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && text.contains("1 passed"),
+            "{name} with CLIFT_BARRIERS=sweep:\n{text}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}

@@ -2,8 +2,10 @@
 //! generated inside the JIT code, with the kernel body inlined into the loop (no call per
 //! work-item; the arguments and the group's constants are loaded once, before the loops).
 //!
-//! Kernels with barriers use the same loops in "region" mode (continuation-based
-//! synchronization): every barrier is a yield point. A work-item that reaches barrier `k` saves
+//! Kernels with barriers run each barrier region as a loop of its own over the work-items
+//! (`regions`). Where that fails to build (or would repeat too much code), they use the same
+//! loops as above in "sweep" mode (continuation-based synchronization): every barrier is a
+//! yield point. A work-item that reaches barrier `k` saves
 //! the values live across it (SPIR-V values, promoted Function variables) in its record of the
 //! per-work-item spill area, stores `k` as its state and goes on to the next work-item. The
 //! loops are repeated (one sweep per region) until every work-item has finished; each sweep
@@ -409,7 +411,9 @@ pub(crate) fn build_group(
     fbc: &mut FunctionBuilderContext,
 ) -> Result<GroupFn, CompileError> {
     let (simd_on, strict) = simd::mode();
-    if regions {
+    // CLIFT_BARRIERS=sweep: the single sweep loop only (for comparisons and tests).
+    let sweep = std::env::var("CLIFT_BARRIERS").is_ok_and(|v| v == "sweep");
+    if regions && !sweep {
         match build(cx, f, body, name, index, regions, true, ctx, fbc) {
             Ok(g) => return Ok(g),
             Err(e) if strict => return Err(e),
@@ -419,6 +423,8 @@ pub(crate) fn build_group(
                 *fbc = FunctionBuilderContext::new();
             }
         }
+    }
+    if regions {
         return build(cx, f, body, name, index, regions, false, ctx, fbc);
     }
     if simd_on {
@@ -752,7 +758,8 @@ fn build(
         builtins.insert(BuiltIn::WorkDim, vec![wdim]);
 
         // Region loops: one loop over the work-items per region.
-        if let (Some(codes), Some((_, any, crossing, var_offsets, barriers, gslot))) = (&codes, rec_layout.take()) {
+        let loops = if codes.is_some() { rec_layout.take() } else { None };
+        if let (Some(codes), Some((_, any, crossing, var_offsets, barriers, gslot))) = (&codes, loops) {
             let (full, byval_offsets) = record_layout.clone().unwrap_or_default();
             let mut byval = Vec::new();
             let mut byval_at = byval_offsets.into_iter();

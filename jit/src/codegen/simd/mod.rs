@@ -1,5 +1,8 @@
 //! SIMD across work-items: a kernel body that is straight-line code runs four consecutive
-//! work-items of a row (x) at once, each 32-bit value a four-lane vector.
+//! work-items of a row (x) at once, each 32-bit value a four-lane vector. So does the code of a
+//! barrier region (`regions`): there the body ends at the next barrier, and values a work-item
+//! keeps across barriers come in and go out lane by lane through the work-items' records
+//! (`plan`'s inputs).
 //!
 //! Work-items of a group are unordered between barriers, and two work-items touching the same
 //! memory without synchronization is a data race (undefined), so the four work-items' loads and
@@ -24,6 +27,13 @@
 //! disagree (the vector straddles `n`), they go to the scalar loop, which is possible as long
 //! as nothing has been stored yet. An ordered comparison of an affine and a uniform value changes at most
 //! once across the lanes, so lanes 0 and 3 decide it.
+//!
+//! A loop of one block (the rotated form compilers emit, behind a guard or not) is taken the
+//! same way: the four work-items go round together while its test holds for all four, leave
+//! together when it holds for none, and go to the scalar loop when they disagree (so a loop
+//! that stores may only have a test the same for all four). Its phis are carried in variables,
+//! each with the class of its value on entry unless the value from the loop has another (then
+//! the plan is made again with that phi varying).
 //!
 //! A load or store through an affine pointer whose stride is the element size is one vector
 //! access; other strides gather or scatter lane by lane. Extending a 32-bit affine value to 64
