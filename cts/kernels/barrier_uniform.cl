@@ -61,3 +61,21 @@ kernel void early_return(global int *o, local int *s) {
     barrier(CLK_LOCAL_MEM_FENCE);
     o[get_global_id(0)] = s[(l + 1) % 3];
 }
+
+// Tiled matrix multiply through 2D __local tiles (a row of a tile is indexed by the x id; the
+// second tile's rows are padded to 9 floats), C = A * B for n x n matrices, n a multiple of 8.
+kernel void tiled_matmul(global const float *a, global const float *b, global float *c, int n) {
+    local float at[8][8], bt[8][9];
+    int tx = (int)get_local_id(0), ty = (int)get_local_id(1);
+    int col = (int)get_global_id(0), row = (int)get_global_id(1);
+    float acc = 0.0f;
+    for (int t = 0; t < n; t += 8) {
+        at[ty][tx] = a[row * n + t + tx];
+        bt[ty][tx] = b[(t + ty) * n + col];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int k = 0; k < 8; k++)
+            acc += at[ty][k] * bt[k][tx];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    c[row * n + col] = acc;
+}

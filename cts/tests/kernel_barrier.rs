@@ -382,6 +382,7 @@ fn barrier_patterns_in_the_single_sweep_loop() {
         "values_of_a_loop_left_after_different_trip_counts",
         "uniform_and_private_values_across_the_barriers_of_a_loop",
         "work_items_returning_before_a_barrier_do_not_stop_the_group",
+        "tiled_matrix_multiply_through_2d_local_tiles",
     ] {
         let out = test_child(name)
             .env("CLIFT_BARRIERS", "sweep")
@@ -396,5 +397,31 @@ fn barrier_patterns_in_the_single_sweep_loop() {
             "{name} with CLIFT_BARRIERS=sweep:\n{text}\n{}",
             String::from_utf8_lossy(&out.stderr)
         );
+    }
+}
+
+#[test]
+fn tiled_matrix_multiply_through_2d_local_tiles() {
+    let e = uniform_env();
+    for (n, groups_x) in [(24usize, 3usize), (40, 5)] {
+        // Small integers: every sum is exact, whatever the order.
+        let a: Vec<f32> = (0..n * n).map(|i| ((i * 7 + 3) % 11) as f32 - 5.0).collect();
+        let b: Vec<f32> = (0..n * n).map(|i| ((i * 5 + 1) % 9) as f32 - 4.0).collect();
+        let (ba, bb) = (e.ctx.buffer_from(as_bytes(&a)), e.ctx.buffer_from(as_bytes(&b)));
+        let bc = e.ctx.buffer(n * n * 4);
+        let k = e.prog.kernel("tiled_matmul");
+        k.arg_mem(0, &ba);
+        k.arg_mem(1, &bb);
+        k.arg_mem(2, &bc);
+        k.arg(3, &(n as i32));
+        e.q.run(&k, &[], &[n, n], &[8, 8]);
+        let c: Vec<f32> = from_bytes(&e.q.read(&bc, 0, n * n * 4));
+        assert_eq!(groups_x * 8, n);
+        for row in 0..n {
+            for col in 0..n {
+                let want: f32 = (0..n).map(|k| a[row * n + k] * b[k * n + col]).sum();
+                assert_eq!(c[row * n + col], want, "tiled_matmul {n}x{n}: row {row} column {col}");
+            }
+        }
     }
 }

@@ -877,27 +877,63 @@ fn classify(
                 _ => None,
             }
         }
-        Op::PtrAccessChain | Op::InBoundsPtrAccessChain => {
-            // Only the element index may vary, and only affinely.
-            if c(0)? != Uniform || ids.get(2..).unwrap_or(&[]).iter().any(|x| cls(x) != Uniform) {
-                return None;
+        Op::PtrAccessChain | Op::InBoundsPtrAccessChain | Op::AccessChain | Op::InBoundsAccessChain => {
+            // An affine base with uniform indexes, or a uniform base with one index affine (a
+            // row of a `__local` 2D array: `t[ty][tx]`): an affine address.
+            let with_element = matches!(op, Op::PtrAccessChain | Op::InBoundsPtrAccessChain);
+            let varying: Vec<usize> = (1..ids.len()).filter(|k| c(*k) != Some(Uniform)).collect();
+            let k = match (c(0)?, varying.as_slice()) {
+                (Affine(s), []) => return Some((Step::Scalar, Some(Affine(s)))),
+                (Uniform, [k]) => *k,
+                _ => return None,
+            };
+            let Affine(s) = c(k)? else { return None };
+            // (A program-scope variable's entry is its pointee type.)
+            let mut cur = match cx.globals.get(&id(0)?) {
+                Some((pointee, _)) => *pointee,
+                None => match cx.layout.get(value_type(cx, tys, id(0)?)?).ok()?.ty {
+                    Ty::Pointer(_, p) => p,
+                    _ => return None,
+                },
+            };
+            // The stride of index k: walk the types down to its level.
+            let mut elem = None;
+            let mut pos = 1;
+            if with_element {
+                let info = cx.layout.get(cur).ok()?;
+                if k == 1 {
+                    elem = Some(match info.ty {
+                        Ty::Array(..) => info.size,
+                        _ => round_up(info.size, info.align),
+                    });
+                }
+                pos = 2;
             }
-            let Affine(s) = c(1)? else { return None };
-            let bty = value_type(cx, tys, id(0)?)?;
-            let Ty::Pointer(_, pointee) = cx.layout.get(bty).ok()?.ty else {
-                return None;
-            };
-            let info = cx.layout.get(pointee).ok()?;
-            let elem = match info.ty {
-                Ty::Array(..) => info.size,
-                _ => round_up(info.size, info.align),
-            };
-            let stride = s.checked_mul(i64::try_from(elem).ok()?)?;
-            let ibits = int_bits(cx, value_type(cx, tys, id(1)?)?)?;
-            let step = match ibits {
+            while elem.is_none() && pos < ids.len() {
+                let info = cx.layout.get(cur).ok()?;
+                match &info.ty {
+                    Ty::Struct(ms) if pos != k => cur = *ms.get(usize::try_from(const_int(cx, id(pos)?)?).ok()?)?,
+                    Ty::Array(e, _) => {
+                        if pos == k {
+                            elem = Some(info.stride);
+                        }
+                        cur = *e;
+                    }
+                    Ty::Vector(..) => {
+                        if pos == k {
+                            elem = Some(info.stride);
+                        }
+                        cur = info.elem;
+                    }
+                    _ => return None,
+                }
+                pos += 1;
+            }
+            let stride = s.checked_mul(i64::try_from(elem?).ok()?)?;
+            let step = match int_bits(cx, value_type(cx, tys, id(k)?)?)? {
                 64 => Step::Scalar,
                 32 => Step::ScalarGuarded(Guard::Extend {
-                    operand: 1,
+                    operand: k,
                     signed: true,
                 }),
                 _ => return None,
