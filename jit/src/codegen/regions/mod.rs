@@ -24,14 +24,15 @@
 //! several barriers are translated once per region (or per place its prefix stops). Bodies
 //! where that would grow too much use the single sweep loop of `group` instead.
 
+mod vector;
+
 use super::group::Slot;
 use super::group::{is_barrier, linear_ids, GroupIds, STATE_DONE};
 use super::layout::Id;
 use super::module::Ctx;
-use super::simd;
 use super::translate::{op_id, successors, FnTx, R};
 use super::CompileError;
-use crate::spirv::module::{Block as SpvBlock, Function};
+use crate::spirv::module::Function;
 use crate::spirv::Instruction;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, Block, BlockArg, InstBuilder, MemFlagsData, StackSlot, Value};
@@ -121,7 +122,7 @@ pub(crate) struct RegionEnv {
 }
 
 /// One region being emitted.
-struct Emit<'e> {
+pub(super) struct Emit<'e> {
     env: &'e RegionEnv,
     index: HashMap<Id, usize>,
     state: u32,
@@ -555,227 +556,6 @@ impl FnTx<'_, '_, '_> {
             self.enter_block(label)?;
             self.region_unit(f, bi, 0)?;
         }
-        Ok(())
-    }
-
-    /// The vector plan of the region's code from block `sbi`, instruction `from` (after the
-    /// deferred instructions; four work-items at once), where it has one: what its start and
-    /// its end keep per work-item in the records are 32-bit scalars, and it touches no private
-    /// variable.
-    fn region_plan(&mut self, f: &Function, e: &Emit, sbi: usize, from: usize) -> Result<simd::Plan, String> {
-        if !simd::mode().0 {
-            return Err("CLIFT_SIMD=0".into());
-        }
-        if e.env.wi_ids || !e.env.byval.is_empty() {
-            return Err("calls or by-value arguments".into());
-        }
-        let inputs: HashSet<Id> = self
-            .slot_ids(&e.slots)
-            .ok_or("values kept per work-item at its start other than 32-bit scalars")?
-            .into_iter()
-            .map(|(id, ..)| id)
-            .collect();
-        // The code as a function of its own: the recomputed values, then the region's first
-        // block from `from` on (its phis have their values already), then the other blocks.
-        let mut blocks = f.blocks.clone();
-        let mut insts: Vec<Instruction> = e
-            .remat
-            .iter()
-            .filter(|i| !i.result_id.is_some_and(|r| e.env.uniform.contains(&r)))
-            .chain(&e.deferred)
-            .cloned()
-            .collect();
-        insts.extend(
-            f.blocks[sbi]
-                .instructions
-                .iter()
-                .skip(from)
-                .filter(|i| i.opcode != Op::Phi)
-                .cloned(),
-        );
-        // It keeps the first block's label: phis of the blocks it branches to name it.
-        blocks[sbi] = SpvBlock {
-            label: f.blocks[sbi].label,
-            offset: f.blocks[sbi].offset,
-            instructions: insts,
-        };
-        let order = [sbi];
-        let rf = Function {
-            id: f.id,
-            result_type: f.result_type,
-            control: f.control,
-            fn_type: f.fn_type,
-            params: f.params.clone(),
-            blocks,
-            offset: f.offset,
-        };
-        let mut plan = simd::plan(self.cx, &rf, &order, &f.params, &inputs)?;
-        if plan.yield_at.is_some_and(|(l, _)| l == f.blocks[sbi].label) {
-            // The barrier of the first block: its place in the body.
-            let blk = &f.blocks[sbi];
-            let i = (from..blk.instructions.len()).find(|&i| is_barrier(self.cx, &blk.instructions[i]));
-            plan.yield_at = i.map(|i| (blk.label, i));
-        }
-        let mut private: HashSet<Id> = self.promoted.keys().copied().collect();
-        private.extend(
-            f.blocks
-                .iter()
-                .flat_map(|b| &b.instructions)
-                .filter(|i| i.opcode == Op::Variable)
-                .filter_map(|i| i.result_id),
-        );
-        if plan.mentions(&private) {
-            return Err("private variables".into());
-        }
-        if let Some(at) = plan.yield_at {
-            let bp = self.group.as_ref().and_then(|g| g.regions.as_ref()?.barriers.get(&at));
-            let slots = bp.map(|bp| bp.slots.clone()).unwrap_or_default();
-            let ok = bp.is_some()
-                && self
-                    .slot_ids(&slots)
-                    .is_some_and(|ids| ids.iter().all(|(id, ..)| plan.has_lanes(*id)));
-            if !ok {
-                return Err("values kept per work-item at its end other than 32-bit scalars".into());
-            }
-        }
-        Ok(plan)
-    }
-
-    /// The values of record slots `slots` (id, offset, type), when each is a 32-bit scalar
-    /// value (not a private variable).
-    fn slot_ids(&self, slots: &[Slot]) -> Option<Vec<(Id, i32, types::Type)>> {
-        let r = self.group.as_ref()?.regions.as_ref()?;
-        slots
-            .iter()
-            .map(|(var, off, ty)| {
-                if !matches!(*ty, types::I32 | types::F32) {
-                    return None;
-                }
-                let id = r.crossing.iter().find(|(_, vs)| vs.as_slice() == [*var])?.0;
-                Some((*id, *off, *ty))
-            })
-            .collect()
-    }
-
-    /// The vector loop of a region: four work-items of the row at a time (all waiting at the
-    /// region's start), handing four that cannot run together, and the row's last ones, to
-    /// the scalar loop `xhead`.
-    #[allow(clippy::too_many_arguments)]
-    fn region_vector(
-        &mut self,
-        plan: &simd::Plan,
-        g: &GroupIds,
-        e: &Emit,
-        carried: &[(Variable, Value)],
-        [vhead, xhead]: [Block; 2],
-        [vx, vgx, vrec]: [Value; 3],
-        [y, z]: [Value; 2],
-    ) -> R {
-        let flags = MemFlagsData::trusted();
-        let record = e.env.record as i64;
-        let lanes = simd::LANES;
-        self.b.switch_to_block(vhead);
-        let vitem = self.b.create_block();
-        let vgo = self.b.create_block();
-        let last = self.b.ins().iadd_imm_s(vx, lanes);
-        let c = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, last, g.lsz[0]);
-        let rest = [vx, vgx, vrec, g.lsz[0]].map(BlockArg::Value);
-        self.b.ins().brif(c, vitem, &[], xhead, &rest);
-        // All four at the region's start?
-        self.b.switch_to_block(vitem);
-        let mut differ = None;
-        for l in 0..lanes {
-            let s = self.b.ins().load(types::I32, flags, vrec, (l * record) as i32);
-            let d = self.b.ins().bxor_imm_s(s, e.state as i64);
-            differ = Some(match differ {
-                None => d,
-                Some(a) => self.b.ins().bor(a, d),
-            });
-        }
-        let four = [vx, vgx, vrec, last].map(BlockArg::Value);
-        let differ = differ.ok_or_else(|| CompileError::new("no lanes"))?;
-        self.b.ins().brif(differ, xhead, &four, vgo, &[]);
-
-        self.b.switch_to_block(vgo);
-        // The first work-item's ids (the x ids are affine in the lane).
-        let lid = [vx, y, z];
-        let gl = [vgx, self.b.ins().iadd(g.gbase[1], y), self.b.ins().iadd(g.gbase[2], z)];
-        let (lin, glin) = linear_ids(&mut self.b, lid, &g.lsz, &g.gsz, &g.gbase0);
-        if let Some(gt) = self.group.as_mut() {
-            gt.builtins.insert(BuiltIn::GlobalInvocationId, gl.to_vec());
-            gt.builtins.insert(BuiltIn::LocalInvocationId, lid.to_vec());
-            gt.builtins.insert(BuiltIn::GlobalLinearId, vec![glin]);
-            gt.builtins.insert(BuiltIn::LocalInvocationIndex, vec![lin]);
-            if let Some(r) = gt.regions.as_mut() {
-                r.rec = vrec;
-            }
-        }
-        for (var, v) in carried {
-            self.b.def_var(*var, *v);
-        }
-        let vals = self.vals.clone();
-        // The four work-items' values kept in their records, as vectors.
-        let mut inputs = HashMap::new();
-        for (id, off, ty) in self.slot_ids(&e.slots).unwrap_or_default() {
-            let vt = if ty == types::F32 { types::F32X4 } else { types::I32X4 };
-            let mut v = None;
-            for l in 0..lanes {
-                let x = self.b.ins().load(ty, flags, vrec, (l * record) as i32 + off);
-                v = Some(match v {
-                    None => self.b.ins().splat(vt, x),
-                    Some(v) => self.b.ins().insertlane(v, x, l as u8),
-                });
-            }
-            if let Some(v) = v {
-                inputs.insert(id, v);
-            }
-        }
-        let vecs = self.simd_body(plan, xhead, &four, inputs)?;
-        // The end: a barrier (uniform values saved once, the four wait there) or the return.
-        let state = match plan.yield_at {
-            Some(at) => {
-                let r = self.group.as_ref().and_then(|g| g.regions.as_ref());
-                let bp = r.and_then(|r| r.barriers.get(&at));
-                let (Some(bp), Some(r)) = (bp, r) else {
-                    return Err(CompileError::new("vector plan: unknown barrier"));
-                };
-                let (uslots, slots, st, gslot) = (bp.uslots.clone(), bp.slots.clone(), bp.state, r.gslot);
-                if let Some(gs) = gslot {
-                    for (var, off, _) in &uslots {
-                        let v = self.b.use_var(*var);
-                        self.b.ins().stack_store(types::I64, v, gs, *off);
-                    }
-                }
-                // Each work-item's own values, lane by lane into its record.
-                let ids = self
-                    .slot_ids(&slots)
-                    .ok_or_else(|| CompileError::new("vector plan: a kept value is not a 32-bit scalar"))?;
-                for (id, off, _) in ids {
-                    let v = self.simd_lanes(id, plan, &vecs)?;
-                    for l in 0..lanes {
-                        let x = self.b.ins().extractlane(v, l as u8);
-                        self.b.ins().store(flags, x, vrec, (l * record) as i32 + off);
-                    }
-                }
-                st
-            }
-            None => STATE_DONE,
-        };
-        let sv = self.b.ins().iconst(types::I32, state as i64);
-        for l in 0..lanes {
-            self.b.ins().store(flags, sv, vrec, (l * record) as i32);
-        }
-        if state != STATE_DONE {
-            self.b.ins().stack_store(types::I64, sv, e.next, 0);
-        }
-        self.vals = vals;
-        let n = [
-            self.b.ins().iadd_imm_s(vx, lanes),
-            self.b.ins().iadd_imm_s(vgx, lanes),
-            self.b.ins().iadd_imm_s(vrec, lanes * record),
-        ]
-        .map(BlockArg::Value);
-        self.b.ins().jump(vhead, &n);
         Ok(())
     }
 
