@@ -35,7 +35,9 @@ use super::CompileError;
 use crate::spirv::module::Function;
 use crate::spirv::Instruction;
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{types, Block, BlockArg, InstBuilder, MemFlagsData, StackSlot, Value};
+use cranelift_codegen::ir::{
+    types, Block, BlockArg, InstBuilder, MemFlagsData, StackSlot, StackSlotData, StackSlotKind, Value,
+};
 use cranelift_frontend::{Switch, Variable};
 use rspirv::dr::Operand;
 use rspirv::spirv::{BuiltIn, Op};
@@ -372,6 +374,15 @@ impl FnTx<'_, '_, '_> {
         // The scalar loop runs up to `end`: the end of the row, or the end of four work-items
         // the vector loop handed over.
         let end = self.b.append_block_param(xhead, types::I64);
+        // Vector attempts that failed in this execution of the region (see `region_vector`).
+        let bails = plan.as_ref().map(|_| {
+            let slot = self
+                .b
+                .create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 4, 2));
+            let z32 = self.b.ins().iconst(types::I32, 0);
+            self.b.ins().stack_store(types::I64, z32, slot, 0);
+            slot
+        });
         let vector = plan.as_ref().map(|_| {
             let vhead = self.b.create_block();
             let vx = self.b.append_block_param(vhead, types::I64);
@@ -448,8 +459,8 @@ impl FnTx<'_, '_, '_> {
         let more = self.b.ins().icmp_imm_u(IntCC::NotEqual, n, STATE_DONE as i64);
         self.b.ins().brif(more, e.sweep, &[BlockArg::Value(n)], e.exit, &[]);
 
-        if let (Some(plan), Some((vhead, vx, vgx, vrec))) = (&plan, vector) {
-            self.region_vector(plan, g, e, &carried, [vhead, xhead], [vx, vgx, vrec], [y, z])?;
+        if let (Some(plan), Some((vhead, vx, vgx, vrec)), Some(bails)) = (&plan, vector, bails) {
+            self.region_vector(plan, g, e, &carried, [vhead, xhead], [vx, vgx, vrec], [y, z], bails)?;
         }
 
         // The work-item: its ids, its by-value copies, the values live at the start.

@@ -12,10 +12,14 @@ use crate::codegen::CompileError;
 use crate::spirv::module::{Block as SpvBlock, Function};
 use crate::spirv::Instruction;
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{types, Block, BlockArg, InstBuilder, MemFlagsData, Value};
+use cranelift_codegen::ir::{types, Block, BlockArg, InstBuilder, MemFlagsData, StackSlot, Value};
 use cranelift_frontend::Variable;
 use rspirv::spirv::{BuiltIn, Op};
 use std::collections::{HashMap, HashSet};
+
+/// Groups of four work-items sent to the scalar loop after which a region's execution stops
+/// trying the vector loop.
+const MAX_BAILS: i64 = 8;
 
 impl FnTx<'_, '_, '_> {
     /// The vector plan of the region's code from block `sbi`, instruction `from` (after the
@@ -136,6 +140,7 @@ impl FnTx<'_, '_, '_> {
         [vhead, xhead]: [Block; 2],
         [vx, vgx, vrec]: [Value; 3],
         [y, z]: [Value; 2],
+        bails: StackSlot,
     ) -> R {
         let flags = MemFlagsData::trusted();
         let record = e.env.record as i64;
@@ -143,8 +148,14 @@ impl FnTx<'_, '_, '_> {
         self.b.switch_to_block(vhead);
         let vitem = self.b.create_block();
         let vgo = self.b.create_block();
+        let vbail = self.b.create_block();
         let last = self.b.ins().iadd_imm_s(vx, lanes);
-        let c = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, last, g.lsz[0]);
+        let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, last, g.lsz[0]);
+        // After MAX_BAILS groups of four that could not run together (a loop whose trip
+        // count differs between work-items), the rest of the region runs on the scalar loop.
+        let n = self.b.ins().stack_load(types::I64, types::I32, bails, 0);
+        let calm = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, n, MAX_BAILS);
+        let c = self.b.ins().band(fits, calm);
         let rest = [vx, vgx, vrec, g.lsz[0]].map(BlockArg::Value);
         self.b.ins().brif(c, vitem, &[], xhead, &rest);
         // All four at the region's start?
@@ -161,6 +172,11 @@ impl FnTx<'_, '_, '_> {
         let four = [vx, vgx, vrec, last].map(BlockArg::Value);
         let differ = differ.ok_or_else(|| CompileError::new("no lanes"))?;
         self.b.ins().brif(differ, xhead, &four, vgo, &[]);
+        self.b.switch_to_block(vbail);
+        let n = self.b.ins().stack_load(types::I64, types::I32, bails, 0);
+        let n1 = self.b.ins().iadd_imm_s(n, 1);
+        self.b.ins().stack_store(types::I64, n1, bails, 0);
+        self.b.ins().jump(xhead, &four);
 
         self.b.switch_to_block(vgo);
         // The first work-item's ids (the x ids are affine in the lane).
@@ -196,7 +212,7 @@ impl FnTx<'_, '_, '_> {
                 inputs.insert(id, v);
             }
         }
-        let vecs = self.simd_body(plan, xhead, &four, inputs)?;
+        let vecs = self.simd_body(plan, vbail, &[], inputs)?;
         // The end: a barrier (uniform values saved once, the four wait there) or the return.
         let state = match plan.yield_at {
             Some(at) => {
