@@ -1,5 +1,6 @@
 //! Straight-line kernels (kernels/source/simd.cl), the ones Clift runs four work-items at a
-//! time: every result against host arithmetic, over ranges and local sizes that leave a scalar
+//! time (loops with one trip count and barrier regions included): every result against host
+//! arithmetic, over ranges and local sizes that leave a scalar
 //! tail (1D and 2D, with offsets, Clift's own local size); and, on Clift, a child process with
 //! `CLIFT_DUMP_CODE` confirms that each kernel really got the vector loop.
 
@@ -556,7 +557,8 @@ fn branches_with_phis_and_else() {
     }
 }
 
-const VECTORIZED: [&str; 16] = [
+const VECTORIZED: [&str; 17] = [
+    "loop_sum",
     "edges",
     "split_store",
     "interior",
@@ -575,6 +577,69 @@ const VECTORIZED: [&str; 16] = [
     "cmp_select",
 ];
 
+#[test]
+fn loops_with_one_trip_count() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("simd.cl", OPTS);
+    let k = p.kernel("loop_sum");
+    // Small integers: every step is exact, fused or not.
+    let n = 203usize;
+    let a: Vec<f32> = (0..n + 16).map(|i| ((i * 7) % 17) as f32 - 8.0).collect();
+    let ba = ctx.buffer_from(as_bytes(&a));
+    for m in [0i32, 1, 5, 16] {
+        for (off, global, local) in launches(n) {
+            let o = ctx.buffer(4 * n);
+            k.arg_mem(0, &ba);
+            k.arg_mem(1, &o);
+            k.arg(2, &m);
+            q.run(&k, &off, &global, &local);
+            let got = read_f32(&q, &o, n);
+            let start = off.first().copied().unwrap_or(0);
+            for i in start..start + global[0] {
+                let want = (0..m as usize).fold(0.0f32, |s, j| s * 0.5 + a[i + j]);
+                assert!(
+                    same(got[i], want),
+                    "loop_sum m={m} {local:?}: o[{i}] = {} not {want}",
+                    got[i]
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn tree_reduction_in_barrier_regions() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("simd.cl", OPTS);
+    let k = p.kernel("tree_sum");
+    for (groups, local, per) in [(6usize, 64usize, 3usize), (3, 256, 2), (5, 16, 1), (4, 2, 5), (2, 1, 3)] {
+        let global = groups * local;
+        let n = global * per + local / 2;
+        let a: Vec<f32> = (0..n).map(|i| ((i * 13) % 23) as f32 - 11.0).collect();
+        let ba = ctx.buffer_from(as_bytes(&a));
+        let o = ctx.buffer(4 * groups);
+        k.arg_mem(0, &ba);
+        k.arg_mem(1, &o);
+        k.arg_local(2, 4 * local);
+        k.arg(3, &(n as u32));
+        q.run(&k, &[], &[global], &[local]);
+        let got = read_f32(&q, &o, groups);
+        for (g, v) in got.iter().enumerate() {
+            // Work-item i of group g sums a[i], a[i + global], ...: integers, exact in any order.
+            let want: f32 = (g * local..(g + 1) * local)
+                .flat_map(|i| (i..n).step_by(global))
+                .map(|i| a[i])
+                .sum();
+            assert_eq!(*v, want, "tree_sum: group {g} of {groups} x {local}");
+        }
+    }
+}
+
+/// The barrier regions of tree_sum that run four work-items at a time.
+const VECTOR_REGIONS: [(&str, u32); 3] = [("tree_sum", 0), ("tree_sum", 1), ("tree_sum", 2)];
+
 /// In the child: build the program (its code dump goes to stderr).
 #[test]
 fn build_for_the_dump() {
@@ -583,7 +648,7 @@ fn build_for_the_dump() {
     }
     let ctx = Context::new();
     let p = ctx.built_source("simd.cl", OPTS);
-    for k in VECTORIZED {
+    for k in VECTORIZED.iter().chain(VECTOR_REGIONS.iter().map(|(k, _)| k)) {
         let _ = p.kernel(k);
     }
 }
@@ -606,6 +671,17 @@ fn every_kernel_gets_the_vector_loop() {
         assert!(
             stderr.contains(&format!("== kernel {k}: vector loop yes")),
             "kernel {k} did not get the vector loop; the dump says:\n{}",
+            stderr
+                .lines()
+                .filter(|l| l.contains("vector loop"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+    }
+    for (k, region) in VECTOR_REGIONS {
+        assert!(
+            stderr.contains(&format!("== kernel {k}: region {region} vector loop yes")),
+            "region {region} of kernel {k} did not get the vector loop; the dump says:\n{}",
             stderr
                 .lines()
                 .filter(|l| l.contains("vector loop"))

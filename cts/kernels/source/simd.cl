@@ -128,3 +128,30 @@ kernel void split_store(global const float *a, global float *pos, global float *
         pos[i] = 0.0f;
     }
 }
+
+// A loop with the same trip count for every work-item: the four go round together.
+kernel void loop_sum(global const float *a, global float *o, int m) {
+    size_t i = get_global_id(0);
+    float s = 0.0f;
+    for (int j = 0; j < m; j++)
+        s = s * 0.5f + a[i + j];
+    o[i] = s;
+}
+
+// A grid-strided accumulation, then a tree reduction in __local memory: barrier regions, each
+// run four work-items at a time.
+kernel void tree_sum(global const float *a, global float *o, local float *t, uint n) {
+    size_t g = get_global_id(0), l = get_local_id(0), gs = get_global_size(0);
+    float s = 0.0f;
+    for (size_t i = g; i < n; i += gs)
+        s += a[i];
+    t[l] = s;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (size_t off = get_local_size(0) / 2; off > 0; off >>= 1) {
+        if (l < off)
+            t[l] += t[l + off];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (l == 0)
+        o[get_group_id(0)] = t[0];
+}
