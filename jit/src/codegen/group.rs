@@ -510,7 +510,7 @@ fn build(
     } else {
         Vec::new()
     };
-    let codes = if regions && fast {
+    let starts = if regions && fast {
         let at: Vec<(Id, usize)> = points.iter().map(|(at, _)| *at).collect();
         let starts = regions::region_starts(body, &order, &at)
             .ok_or_else(|| err(format!("kernel {name}: a barrier outside the body")))?;
@@ -518,7 +518,7 @@ fn build(
     } else {
         None
     };
-    let uniform = if codes.is_some() {
+    let uniform = if starts.is_some() {
         uniform::uniform_values(cx, body, &order)
     } else {
         HashSet::new()
@@ -526,7 +526,7 @@ fn build(
     {
         let b = FunctionBuilder::new(&mut ctx.func, fbc);
         let mut t = FnTx::new(cx, b, body.result_type);
-        if codes.is_some() {
+        if starts.is_some() {
             // Each region makes its own blocks.
             t.promote(body)?;
         } else {
@@ -687,7 +687,7 @@ fn build(
             let mut barriers = HashMap::new();
             for (i, (at, saved, need)) in plans.into_iter().enumerate() {
                 // The single sweep loop resumes work-items in a block of its own.
-                let cont = if codes.is_some() {
+                let cont = if starts.is_some() {
                     None
                 } else {
                     Some(t.b.create_block())
@@ -758,8 +758,8 @@ fn build(
         builtins.insert(BuiltIn::WorkDim, vec![wdim]);
 
         // Region loops: one loop over the work-items per region.
-        let loops = if codes.is_some() { rec_layout.take() } else { None };
-        if let (Some(codes), Some((_, any, crossing, var_offsets, barriers, gslot))) = (&codes, loops) {
+        let loops = if starts.is_some() { rec_layout.take() } else { None };
+        if let (Some(starts), Some((_, any, crossing, var_offsets, barriers, gslot))) = (&starts, loops) {
             let (full, byval_offsets) = record_layout.clone().unwrap_or_default();
             let mut byval = Vec::new();
             let mut byval_at = byval_offsets.into_iter();
@@ -804,7 +804,7 @@ fn build(
                     .chain(f.params.iter().map(|(p, _)| *p).filter(|p| t.cx.byval.contains(p)))
                     .collect(),
             };
-            t.region_loops(body, codes, &ids, &env)?;
+            t.region_loops(body, starts, &ids, &env)?;
             t.b.seal_all_blocks();
             let cfg = t.cx.jit.target_config();
             t.b.finalize(cfg);
