@@ -83,14 +83,7 @@ impl FnTx<'_, '_, '_> {
                         }
                     }
                     self.b.switch_to_block(lp.head);
-                    for p in &lp.phis {
-                        let x = self.b.use_var(p.var);
-                        if p.vector {
-                            vecs.insert(p.result, x);
-                        } else {
-                            self.def(p.result, p.ty, vec![x]);
-                        }
-                    }
+                    self.use_phis(&lp.phis, &mut vecs);
                     looping = Some(lp);
                 }
                 Step::LoopEnd { negate } => {
@@ -104,35 +97,13 @@ impl FnTx<'_, '_, '_> {
                     self.b.seal_block(lp.head);
                     self.b.seal_block(lp.exit);
                     self.b.switch_to_block(lp.exit);
-                    for p in &lp.exit_phis {
-                        let x = self.b.use_var(p.var);
-                        if p.vector {
-                            vecs.insert(p.result, x);
-                        } else {
-                            self.def(p.result, p.ty, vec![x]);
-                        }
-                    }
+                    self.use_phis(&lp.exit_phis, &mut vecs);
                 }
                 Step::If { negate } => {
                     let c = op_id(inst, 0)?;
                     let br = self.open_branch(plan, k, &vecs)?;
                     let (first, second) = (br.first, br.second);
-                    match plan.class.get(&c).copied().unwrap_or(Class::Uniform) {
-                        Class::Uniform => {
-                            let v = self.val1(c)?;
-                            let (t, e) = if negate { (second, first) } else { (first, second) };
-                            self.b.ins().brif(v, t, &[], e, &[]);
-                        }
-                        _ => {
-                            let (all, none) = self.all_or_none(c, plan, &vecs)?;
-                            let (all, none) = if negate { (none, all) } else { (all, none) };
-                            let check = self.b.create_block();
-                            self.b.ins().brif(all, first, &[], check, &[]);
-                            self.b.seal_block(check);
-                            self.b.switch_to_block(check);
-                            self.b.ins().brif(none, second, &[], bail, bail_args);
-                        }
-                    }
+                    self.all_or_none_branch(c, negate, [first, second], plan, &vecs, bail, bail_args)?;
                     self.b.seal_block(first);
                     self.b.switch_to_block(first);
                     branch = Some(br);
@@ -157,14 +128,7 @@ impl FnTx<'_, '_, '_> {
                     self.b.ins().jump(br.after, &[]);
                     self.b.seal_block(br.after);
                     self.b.switch_to_block(br.after);
-                    for p in &br.phis {
-                        let x = self.b.use_var(p.var);
-                        if p.vector {
-                            vecs.insert(p.result, x);
-                        } else {
-                            self.def(p.result, p.ty, vec![x]);
-                        }
-                    }
+                    self.use_phis(&br.phis, &mut vecs);
                 }
                 Step::Scalar => self.inst(inst)?,
                 Step::ScalarGuarded(guard) => self.guarded(inst, plan, guard, bail, bail_args)?,
@@ -180,6 +144,18 @@ impl FnTx<'_, '_, '_> {
             }
         }
         Ok(vecs)
+    }
+
+    /// The values of carried phis where their paths meet: four lanes, or the scalar value.
+    fn use_phis(&mut self, phis: &[BranchPhi], vecs: &mut HashMap<Id, Value>) {
+        for p in phis {
+            let x = self.b.use_var(p.var);
+            if p.vector {
+                vecs.insert(p.result, x);
+            } else {
+                self.def(p.result, p.ty, vec![x]);
+            }
+        }
     }
 
     /// Four lanes of value `id` at the end of the vector body (`vecs`: what it gave).
@@ -258,21 +234,7 @@ impl FnTx<'_, '_, '_> {
         let has_else = rest[..end].iter().any(|(_, s)| *s == Step::Else);
         let mut phis = Vec::new();
         for (phi, _) in rest[end + 1..].iter().take_while(|(_, s)| *s == Step::Phi) {
-            let (result, ty) = crate::codegen::translate::result(phi)?;
-            let vector = plan.class.get(&result) == Some(&Class::Varying);
-            let leaf = self.cx.layout.get(ty)?.leaves.first().copied().unwrap_or(types::I32);
-            let t = if vector {
-                vec_type(leaf).ok_or_else(|| self.err(phi, "vector plan: not a 32-bit phi"))?
-            } else {
-                leaf
-            };
-            phis.push(BranchPhi {
-                result,
-                ty,
-                var: self.b.declare_var(t),
-                values: [op_id(phi, 0)?, op_id(phi, 1)?],
-                vector,
-            });
+            phis.push(self.phi_var(phi, plan, [0, 1])?);
         }
         let after = self.b.create_block();
         let br = Branch {
