@@ -28,11 +28,16 @@ struct Env {
     prog: Program,
 }
 
-fn env() -> Env {
+/// A context, a queue and the program of kernels/`name`.spvasm.
+fn env_of(name: &str) -> Env {
     let ctx = Context::new();
     let q = ctx.queue();
-    let prog = ctx.built_program("barrier", &spirv("barrier"));
+    let prog = ctx.built_program(name, &spirv(name));
     Env { ctx, q, prog }
+}
+
+fn env() -> Env {
+    env_of("barrier")
 }
 
 #[test]
@@ -246,10 +251,7 @@ fn struct_by_value_across_a_barrier() {
 /// The kernels of kernels/barrier_uniform.cl (values that are, or only look, the same for every
 /// work-item of a group, live across barriers).
 fn uniform_env() -> Env {
-    let ctx = Context::new();
-    let q = ctx.queue();
-    let prog = ctx.built_program("barrier_uniform", &spirv("barrier_uniform"));
-    Env { ctx, q, prog }
+    env_of("barrier_uniform")
 }
 
 #[test]
