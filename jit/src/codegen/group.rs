@@ -16,7 +16,7 @@
 
 use super::layout::{round_up, Id, Ty};
 use super::module::{copy_struct, kernel_args, load_args, stack_copy, ArgVal, Ctx};
-use super::translate::{promotable, rpo, successors, FnTx, R};
+use super::translate::{promotable, rpo, successor_blocks, FnTx, R};
 use super::{driver as drv, regions, simd, uniform, CompileError};
 use crate::spirv::module::Function;
 use crate::spirv::Instruction;
@@ -236,18 +236,7 @@ fn barrier_liveness(cx: &Ctx, f: &Function, order: &[usize], promo: &HashSet<Id>
         }
     };
     let n = f.blocks.len();
-    let succ: Vec<Vec<usize>> = (0..n)
-        .map(|bi| {
-            f.blocks[bi]
-                .instructions
-                .last()
-                .map(successors)
-                .unwrap_or_default()
-                .iter()
-                .filter_map(|l| index.get(l).copied())
-                .collect()
-        })
-        .collect();
+    let succ: Vec<Vec<usize>> = f.blocks.iter().map(|b| successor_blocks(b, &index)).collect();
     // Phi uses per (successor, predecessor label).
     let phi_uses = |s: usize, pred: Id| -> Vec<Id> {
         let mut out = Vec::new();
@@ -413,26 +402,13 @@ pub(crate) fn build_group(
     let (simd_on, strict) = simd::mode();
     // CLIFT_BARRIERS=sweep: the single sweep loop only (for comparisons and tests).
     let sweep = std::env::var("CLIFT_BARRIERS").is_ok_and(|v| v == "sweep");
-    if regions && !sweep {
+    let fast = if regions { !sweep } else { simd_on };
+    if fast {
         match build(cx, f, body, name, index, regions, true, ctx, fbc) {
             Ok(g) => return Ok(g),
             Err(e) if strict => return Err(e),
-            // Region loops are an optimization: the single sweep loop runs any body.
-            Err(_) => {
-                ctx.clear();
-                *fbc = FunctionBuilderContext::new();
-            }
-        }
-    }
-    if regions {
-        return build(cx, f, body, name, index, regions, false, ctx, fbc);
-    }
-    if simd_on {
-        match build(cx, f, body, name, index, regions, true, ctx, fbc) {
-            Ok(g) => return Ok(g),
-            Err(e) if strict => return Err(e),
-            // The vector loop is an optimization: should it fail to build, the kernel still
-            // runs on the scalar loop alone.
+            // Region loops and the vector loop are optimizations: should they fail to build,
+            // the single sweep loop and the scalar loop run any body.
             Err(_) => {
                 ctx.clear();
                 *fbc = FunctionBuilderContext::new();

@@ -101,22 +101,21 @@ pub(crate) fn successors(inst: &Instruction) -> Vec<Id> {
     }
 }
 
+/// The indexes (in `index`: label -> block index) of the blocks `blk` branches to.
+pub(crate) fn successor_blocks(blk: &crate::spirv::module::Block, index: &HashMap<Id, usize>) -> Vec<usize> {
+    blk.instructions
+        .last()
+        .map(successors)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|l| index.get(l).copied())
+        .collect()
+}
+
 /// Labels reachable from the entry, in reverse post-order.
 pub(crate) fn rpo(f: &Function) -> Vec<usize> {
     let index: HashMap<Id, usize> = f.blocks.iter().enumerate().map(|(i, b)| (b.label, i)).collect();
-    let succ: Vec<Vec<usize>> = f
-        .blocks
-        .iter()
-        .map(|b| {
-            b.instructions
-                .last()
-                .map(successors)
-                .unwrap_or_default()
-                .iter()
-                .filter_map(|l| index.get(l).copied())
-                .collect()
-        })
-        .collect();
+    let succ: Vec<Vec<usize>> = f.blocks.iter().map(|b| successor_blocks(b, &index)).collect();
     let mut post = Vec::new();
     let mut seen = vec![false; f.blocks.len()];
     if f.blocks.is_empty() {

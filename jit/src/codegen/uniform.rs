@@ -19,7 +19,7 @@
 use super::group::direct_builtin;
 use super::layout::{Id, Ty};
 use super::module::Ctx;
-use super::translate::successors;
+use super::translate::successor_blocks;
 use crate::spirv::module::Function;
 use crate::spirv::Instruction;
 use rspirv::dr::Operand;
@@ -41,14 +41,10 @@ pub(crate) fn uniform_values(cx: &Ctx, f: &Function, order: &[usize]) -> HashSet
         .map(|(i, &bi)| (f.blocks[bi].label, i))
         .collect();
     let term = |p: usize| f.blocks[order[p]].instructions.last();
-    let succ: Vec<Vec<usize>> = (0..n)
-        .map(|p| {
-            let mut s: Vec<usize> = term(p)
-                .map(successors)
-                .unwrap_or_default()
-                .iter()
-                .filter_map(|l| pos.get(l).copied())
-                .collect();
+    let succ: Vec<Vec<usize>> = order
+        .iter()
+        .map(|&bi| {
+            let mut s = successor_blocks(&f.blocks[bi], &pos);
             s.dedup();
             s
         })

@@ -30,7 +30,7 @@ use super::group::Slot;
 use super::group::{is_barrier, linear_ids, GroupIds, STATE_DONE};
 use super::layout::Id;
 use super::module::Ctx;
-use super::translate::{op_id, successors, FnTx, R};
+use super::translate::{op_id, successor_blocks, FnTx, R};
 use super::CompileError;
 use crate::spirv::module::Function;
 use crate::spirv::Instruction;
@@ -63,13 +63,7 @@ fn unit_blocks(cx: &Ctx, f: &Function, index: &HashMap<Id, usize>, bi: usize, fr
         if blk.instructions.iter().skip(from).any(|i| is_barrier(cx, i)) {
             return Vec::new();
         }
-        blk.instructions
-            .last()
-            .map(successors)
-            .unwrap_or_default()
-            .iter()
-            .filter_map(|l| index.get(l).copied())
-            .collect()
+        successor_blocks(blk, index)
     };
     let roots = next(bi, from);
     let mut seen: HashSet<usize> = HashSet::new();
