@@ -304,15 +304,16 @@ impl Format {
         }
     }
 
-    /// The alpha of the border color ([`Sampler`] `CL_ADDRESS_CLAMP`), every value a
-    /// specification gives, the OpenCL C specification's first: 0 for orders with an alpha
-    /// channel and for the `x` orders (which it lists with them), 1 for `CL_R`, `CL_RG`,
-    /// `CL_RGB`, `CL_LUMINANCE`. The Khronos CTS gives the `x` orders 1; `CL_sRGB` is not listed.
+    /// The alpha of the border color ([`Sampler`] `CL_ADDRESS_CLAMP`): 0 for orders with an
+    /// alpha channel, 1 for those without: `CL_R`, `CL_RG`, `CL_RGB`, `CL_LUMINANCE` (the
+    /// OpenCL C specification's list), `CL_sRGB`, and the `x` orders, whose ignored channel is
+    /// no alpha (reads inside the image give them alpha 1). The OpenCL C list names the `x`
+    /// orders with the alpha orders; the Khronos CTS and issue 13 give them alpha 1, which is
+    /// what is checked here. One value per order (a slice, for callers that try each).
     pub fn border_alphas(&self) -> &'static [f64] {
         match self.order {
             CL_R | CL_RG | CL_RGB | CL_LUMINANCE | CL_DEPTH => &[1.0],
-            CL_Rx | CL_RGx | CL_RGBx | CL_sRGBx => &[0.0, 1.0],
-            CL_sRGB => &[1.0, 0.0],
+            CL_Rx | CL_RGx | CL_RGBx | CL_sRGBx | CL_sRGB => &[1.0],
             _ => &[0.0],
         }
     }

@@ -1640,3 +1640,64 @@ fn literal_samplers_chosen_at_run_time_from_source() {
         assert_eq!(got, expect, "sampler {which}");
     }
 }
+
+/// Issue 13, item 8: with `CL_ADDRESS_CLAMP`, every listed 2D format whose order has no alpha
+/// channel (`CL_R`, `CL_RG`, `CL_RGB`, `CL_LUMINANCE`, `CL_sRGB` and the `x` orders, the packed
+/// 565, 555 and 101010 types of `CL_RGBx` among them) reads alpha 1 outside the image, and the
+/// orders with alpha read 0; each read is also checked whole against the reference sampler.
+#[test]
+fn border_alpha_without_alpha_channel() {
+    let env = Env::new(&["image_read"]);
+    let mut rng = Rng::new(13);
+    let ty = CL_MEM_OBJECT_IMAGE2D;
+    let (s, sh) = env
+        .samplers
+        .iter()
+        .find(|(s, _)| !s.normalized && s.addressing == CL_ADDRESS_CLAMP && s.filter == CL_FILTER_NEAREST)
+        .map(|(s, h)| (*s, h.0))
+        .expect("an unnormalized nearest clamp sampler");
+    let size = read_size(ty);
+    let (w, h) = (size[0] as f32, size[1] as f32);
+    // Outside on each side, and far outside.
+    let coords: Vec<[f32; 4]> = vec![
+        [-1.0, 0.5, 0.0, 0.0],
+        [0.5, -1.0, 0.0, 0.0],
+        [w + 0.5, 0.5, 0.0, 0.0],
+        [0.5, h + 0.5, 0.0, 0.0],
+        [-1e6, 1e6, 0.0, 0.0],
+    ];
+    let mut without_alpha = Vec::new();
+    for fmt in env.listed(CL_MEM_READ_ONLY, ty).into_iter().filter(|f| !f.is_depth()) {
+        let img = make_image(&env, CL_MEM_READ_ONLY, fmt, ty, size, &mut rng);
+        let kind = fmt.kind();
+        let k = kname(kind);
+        let name = format!("read_{k}_{}", tname(ty, false));
+        let out = run_read(
+            &env,
+            "image_read",
+            &name,
+            &img.mem,
+            Some(&|kk: &Kernel| kk.arg(1, &sh)),
+            &as_bytes_f(&coords),
+            coords.len(),
+        );
+        let no_alpha = matches!(
+            fmt.order,
+            CL_R | CL_RG | CL_RGB | CL_LUMINANCE | CL_sRGB | CL_Rx | CL_RGx | CL_RGBx | CL_sRGBx
+        );
+        for (i, &c) in coords.iter().enumerate() {
+            let got = got_vec(kind, &out[i * 16..i * 16 + 16]);
+            assert_eq!(&got[..3], &[0.0; 3], "{fmt} {name} at {c:?}: border colour {got:?}");
+            let alpha = if no_alpha { 1.0 } else { 0.0 };
+            assert_eq!(got[3], alpha, "{fmt} {name} at {c:?}: border alpha");
+            let mut stats = Stats::default();
+            check_sampled(&mut stats, &img.r, &s, c, got, 4, &|| format!("{fmt} {name}"));
+        }
+        if no_alpha {
+            without_alpha.push(fmt.to_string());
+        }
+    }
+    // The packed RGBx formats the issue names are among those checked when listed.
+    println!("border alpha 1 checked for: {}", without_alpha.join(", "));
+    assert!(!without_alpha.is_empty());
+}

@@ -166,7 +166,8 @@ const KNOWN_MACROS: &[&str] = &[
     "cl_ext_image_raw10_raw12",
 ];
 
-/// The `-include`d header that undefines the macros of features the device lacks.
+/// The `-include`d header that undefines the macros of features the device lacks, and
+/// defines the `CLK_*` constants of listed image formats the default header misses.
 fn undef_header() -> String {
     let f = &crate::device::FEATURES;
     let reported = |m: &str| f.has_extension(m) || f.has_feature(m);
@@ -174,6 +175,7 @@ fn undef_header() -> String {
     for m in KNOWN_MACROS.iter().filter(|m| !reported(m)) {
         text.push_str(&format!("#undef {m}\n"));
     }
+    text.push_str(&crate::clc_image_constants::header());
     text
 }
 

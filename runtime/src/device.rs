@@ -50,6 +50,9 @@ pub struct Features {
     /// only) promises `-cl-fp32-correctly-rounded-divide-sqrt`: add it when the compiler
     /// honours that option.
     pub fp_config: cl_device_fp_config,
+    /// `CL_DEVICE_SVM_CAPABILITIES`: 0 is a device without shared virtual memory, whose SVM
+    /// entry points answer CL_INVALID_OPERATION.
+    pub svm_capabilities: cl_device_svm_capabilities,
 }
 
 const V1_0: cl_version = info::version(1, 0, 0);
@@ -112,6 +115,7 @@ pub const FEATURES: Features = Features {
         | CL_FP_FMA
         // Cranelift's fdiv and sqrt are IEEE operations, correctly rounded.
         | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT,
+    svm_capabilities: 0,
 };
 
 impl Features {
@@ -134,6 +138,16 @@ impl Features {
 
     pub fn fp16(&self) -> bool {
         self.has_extension("cl_khr_fp16")
+    }
+
+    /// Sub-groups: the OpenCL 3.0 feature macro (or the older extension).
+    pub fn sub_groups(&self) -> bool {
+        self.has_feature("__opencl_c_subgroups") || self.has_extension("cl_khr_subgroups")
+    }
+
+    /// Shared virtual memory of any kind (`CL_DEVICE_SVM_CAPABILITIES` is not 0).
+    pub fn svm(&self) -> bool {
+        self.svm_capabilities != 0
     }
 
     /// `CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES`: the mandated minimum is relaxed order at
@@ -357,6 +371,16 @@ impl Device {
         MAX_WORK_GROUP_SIZE
     }
 
+    /// `CL_DEVICE_SVM_CAPABILITIES` is not 0.
+    pub fn supports_svm(&self) -> bool {
+        FEATURES.svm()
+    }
+
+    /// `CL_DEVICE_MAX_NUM_SUB_GROUPS` is not 0.
+    pub fn supports_sub_groups(&self) -> bool {
+        FEATURES.sub_groups()
+    }
+
     /// Resolution of the profiling timer in nanoseconds.
     pub fn profiling_resolution(&self) -> u64 {
         self.profiling_resolution
@@ -497,8 +521,8 @@ impl Device {
             // Program-scope globals: 64 KB minimum with the feature, else must be 0.
             CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE => info::size(self.global_variable_size()),
             CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE => info::size(self.global_variable_size()),
-            // No SVM; 0 means "natural alignment" for the atomic alignments.
-            CL_DEVICE_SVM_CAPABILITIES => info::ulong(0),
+            // 0 means "natural alignment" for the atomic alignments.
+            CL_DEVICE_SVM_CAPABILITIES => info::ulong(FEATURES.svm_capabilities),
             CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT
             | CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT
             | CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT => info::uint(0),

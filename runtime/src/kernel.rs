@@ -1,5 +1,10 @@
 //! Kernel objects (API section 5.9): a compiled kernel of a built program and the argument
 //! values set on it.
+//!
+//! A memory object set as an argument is held weakly: the kernel does not keep it alive, so
+//! `clReleaseMemObject` of the application's last reference destroys it (and runs its
+//! destructor callbacks) while the kernel lives on. A launch takes strong references of its own
+//! (`BoundArgs::buffers`) that last until the command ends.
 
 use crate::memory::Mem;
 use crate::object::{ClObject, Header, Kind};
@@ -7,7 +12,7 @@ use crate::program::Program;
 use jit::abi::KernelArg;
 use jit::codegen;
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
 /// One argument's value as set by clSetKernelArg.
 #[derive(Clone)]
@@ -15,11 +20,11 @@ pub enum ArgValue {
     /// Bytes of a by-value argument (also a NULL pointer: zero bytes of address).
     Bytes(Vec<u8>),
     /// A buffer (or NULL) for a global/constant pointer.
-    Buffer(Option<Arc<Mem>>),
+    Buffer(Option<Weak<Mem>>),
     /// The size of a `__local` argument.
     Local(usize),
     /// An image memory object.
-    Image(Arc<Mem>),
+    Image(Weak<Mem>),
     /// A sampler's `sampler_t` bits (`Sampler::bits`).
     Sampler(u32),
 }
@@ -104,8 +109,9 @@ impl Kernel {
         size
     }
 
-    /// Lays the arguments out for a launch; `None` when an argument was never set
-    /// (CL_INVALID_KERNEL_ARGS).
+    /// Lays the arguments out for a launch; `None` when an argument was never set, or is a
+    /// memory object the application has released since (CL_INVALID_KERNEL_ARGS: its value
+    /// is gone).
     pub fn bind(&self) -> Option<BoundArgs> {
         let args = self.lock();
         let mut block = vec![0u8; self.compiled.args_size];
@@ -119,9 +125,13 @@ impl Kernel {
                     block[at..at + n].copy_from_slice(&bytes[..n]);
                 }
                 ArgValue::Buffer(mem) => {
+                    let mem = match mem {
+                        Some(weak) => Some(live(weak)?),
+                        None => None,
+                    };
                     let address = mem.as_ref().map_or(0, |m| m.base() as u64);
                     block[at..at + 8].copy_from_slice(&address.to_ne_bytes());
-                    buffers.extend(mem.iter().cloned());
+                    buffers.extend(mem);
                 }
                 ArgValue::Local(n) => {
                     let offset = local.next_multiple_of(LOCAL_ALIGN);
@@ -131,9 +141,10 @@ impl Kernel {
                 // The address of the image's ImageDesc, which lives as long as the image
                 // (kept alive below).
                 ArgValue::Image(mem) => {
+                    let mem = live(mem)?;
                     let address = mem.image.as_ref().map_or(0, |i| i.desc_address());
                     block[at..at + 8].copy_from_slice(&address.to_ne_bytes());
-                    buffers.push(mem.clone());
+                    buffers.push(mem);
                 }
                 ArgValue::Sampler(bits) => {
                     block[at..at + 8].copy_from_slice(&u64::from(*bits).to_ne_bytes());
@@ -146,6 +157,13 @@ impl Kernel {
             local_size: local,
         })
     }
+}
+
+/// A memory object argument the application still holds: a strong reference for the launch,
+/// or `None` once its application count reached zero (it may outlive that in a command that
+/// is still running, but the application can no longer name it).
+fn live(mem: &Weak<Mem>) -> Option<Arc<Mem>> {
+    mem.upgrade().filter(|m| m.header().ref_count() > 0)
 }
 
 impl Drop for Kernel {

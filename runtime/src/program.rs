@@ -469,6 +469,17 @@ impl Program {
         self.lock().arg_info.get(kernel).cloned().unwrap_or_default()
     }
 
+    /// `CL_KERNEL_ATTRIBUTES` of a kernel: its `__attribute__`s as written in the source of a
+    /// program created with clCreateProgramWithSource, empty for every other program.
+    pub fn kernel_attributes(&self, kernel: &str) -> String {
+        if self.origin != Origin::Source {
+            return String::new();
+        }
+        crate::kernel_attributes::scan(&self.source)
+            .remove(kernel)
+            .unwrap_or_default()
+    }
+
     /// The executable's kernels, if the program was built.
     pub fn executable(&self) -> Option<Arc<codegen::Program>> {
         let b = self.lock();

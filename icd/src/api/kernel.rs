@@ -16,7 +16,7 @@ use std::sync::Arc;
 /// The most per-work-item state (spill records, fiber stacks) one work-group may need.
 const MAX_GROUP_STATE: u64 = 1 << 30;
 
-fn kernel(handle: cl_kernel) -> ClResult<Arc<Kernel>> {
+pub(crate) fn kernel(handle: cl_kernel) -> ClResult<Arc<Kernel>> {
     lookup::<Kernel>(handle as _).ok_or(CL_INVALID_KERNEL)
 }
 
@@ -132,7 +132,7 @@ unsafe fn image_arg(k: &Kernel, arg_index: cl_uint, arg_size: usize, arg_value: 
     if mem.flags & forbidden != 0 {
         return Err(CL_INVALID_ARG_VALUE);
     }
-    Ok(ArgValue::Image(mem))
+    Ok(ArgValue::Image(Arc::downgrade(&mem)))
 }
 
 #[no_mangle]
@@ -168,7 +168,7 @@ pub unsafe extern "C" fn clSetKernelArg(
                     if !Arc::ptr_eq(&mem.context, &k.program.context) {
                         return Err(CL_INVALID_MEM_OBJECT);
                     }
-                    ArgValue::Buffer(Some(mem))
+                    ArgValue::Buffer(Some(Arc::downgrade(&mem)))
                 }
             }
             ArgKind::Local => {
@@ -233,12 +233,25 @@ pub unsafe extern "C" fn clGetKernelInfo(
             CL_KERNEL_REFERENCE_COUNT => info::uint(k.header().ref_count()),
             CL_KERNEL_CONTEXT => info::ptr(Arc::as_ptr(&k.program.context) as *const c_void),
             CL_KERNEL_PROGRAM => info::ptr(Arc::as_ptr(&k.program) as *const c_void),
-            // SPIR-V carries no attribute strings.
-            CL_KERNEL_ATTRIBUTES => info::string(""),
+            CL_KERNEL_ATTRIBUTES => info::string(&k.program.kernel_attributes(k.name())),
             _ => Err(CL_INVALID_VALUE),
         };
         write_info(answer, param_value_size, param_value, param_value_size_ret)
     })
+}
+
+/// The device of a per-device kernel query: "CL_INVALID_DEVICE if device is not in the list of
+/// devices associated with kernel or if device is NULL but there is more than one device
+/// associated with kernel."
+pub(crate) fn kernel_device(k: &Kernel, device_id: cl_device_id) -> ClResult<&'static runtime::device::Device> {
+    match (device_id.is_null(), k.program.devices.as_slice()) {
+        (true, [only]) => Ok(only),
+        (true, _) => Err(CL_INVALID_DEVICE),
+        (false, devices) => {
+            let d = handles::device(device_id)?;
+            devices.iter().copied().find(|x| std::ptr::eq(*x, d)).ok_or(CL_INVALID_DEVICE)
+        }
+    }
 }
 
 /// The largest work-group a kernel accepts (CL_KERNEL_WORK_GROUP_SIZE).
@@ -261,16 +274,7 @@ pub unsafe extern "C" fn clGetKernelWorkGroupInfo(
 ) -> cl_int {
     guard(|| {
         let k = kernel(k)?;
-        // "CL_INVALID_DEVICE if device is not in the list of devices associated with kernel or
-        // if device is NULL but there is more than one device associated with kernel."
-        if !device_id.is_null() {
-            let d = handles::device(device_id)?;
-            if !k.program.devices.iter().any(|x| std::ptr::eq(*x, d)) {
-                return Err(CL_INVALID_DEVICE);
-            }
-        } else if k.program.devices.len() != 1 {
-            return Err(CL_INVALID_DEVICE);
-        }
+        kernel_device(&k, device_id)?;
         let answer = match param_name {
             CL_KERNEL_WORK_GROUP_SIZE => info::size(max_group(&k)),
             CL_KERNEL_COMPILE_WORK_GROUP_SIZE => {

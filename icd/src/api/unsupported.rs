@@ -69,7 +69,11 @@ fn check_object_list(num_objects: cl_uint, mem_objects: *const cl_mem) -> ClResu
 /// not support SVM" (`CL_DEVICE_SVM_CAPABILITIES` is 0). Nothing else is looked at: the
 /// pointers cannot be SVM allocations, and the CTS passes bogus ones on purpose.
 fn svm_command(command_queue: cl_command_queue) -> ClResult {
-    handles::queue(command_queue)?;
+    let queue = handles::queue(command_queue)?;
+    if !queue.device.supports_svm() {
+        return Err(CL_INVALID_OPERATION);
+    }
+    // No device reports SVM yet.
     Err(CL_INVALID_OPERATION)
 }
 
@@ -122,21 +126,37 @@ pub unsafe extern "C" fn clCreateProgramWithBuiltInKernels(
 // Kernels [5.9, 5.10]
 // ---------------------------------------------------------------------------------------------
 
-/// [5.9.2]: "CL_INVALID_KERNEL if kernel is not a valid kernel object" (before the SVM
-/// capability check: a kernel handle is needed to find its context).
+/// "CL_INVALID_OPERATION if no devices in the context associated with kernel support SVM"
+/// (clSetKernelArgSVMPointer, clSetKernelExecInfo [5.9.2]): checked right after the kernel
+/// handle, which is needed to find the context, and before the other arguments.
+fn kernel_svm(kernel: cl_kernel) -> ClResult<Arc<runtime::kernel::Kernel>> {
+    let k = super::kernel::kernel(kernel)?;
+    if !k.program.context.devices.iter().any(|d| d.supports_svm()) {
+        return Err(CL_INVALID_OPERATION);
+    }
+    Ok(k)
+}
+
+/// [5.9.2]: "CL_INVALID_KERNEL if kernel is not a valid kernel object", then the SVM
+/// capability, then "CL_INVALID_ARG_INDEX if arg_index is not a valid argument index". No
+/// device reports SVM yet, so no SVM pointer can be set.
 #[no_mangle]
 pub unsafe extern "C" fn clSetKernelArgSVMPointer(
     kernel: cl_kernel,
     arg_index: cl_uint,
     arg_value: *const c_void,
 ) -> cl_int {
-    guard(|| Err(CL_INVALID_KERNEL))
+    guard(|| {
+        let k = kernel_svm(kernel)?;
+        k.arg(arg_index as usize).ok_or(CL_INVALID_ARG_INDEX)?;
+        Err(CL_INVALID_OPERATION)
+    })
 }
 
-/// [5.9.2]: "CL_INVALID_KERNEL if kernel is a not a valid kernel object"; "CL_INVALID_VALUE if
-/// param_name is not valid, if param_value is NULL or if the size specified by
-/// param_value_size is not valid"; "CL_INVALID_OPERATION if ... no devices in the context
-/// associated with kernel support SVM" (CL_DEVICE_SVM_CAPABILITIES is 0).
+/// [5.9.2]: "CL_INVALID_KERNEL if kernel is a not a valid kernel object"; "CL_INVALID_OPERATION
+/// if ... no devices in the context associated with kernel support SVM" (checked first, as
+/// the CTS expects); "CL_INVALID_VALUE if param_name is not valid, if param_value is NULL or if
+/// the size specified by param_value_size is not valid".
 #[no_mangle]
 pub unsafe extern "C" fn clSetKernelExecInfo(
     kernel: cl_kernel,
@@ -145,7 +165,7 @@ pub unsafe extern "C" fn clSetKernelExecInfo(
     param_value: *const c_void,
 ) -> cl_int {
     guard(|| {
-        runtime::object::lookup::<runtime::kernel::Kernel>(kernel as _).ok_or(CL_INVALID_KERNEL)?;
+        kernel_svm(kernel)?;
         if param_value.is_null() {
             return Err(CL_INVALID_VALUE);
         }
@@ -161,8 +181,20 @@ pub unsafe extern "C" fn clSetKernelExecInfo(
     })
 }
 
-/// [5.9.4]: "CL_INVALID_KERNEL if kernel is a not a valid kernel object" (then "CL_INVALID_OPERATION
-/// if device does not support sub-groups", which needs a kernel to get to).
+/// [5.9.4]: "CL_INVALID_KERNEL if kernel is a not a valid kernel object", "CL_INVALID_DEVICE if
+/// device is not in the list of devices associated with kernel or if device is NULL but there
+/// is more than one device associated with kernel", then "CL_INVALID_OPERATION if device does
+/// not support sub-groups" before the query itself is looked at.
+fn kernel_sub_group_info(kernel: cl_kernel, device: cl_device_id) -> ClResult {
+    let k = super::kernel::kernel(kernel)?;
+    let device = super::kernel::kernel_device(&k, device)?;
+    if !device.supports_sub_groups() {
+        return Err(CL_INVALID_OPERATION);
+    }
+    // No device reports sub-groups yet.
+    Err(CL_INVALID_OPERATION)
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn clGetKernelSubGroupInfo(
     kernel: cl_kernel,
@@ -174,7 +206,7 @@ pub unsafe extern "C" fn clGetKernelSubGroupInfo(
     param_value: *mut c_void,
     param_value_size_ret: *mut usize,
 ) -> cl_int {
-    guard(|| Err(CL_INVALID_KERNEL))
+    guard(|| kernel_sub_group_info(kernel, device))
 }
 
 /// cl_khr_subgroups' form of clGetKernelSubGroupInfo (the extension is not reported).
@@ -189,7 +221,7 @@ pub unsafe extern "C" fn clGetKernelSubGroupInfoKHR(
     param_value: *mut c_void,
     param_value_size_ret: *mut usize,
 ) -> cl_int {
-    guard(|| Err(CL_INVALID_KERNEL))
+    guard(|| kernel_sub_group_info(in_kernel, in_device))
 }
 
 /// cl_khr_suggested_local_work_size (not reported; the dispatch slot is typed only with

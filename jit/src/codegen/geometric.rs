@@ -4,7 +4,10 @@
 //! Float and half vectors are computed in double precision: the sum of squares of floats can
 //! neither overflow nor underflow there, so `length` and `normalize` are accurate to about half
 //! an ulp after the final rounding. Doubles are scaled by a power of two (exact) chosen from the
-//! largest magnitude, so that no square overflows and the largest one stays normal.
+//! largest magnitude, so that no square overflows and the largest one stays normal. Scaling
+//! down can push the small components of a `normalize` into the subnormals, where they lose
+//! bits; there each component is divided by the scaled length first and scaled after, so that
+//! a subnormal result is rounded once from a value accurate to double precision.
 
 use super::layout::Scalar;
 use super::translate::{FnTx, R};
@@ -13,6 +16,8 @@ use cranelift_codegen::ir::{types, InstBuilder, Value};
 
 const BIG: f64 = 3.273_390_607_896_142e150; // 2^500
 const SMALL: f64 = 3.054_936_363_499_605e-151; // 2^-500
+/// The power of two that scales magnitudes above BIG down (and, negated, those below SMALL up).
+const SCALE_EXP: i32 = 600;
 
 fn pow2(e: i32) -> f64 {
     f64::from_bits(((1023 + e) as u64) << 52)
@@ -43,12 +48,13 @@ impl FnTx<'_, '_, '_> {
         })
     }
 
-    /// `(scaled components, sum of their squares, unscale factor)`: for doubles the components
-    /// are multiplied by a power of two that keeps the squares in range; floats (already in
-    /// f64) are left as they are.
-    fn scaled_squares(&mut self, xs: &[Value], s: Scalar) -> (Vec<Value>, Value, Value) {
+    /// `(scaled components, sum of their squares, unscale factor, scaled-down flag)`: for
+    /// doubles the components are multiplied by a power of two that keeps the squares in range
+    /// (the flag is set where that power is below one); floats (already in f64) are left as
+    /// they are, and have no flag.
+    fn scaled_squares(&mut self, xs: &[Value], s: Scalar) -> (Vec<Value>, Value, Value, Option<Value>) {
         let one = self.b.ins().f64const(1.0);
-        let (qs, unscale) = if s == Scalar::Float(64) {
+        let (qs, unscale, down_flag) = if s == Scalar::Float(64) {
             let mut m = self.b.ins().fabs(xs[0]);
             for x in &xs[1..] {
                 let a = self.b.ins().fabs(*x);
@@ -58,26 +64,26 @@ impl FnTx<'_, '_, '_> {
             let smallc = self.b.ins().f64const(SMALL);
             let big = self.b.ins().fcmp(FloatCC::GreaterThan, m, bigc);
             let small = self.b.ins().fcmp(FloatCC::LessThan, m, smallc);
-            let down = self.b.ins().f64const(pow2(-600));
-            let up = self.b.ins().f64const(pow2(600));
+            let down = self.b.ins().f64const(pow2(-SCALE_EXP));
+            let up = self.b.ins().f64const(pow2(SCALE_EXP));
             let s1 = self.b.ins().select(small, up, one);
             let scale = self.b.ins().select(big, down, s1);
             let u1 = self.b.ins().select(small, down, one);
             let unscale = self.b.ins().select(big, up, u1);
             let qs = xs.iter().map(|x| self.b.ins().fmul(*x, scale)).collect();
-            (qs, unscale)
+            (qs, unscale, Some(big))
         } else {
-            (xs.to_vec(), one)
+            (xs.to_vec(), one, None)
         };
         let mut sum = self.b.ins().fmul(qs[0], qs[0]);
         for q in &qs[1..] {
             sum = self.b.ins().fma(*q, *q, sum);
         }
-        (qs, sum, unscale)
+        (qs, sum, unscale, down_flag)
     }
 
     fn geo_length(&mut self, xs: &[Value], s: Scalar) -> Value {
-        let (_, sum, unscale) = self.scaled_squares(xs, s);
+        let (_, sum, unscale, _) = self.scaled_squares(xs, s);
         let r = self.b.ins().sqrt(sum);
         self.b.ins().fmul(r, unscale)
     }
@@ -109,13 +115,22 @@ impl FnTx<'_, '_, '_> {
                 self.b.ins().select(any_inf, rep, *x)
             })
             .collect();
-        let (qs, sum, _) = self.scaled_squares(&fixed, s);
+        let (qs, sum, _, down) = self.scaled_squares(&fixed, s);
         let l = self.b.ins().sqrt(sum);
         let all_zero = self.b.ins().fcmp(FloatCC::Equal, sum, zero);
         qs.iter()
+            .zip(&fixed)
             .zip(xs)
-            .map(|(q, x)| {
-                let r = self.b.ins().fdiv(*q, l);
+            .map(|((q, f), x)| {
+                let mut r = self.b.ins().fdiv(*q, l);
+                if let Some(down) = down {
+                    // Scaled down: x / l_scaled is at most 2^600 and exact to double
+                    // precision; the power of two then rounds it once into the subnormals.
+                    let unscaled = self.b.ins().fdiv(*f, l);
+                    let post = self.b.ins().f64const(pow2(-SCALE_EXP));
+                    let late = self.b.ins().fmul(unscaled, post);
+                    r = self.b.ins().select(down, late, r);
+                }
                 self.b.ins().select(all_zero, *x, r)
             })
             .collect()

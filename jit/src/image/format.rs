@@ -231,13 +231,26 @@ impl Order {
         matches!(self, Order::SRGB | Order::SRGBx | Order::SRGBA | Order::SBGRA)
     }
 
-    /// The border colour of `CL_ADDRESS_CLAMP` has alpha 1 for these orders, 0 for the
-    /// others (OpenCL C, "Determining the Border Color or Value"; `CL_sRGB` is not named
-    /// there and follows `CL_RGB`; a depth image's border is 0 in the first component).
+    /// The border colour of `CL_ADDRESS_CLAMP` has alpha 1 for the orders without an alpha
+    /// channel, 0 for the others: `CL_R`, `CL_RG`, `CL_RGB` and `CL_LUMINANCE` as OpenCL C
+    /// ("Determining the Border Color or Value") names them, `CL_sRGB` like `CL_RGB`, and the
+    /// `x` orders, whose ignored channel is no alpha: reads inside the image give them alpha 1
+    /// (SPIR-V environment 7.6), and so does their border in the Khronos CTS and in issue 13,
+    /// although the OpenCL C list puts them with the alpha orders. A depth image's border is 0
+    /// in the first component.
     fn border_alpha_one(self) -> bool {
         matches!(
             self,
-            Order::R | Order::RG | Order::RGB | Order::Luminance | Order::SRGB | Order::Depth
+            Order::R
+                | Order::RG
+                | Order::RGB
+                | Order::Luminance
+                | Order::SRGB
+                | Order::Depth
+                | Order::Rx
+                | Order::RGx
+                | Order::RGBx
+                | Order::SRGBx
         )
     }
 }
