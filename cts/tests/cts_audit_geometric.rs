@@ -256,3 +256,121 @@ fn audit_smoothstep() {
         );
     }
 }
+
+/// `2^e` as an f64 (normal or subnormal), exactly.
+fn pow2(e: i32) -> f64 {
+    if e >= -1022 {
+        f64::from_bits(((1023 + e) as u64) << 52)
+    } else {
+        f64::from_bits(1u64 << (e + 1074))
+    }
+}
+
+/// Issue 13, item 4: `normalize` of vectors whose components differ so much in magnitude that
+/// a result is subnormal. The inputs are built so that the exact result is known on the host:
+/// `(3s, 4s, 5t, ...)` with `s` a power of two has length `5s` up to a relative `(t/s)^2`
+/// far below an ulp, so the correctly rounded result is `(0.6, 0.8, t/s, ...)` (with `t/s`
+/// exactly representable, subnormal or not); the 2-component form uses `(s, t)` -> `(1, t/s)`.
+/// Each component must be within 2 ulps of the result's type (subnormal ulps included) of
+/// that value: the old code flushed the small component to 0 or lost bits in it.
+fn run_normalize(ctx: &Context, q: &Queue, prog: &Program, double: bool, width: usize) {
+    let mut rng = Rng::new(0x4e0 + width as u64 + double as u64);
+    // (exponent of s, exponent of t) pairs: huge s and tiny t, huge s and moderate t, and a
+    // tiny s (scaled up inside normalize) with a subnormal t.
+    let (pairs, min_e): (Vec<(i32, i32)>, i32) = if double {
+        (
+            vec![(600, -470), (1000, -60), (581, -439), (560, -483), (900, -160), (-600, -1070)],
+            -1074,
+        )
+    } else {
+        (vec![(60, -80), (100, -40), (120, -20), (-60, -140)], -149)
+    };
+    let mut inputs: Vec<Vec<f64>> = Vec::new();
+    let mut wants: Vec<Vec<f64>> = Vec::new();
+    for &(es, et) in &pairs {
+        for _ in 0..8 {
+            // A small odd mantissa keeps t and t/s exact in the type.
+            let m = (rng.next_u64() % 255 | 1) as f64;
+            let neg = if rng.next_u64() & 1 == 0 { 1.0 } else { -1.0 };
+            let s = pow2(es);
+            let t = neg * m * pow2(et);
+            let ratio = neg * m * pow2(et - es);
+            assert!(et - es >= min_e);
+            let (x, w) = match width {
+                2 => (vec![s, t], vec![1.0, ratio]),
+                _ => {
+                    let mut x = vec![3.0 * s, -4.0 * s, 5.0 * t];
+                    let mut w = vec![0.6, -0.8, ratio];
+                    if width == 4 {
+                        // Components in a different order, one zero.
+                        x = vec![5.0 * t, 0.0, 3.0 * s, -4.0 * s];
+                        w = vec![ratio, 0.0, 0.6, -0.8];
+                    }
+                    (x, w)
+                }
+            };
+            inputs.push(x);
+            wants.push(w);
+        }
+    }
+    let n = inputs.len();
+    let esz = if double { 8 } else { 4 };
+    let mut xb = Vec::new();
+    for x in &inputs {
+        for &v in x {
+            if double {
+                xb.extend_from_slice(&v.to_le_bytes());
+            } else {
+                assert_eq!(v as f32 as f64, v, "float input {v:e} is not exact");
+                xb.extend_from_slice(&(v as f32).to_le_bytes());
+            }
+        }
+    }
+    let name = format!("normalize{width}_{}", if double { "d" } else { "f" });
+    let k = prog.kernel(&name);
+    let bx = ctx.buffer_from(&xb);
+    let bo = ctx.buffer(n * width * esz);
+    k.arg_mem(0, &bx);
+    k.arg_mem(1, &bo);
+    q.run(&k, &[], &[n], &[]);
+    let out = q.read(&bo, 0, n * width * esz);
+    let ulp = |w: f64| -> f64 {
+        let (min_normal, mant) = if double { (pow2(-1022), 52) } else { (pow2(-126), 23) };
+        let a = w.abs().max(min_normal);
+        pow2(a.log2().floor() as i32 - mant)
+    };
+    let mut subnormal = 0;
+    for (i, (x, w)) in inputs.iter().zip(&wants).enumerate() {
+        for c in 0..width {
+            let b = &out[(i * width + c) * esz..(i * width + c + 1) * esz];
+            let got = if double {
+                f64::from_le_bytes(b.try_into().unwrap())
+            } else {
+                f32::from_le_bytes(b.try_into().unwrap()) as f64
+            };
+            let want = if double { w[c] } else { w[c] as f32 as f64 };
+            let err = (got - want).abs() / ulp(want);
+            assert!(
+                err <= 2.0 && (got == 0.0) == (want == 0.0),
+                "{name}({x:?}).{c}: got {got:e}, want {want:e} ({err} ulp)"
+            );
+            let min_normal = if double { pow2(-1022) } else { pow2(-126) };
+            if want != 0.0 && want.abs() < min_normal {
+                subnormal += 1;
+            }
+        }
+    }
+    assert!(subnormal > 0, "{name}: no subnormal results were checked");
+}
+
+#[test]
+fn audit_normalize() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let prog = ctx.built_source("audit_geometric.cl", "");
+    for double in [false, true] {
+        for width in [2, 3, 4] {
+            run_normalize(&ctx, &q, &prog, double, width);
+        }
+    }
+}

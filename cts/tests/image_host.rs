@@ -2142,6 +2142,20 @@ fn create_errors() {
         CL_INVALID_VALUE,
         "1D image buffer with COPY_HOST_PTR"
     );
+    // A 1D image buffer's row pitch, as for a host pointer: 0 or at least width x element size,
+    // a multiple of the element size (issue 13: the Khronos CTS passes width x element size).
+    let d = image_desc(CL_MEM_OBJECT_IMAGE1D_BUFFER, [16, 0, 0, 0], 64, 0, b.0);
+    let with_pitch = ctx.image(rw, &rgba8, &d, ptr::null_mut());
+    let pitch: usize = image_info(with_pitch.0, CL_IMAGE_ROW_PITCH);
+    assert_eq!(pitch, 64, "1D image buffer row pitch");
+    for (bad, what) in [(65, "not a multiple of the element size"), (60, "below width x element size")] {
+        let d = image_desc(CL_MEM_OBJECT_IMAGE1D_BUFFER, [16, 0, 0, 0], bad, 0, b.0);
+        assert_eq!(
+            create_err(&ctx, rw, Some(&rgba8), Some(&d), ptr::null_mut()),
+            CL_INVALID_IMAGE_DESCRIPTOR,
+            "1D image buffer row pitch {what}"
+        );
+    }
     // Sizes: 0, and one past each limit.
     let lim = |p| device_info::<usize>(p);
     let (w2, h2) = (lim(CL_DEVICE_IMAGE2D_MAX_WIDTH), lim(CL_DEVICE_IMAGE2D_MAX_HEIGHT));

@@ -34,3 +34,29 @@ kernel void smoothstep_f4s(global const float *e0, global const float *e1, globa
     size_t i = get_global_id(0);
     o[i] = smoothstep(e0[i], e1[i], x[i]);
 }
+// normalize (2, 3 and 4 components) for float and double, for audit_normalize in
+// tests/cts_audit_geometric.rs.
+kernel void normalize2_f(global const float2 *x, global float2 *o) {
+    size_t i = get_global_id(0);
+    o[i] = normalize(x[i]);
+}
+kernel void normalize3_f(global const float *x, global float *o) {
+    size_t i = get_global_id(0);
+    vstore3(normalize(vload3(i, x)), i, o);
+}
+kernel void normalize4_f(global const float4 *x, global float4 *o) {
+    size_t i = get_global_id(0);
+    o[i] = normalize(x[i]);
+}
+kernel void normalize2_d(global const double2 *x, global double2 *o) {
+    size_t i = get_global_id(0);
+    o[i] = normalize(x[i]);
+}
+kernel void normalize3_d(global const double *x, global double *o) {
+    size_t i = get_global_id(0);
+    vstore3(normalize(vload3(i, x)), i, o);
+}
+kernel void normalize4_d(global const double4 *x, global double4 *o) {
+    size_t i = get_global_id(0);
+    o[i] = normalize(x[i]);
+}

@@ -100,12 +100,14 @@ fn layout_in_buffer(desc: &cl_image_desc, dims: Dims, element_size: usize, buffe
         }
         layout
     } else {
-        // "The image_row_pitch must be zero if host_ptr is NULL ... and the image is not a 2D
-        // image created from a buffer."
-        if desc.image_row_pitch != 0 || desc.image_slice_pitch != 0 {
+        // A 1D image buffer: its one row lies in the buffer, so a row pitch is taken as it is
+        // for a host_ptr ("either 0 or >= image_width x size of element in bytes", "a multiple
+        // of the image element size"): the Khronos CTS gives width x element size, which the
+        // stricter "must be 0 if host_ptr is NULL" would refuse. There is no slice pitch.
+        if desc.image_slice_pitch != 0 {
             return Err(CL_INVALID_IMAGE_DESCRIPTOR);
         }
-        Layout::new(desc.image_type, dims, element_size, 0, 0)?
+        Layout::new(desc.image_type, dims, element_size, desc.image_row_pitch, 0)?
     };
     if layout.size > buffer.size {
         return Err(CL_INVALID_IMAGE_SIZE);
