@@ -279,7 +279,14 @@ fn run_normalize(ctx: &Context, q: &Queue, prog: &Program, double: bool, width: 
     // tiny s (scaled up inside normalize) with a subnormal t.
     let (pairs, min_e): (Vec<(i32, i32)>, i32) = if double {
         (
-            vec![(600, -470), (1000, -60), (581, -439), (560, -483), (900, -160), (-600, -1070)],
+            vec![
+                (600, -470),
+                (1000, -60),
+                (581, -439),
+                (560, -483),
+                (900, -160),
+                (-600, -1070),
+            ],
             -1074,
         )
     } else {
@@ -290,7 +297,7 @@ fn run_normalize(ctx: &Context, q: &Queue, prog: &Program, double: bool, width: 
     for &(es, et) in &pairs {
         for _ in 0..8 {
             // A small odd mantissa keeps t and t/s exact in the type.
-            let m = (rng.next_u64() % 255 | 1) as f64;
+            let m = ((rng.next_u64() % 255) | 1) as f64;
             let neg = if rng.next_u64() & 1 == 0 { 1.0 } else { -1.0 };
             let s = pow2(es);
             let t = neg * m * pow2(et);

@@ -2148,7 +2148,10 @@ fn create_errors() {
     let with_pitch = ctx.image(rw, &rgba8, &d, ptr::null_mut());
     let pitch: usize = image_info(with_pitch.0, CL_IMAGE_ROW_PITCH);
     assert_eq!(pitch, 64, "1D image buffer row pitch");
-    for (bad, what) in [(65, "not a multiple of the element size"), (60, "below width x element size")] {
+    for (bad, what) in [
+        (65, "not a multiple of the element size"),
+        (60, "below width x element size"),
+    ] {
         let d = image_desc(CL_MEM_OBJECT_IMAGE1D_BUFFER, [16, 0, 0, 0], bad, 0, b.0);
         assert_eq!(
             create_err(&ctx, rw, Some(&rgba8), Some(&d), ptr::null_mut()),

@@ -42,10 +42,18 @@ fn released_buffer_argument() {
 
     // Set as an argument, then released: destroyed now, while the kernel lives on.
     let b = ctx.buffer(64);
-    ok!(clSetMemObjectDestructorCallback(b.0, Some(count_destruction), 1 as *mut c_void));
+    ok!(clSetMemObjectDestructorCallback(
+        b.0,
+        Some(count_destruction),
+        3usize as *mut c_void
+    ));
     k.arg_mem(0, &b);
     drop(b);
-    assert_eq!(DESTROYED.load(Ordering::SeqCst), 1, "destructor callback did not run at release");
+    assert_eq!(
+        DESTROYED.load(Ordering::SeqCst),
+        3,
+        "destructor callback did not run at release"
+    );
     // Its value is gone: the kernel cannot be enqueued until the argument is set again.
     assert_eq!(q.try_nd_range(&k, &[], &[16], &[]), CL_INVALID_KERNEL_ARGS);
     q.finish();
@@ -53,23 +61,41 @@ fn released_buffer_argument() {
     // An enqueued command keeps its own reference until it ends.
     let gate = ctx.user_event();
     let out = ctx.buffer(64);
-    ok!(clSetMemObjectDestructorCallback(out.0, Some(count_destruction), 10 as *mut c_void));
+    ok!(clSetMemObjectDestructorCallback(
+        out.0,
+        Some(count_destruction),
+        30usize as *mut c_void
+    ));
     k.arg_mem(0, &out);
     let global = [16usize];
     let waits = [gate.0];
     let (n, list) = wait_list(&waits);
-    ok!(clEnqueueNDRangeKernel(q.0, k.0, 1, ptr::null(), global.as_ptr(), ptr::null(), n, list, ptr::null_mut()));
+    ok!(clEnqueueNDRangeKernel(
+        q.0,
+        k.0,
+        1,
+        ptr::null(),
+        global.as_ptr(),
+        ptr::null(),
+        n,
+        list,
+        ptr::null_mut()
+    ));
     // A read that runs after the kernel (in-order queue) and keeps the result.
     let mut result = vec![0u8; 64];
     let read = q.read_async(&out, 0, &mut result, &[]);
     drop(out);
-    assert_eq!(DESTROYED.load(Ordering::SeqCst), 1, "buffer destroyed under an enqueued command");
+    assert_eq!(
+        DESTROYED.load(Ordering::SeqCst),
+        3,
+        "buffer destroyed under an enqueued command"
+    );
     gate.set_status(CL_COMPLETE);
     read.wait();
     q.finish();
     drop(read);
     assert!(
-        wait_until(EVENTUALLY, || DESTROYED.load(Ordering::SeqCst) == 11),
+        wait_until(EVENTUALLY, || DESTROYED.load(Ordering::SeqCst) == 33),
         "destructor callback did not run after the command ended"
     );
     assert_eq!(ints(&result), (7..23).collect::<Vec<i32>>());
@@ -100,7 +126,10 @@ fn svm_and_sub_group_calls_on_a_device_without_them() {
         check!(clSetKernelExecInfo(k.0, 0xdead, 3, ptr::null()), CL_INVALID_OPERATION);
     }
     // An invalid kernel comes first.
-    check!(clSetKernelArgSVMPointer(ptr::null_mut(), 0, ptr::null()), CL_INVALID_KERNEL);
+    check!(
+        clSetKernelArgSVMPointer(ptr::null_mut(), 0, ptr::null()),
+        CL_INVALID_KERNEL
+    );
     check!(
         clSetKernelExecInfo(ptr::null_mut(), CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, ptr::null()),
         CL_INVALID_KERNEL
@@ -240,7 +269,10 @@ fn image_format_constants_in_opencl_c() {
             listed.push(f.image_channel_data_type as i32);
         }
     }
-    assert!(listed.contains(&(CL_UNORM_INT_101010_2 as i32)), "CL_UNORM_INT_101010_2 is listed");
+    assert!(
+        listed.contains(&(CL_UNORM_INT_101010_2 as i32)),
+        "CL_UNORM_INT_101010_2 is listed"
+    );
     for (g, w) in got.iter().zip(&want) {
         if listed.contains(w) {
             assert_eq!(g, w, "CLK_ constant of listed value {w:#x}");

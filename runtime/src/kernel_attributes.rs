@@ -225,7 +225,14 @@ mod tests {
 
     #[test]
     fn malformed_source_does_not_panic() {
-        for src in ["__attribute__((", "__kernel void", "__attribute__((a)", "}}}{{", "__kernel (", "'\\"] {
+        for src in [
+            "__attribute__((",
+            "__kernel void",
+            "__attribute__((a)",
+            "}}}{{",
+            "__kernel (",
+            "'\\",
+        ] {
             let _ = scan(src);
         }
     }

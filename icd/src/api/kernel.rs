@@ -249,7 +249,11 @@ pub(crate) fn kernel_device(k: &Kernel, device_id: cl_device_id) -> ClResult<&'s
         (true, _) => Err(CL_INVALID_DEVICE),
         (false, devices) => {
             let d = handles::device(device_id)?;
-            devices.iter().copied().find(|x| std::ptr::eq(*x, d)).ok_or(CL_INVALID_DEVICE)
+            devices
+                .iter()
+                .copied()
+                .find(|x| std::ptr::eq(*x, d))
+                .ok_or(CL_INVALID_DEVICE)
         }
     }
 }
