@@ -63,3 +63,100 @@ fn kernel_calls_kernel_of_another_object() {
         assert_eq!(run(&ctx, &exe, "call_then_add"), expect(|x| x * 3 + 11));
     }
 }
+
+#[test]
+fn kernel_calls_kernel_through_a_library_and_headers() {
+    if !isolate("kernel_calls_kernel_through_a_library_and_headers") {
+        return;
+    }
+    let ctx = Context::new();
+    let proto = ctx.source_program("kcall_proto.h");
+    for opts in ["", "-cl-opt-disable"] {
+        let callee = compiled(&ctx, "kcall_callee.cl", opts, &[]);
+        let caller = compiled(&ctx, "kcall_caller.cl", opts, &[]);
+        let caller_hdr = compiled(&ctx, "kcall_caller_hdr.cl", opts, &[("kcall/proto.h", &proto)]);
+        // The callee as a library, linked with each caller; the library also round-trips
+        // through its binary.
+        let lib = linked(&ctx, "-create-library", &[&callee]);
+        assert_eq!(lib.binary_type(), CL_PROGRAM_BINARY_TYPE_LIBRARY);
+        let lib_b = ctx
+            .try_program_binary(&lib.binary())
+            .unwrap_or_else(|e| panic!("library binary: {}", err_name(e)));
+        for library in [&lib, &lib_b] {
+            let exe = linked(&ctx, "", &[&caller, library]);
+            assert_eq!(run(&ctx, &exe, "call_then_add"), expect(|x| x * 3 + 11), "{opts:?}");
+            assert_eq!(run(&ctx, &exe, "triple_plus_one"), expect(|x| x * 3 + 1), "{opts:?}");
+            let exe = linked(&ctx, "", &[library, &caller_hdr]);
+            assert_eq!(
+                run(&ctx, &exe, "call_then_double"),
+                expect(|x| (x * 3 + 1) * 2),
+                "{opts:?}"
+            );
+        }
+        // Both callers and the callee: three kernels, each enqueueable.
+        let exe = linked(&ctx, "", &[&caller_hdr, &callee, &caller]);
+        assert_eq!(exe.info::<size_t>(CL_PROGRAM_NUM_KERNELS), 3);
+        assert_eq!(run(&ctx, &exe, "call_then_double"), expect(|x| (x * 3 + 1) * 2));
+        assert_eq!(run(&ctx, &exe, "call_then_add"), expect(|x| x * 3 + 11));
+        assert_eq!(run(&ctx, &exe, "triple_plus_one"), expect(|x| x * 3 + 1));
+        // A library of the callers, which leaves the kernel they call unresolved, then an
+        // executable of that library and the callee.
+        let callers = linked(&ctx, "-create-library", &[&caller, &caller_hdr]);
+        let exe = linked(&ctx, "", &[&callers, &callee]);
+        assert_eq!(run(&ctx, &exe, "call_then_add"), expect(|x| x * 3 + 11));
+        // The executable's binary builds and runs too.
+        let exe_b = ctx.try_program_binary(&exe.binary()).unwrap();
+        assert_eq!(exe_b.build(""), CL_SUCCESS, "{}", exe_b.build_log());
+        assert_eq!(run(&ctx, &exe_b, "call_then_double"), expect(|x| (x * 3 + 1) * 2));
+    }
+}
+
+/// Expects clLinkProgram of `inputs` to fail with CL_LINK_PROGRAM_FAILURE and, when a program
+/// comes back, a log naming `symbol`.
+fn link_fails_naming(ctx: &Context, options: &str, inputs: &[&Program], symbol: &str) {
+    let (p, err) = ctx.link(options, inputs);
+    check_err!(
+        err,
+        CL_LINK_PROGRAM_FAILURE,
+        format!("link {options:?} expected to fail on {symbol}")
+    );
+    if let Some(p) = p {
+        assert_eq!(p.build_status(), CL_BUILD_ERROR);
+        let log = p.build_log();
+        assert!(log.contains(symbol), "the log names {symbol}:\n{log}");
+        assert_eq!(p.binary_type(), CL_PROGRAM_BINARY_TYPE_NONE);
+    }
+}
+
+#[test]
+fn invalid_links_name_the_symbol() {
+    if !isolate("invalid_links_name_the_symbol") {
+        return;
+    }
+    let ctx = Context::new();
+    // Undefined: the caller without the kernel it calls.
+    let caller = compiled(&ctx, "kcall_caller.cl", "", &[]);
+    link_fails_naming(&ctx, "", &[&caller], "triple_plus_one");
+    // Duplicate: a function defined by two programs, in an executable and in a library.
+    let a = compiled(&ctx, "dup_symbol_a.cl", "", &[]);
+    let b = compiled(&ctx, "dup_symbol_b.cl", "", &[]);
+    link_fails_naming(&ctx, "", &[&a, &b], "duplicate_helper");
+    link_fails_naming(&ctx, "-create-library", &[&b, &a], "duplicate_helper");
+    // A kernel defined twice: in one library, and in two libraries linked together, and a
+    // kernel object linked with a library that has it already.
+    let k1 = compiled(&ctx, "dup_kernel.cl", "", &[]);
+    let k2 = compiled(&ctx, "dup_kernel.cl", "-cl-opt-disable", &[]);
+    link_fails_naming(&ctx, "-create-library", &[&k1, &k2], "twice_defined_kernel");
+    let lib1 = linked(&ctx, "-create-library", &[&k1]);
+    let lib2 = linked(&ctx, "-create-library", &[&k2]);
+    link_fails_naming(&ctx, "", &[&lib1, &lib2], "twice_defined_kernel");
+    link_fails_naming(&ctx, "", &[&k2, &lib1], "twice_defined_kernel");
+    // The inputs are untouched: each still links alone.
+    let exe = linked(&ctx, "", &[&lib1]);
+    let q = ctx.queue();
+    let buf = ctx.buffer(16);
+    let k = exe.kernel("twice_defined_kernel");
+    k.arg_mem(0, &buf);
+    q.run(&k, &[], &[4], &[]);
+    assert_eq!(from_bytes::<i32>(&q.read(&buf, 0, 16)), [5; 4]);
+}

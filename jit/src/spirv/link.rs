@@ -265,7 +265,9 @@ fn resolve(merged: &Merged, allow_unresolved: bool) -> Result<Resolution, LinkEr
     // not tell them apart.
     let mut kernels = HashSet::new();
     for inst in &merged.sections[4] {
-        if let (Some(Operand::IdRef(f)), Some(Operand::LiteralString(name))) = (inst.operands.get(1), inst.operands.get(2)) {
+        if let (Some(Operand::IdRef(f)), Some(Operand::LiteralString(name))) =
+            (inst.operands.get(1), inst.operands.get(2))
+        {
             if !kernels.insert(name.clone()) {
                 return Err(LinkError(format!(
                     "kernel {} is defined by more than one linked module",
@@ -307,7 +309,8 @@ fn resolve(merged: &Merged, allow_unresolved: bool) -> Result<Resolution, LinkEr
             Some(&export) => {
                 r.resolved.insert(*id, export);
                 r.dropped.insert(*id);
-                r.dropped.extend(function.iter().flat_map(|f| f.defined.iter().copied()));
+                r.dropped
+                    .extend(function.iter().flat_map(|f| f.defined.iter().copied()));
             }
             // An inline definition with no external definition anywhere.
             None if function.is_some_and(|f| f.has_body) => {
@@ -321,7 +324,7 @@ fn resolve(merged: &Merged, allow_unresolved: bool) -> Result<Resolution, LinkEr
         undefined.sort();
         undefined.dedup();
         return Err(LinkError(format!(
-            "undefined symbol{} {}: declared and used, but defined in none of the linked modules",
+            "undefined symbol{} {}: declared, but defined in none of the linked modules",
             if undefined.len() > 1 { "s" } else { "" },
             undefined.join(", ")
         )));
@@ -392,7 +395,8 @@ pub fn link(modules: &[&Module], allow_unresolved: bool) -> Result<Module, LinkE
 /// True when `module` imports a function (a declaration or an inline definition), so that
 /// even alone it must go through `link` to be resolved or refused by name.
 pub fn imports_functions(module: &Module) -> bool {
-    module.decorations.iter().any(|d| {
-        matches!(d.linkage(), Some((_, LinkageType::Import))) && module.function(d.target).is_some()
-    })
+    module
+        .decorations
+        .iter()
+        .any(|d| matches!(d.linkage(), Some((_, LinkageType::Import))) && module.function(d.target).is_some())
 }
