@@ -5,7 +5,7 @@
 //! nowhere fails the build or the link with a log naming the function.
 //! Kernels: kernels/source/inline_plain.cl, inline_kinds.cl, inline_helpers.h,
 //! inline_user_a.cl, inline_user_b.cl, inline_extern_def.cl, undefined_call.cl,
-//! undefined_overload.cl.
+//! undefined_overload.cl, inline_sampler_choice.cl.
 
 use cts::*;
 
@@ -185,6 +185,43 @@ fn undefined_function_fails_with_its_name() {
             let (lib, err) = ctx.link("-create-library", &[&obj]);
             check_err!(err, CL_SUCCESS, format!("library of {file}"));
             assert!(lib.is_some());
+        }
+    }
+}
+
+/// A plain inline helper in a program whose optimized IR the translator refuses (Clift then
+/// translates the unoptimized IR): at every level it builds, and each sampler gives its own
+/// result on a 2x2 RGBA float image (nearest at (0.5, 0.5) unnormalized: texel (0, 0);
+/// linear at (0.5, 0.5) normalized: the mean of the four texels).
+#[test]
+fn inline_helper_on_the_unoptimized_fallback() {
+    let images: cl_bool = device_info(CL_DEVICE_IMAGE_SUPPORT);
+    assert_eq!(images, CL_TRUE, "Clift reports image support");
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let mut texels: Vec<f32> = (0..16).map(|v| v as f32).collect();
+    let fmt = cl_image_format {
+        image_channel_order: CL_RGBA,
+        image_channel_data_type: CL_FLOAT,
+    };
+    let desc = image_desc(CL_MEM_OBJECT_IMAGE2D, [2, 2, 1, 1], 0, 0, std::ptr::null_mut());
+    let img = ctx.image(
+        CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+        &fmt,
+        &desc,
+        texels.as_mut_ptr() as *mut std::ffi::c_void,
+    );
+    let out = ctx.buffer(16);
+    for opts in LEVELS {
+        let p = ctx.built_source("inline_sampler_choice.cl", opts);
+        let k = p.kernel("choose_inline");
+        k.arg_mem(0, &img);
+        k.arg_mem(2, &out);
+        for (which, expect) in [(3i32, [0.0f32, 1.0, 2.0, 3.0]), (2, [6.0, 7.0, 8.0, 9.0])] {
+            k.arg(1, &which);
+            q.run(&k, &[0], &[1], &[1]);
+            let got: Vec<f32> = from_bytes(&q.read(&out, 0, 16));
+            assert_eq!(got, expect, "which = {which}, options {opts:?}");
         }
     }
 }

@@ -362,11 +362,18 @@ fn run_compiler(
     }
     // llvm-spirv 15 also asserts on some optimized IR (a run-time choice between two literal
     // samplers, for one); the unoptimized IR of the same program translates, and Cranelift
-    // optimizes the code anyway.
+    // optimizes the code anyway. Unoptimized the way -cl-opt-disable is, so that C99 inline
+    // definitions are kept (see `optimization_flags`).
     if !out.status.success() && !options.opt_disable {
         let args: Vec<std::ffi::OsString> = clang
             .get_args()
-            .map(|a| if a == "-O2" { "-O0".into() } else { a.to_os_string() })
+            .flat_map(|a| {
+                if a == "-O2" {
+                    optimization_flags(true).iter().map(|f| f.into()).collect()
+                } else {
+                    vec![a.to_os_string()]
+                }
+            })
             .collect();
         let unoptimized = Command::new(&tools.clang).current_dir(dir).args(&args).output();
         if unoptimized.is_ok_and(|o| o.status.success()) {
