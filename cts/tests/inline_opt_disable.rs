@@ -74,11 +74,7 @@ fn every_inline_kind_in_one_program() {
         // clBuildProgram, and clCompileProgram then clLinkProgram of the one object.
         let built = ctx.built_source("inline_kinds.cl", opts);
         assert_eq!(run2(&ctx, &built, "inline_kinds", &a, 4), want, "built with {opts:?}");
-        let obj = ctx.source_program("inline_kinds.cl");
-        assert_eq!(obj.compile(opts, &[]), CL_SUCCESS, "{}", obj.build_log());
-        let (exe, err) = ctx.link("", &[&obj]);
-        let exe = exe.expect("a program from clLinkProgram");
-        check_err!(err, CL_SUCCESS, exe.build_log());
+        let exe = ctx.linked("", &[&ctx.compiled_source("inline_kinds.cl", opts, &[])]);
         assert_eq!(
             run2(&ctx, &exe, "inline_kinds", &a, 4),
             want,
@@ -109,24 +105,14 @@ fn inline_header_in_two_linked_programs() {
         ("-O0", "", "-cl-opt-disable"),
         ("", "-cl-opt-disable", ""),
     ] {
-        let compile = |file: &str, opts: &str| {
-            let p = ctx.source_program(file);
-            assert_eq!(p.compile(opts, &hdrs), CL_SUCCESS, "{file} {opts:?}: {}", p.build_log());
-            p
-        };
+        let compile = |file: &str, opts: &str| ctx.compiled_source(file, opts, &hdrs);
         let (ua, ub, ext) = (
             compile("inline_user_a.cl", oa),
             compile("inline_user_b.cl", ob),
             compile("inline_extern_def.cl", oe),
         );
         for order in [[&ua, &ub, &ext], [&ext, &ub, &ua]] {
-            let (exe, err) = ctx.link("", &order);
-            let exe = exe.expect("a program from clLinkProgram");
-            check_err!(
-                err,
-                CL_SUCCESS,
-                format!("levels {oa:?} {ob:?} {oe:?}: {}", exe.build_log())
-            );
+            let exe = ctx.linked("", &order);
             assert_eq!(
                 run2(&ctx, &exe, "user_a", &a, 1),
                 want_a,
@@ -139,17 +125,11 @@ fn inline_header_in_two_linked_programs() {
             );
         }
         // Through a library holding the external definitions.
-        let (lib, err) = ctx.link("-create-library", &[&ext]);
-        let lib = lib.expect("a library");
-        check_err!(err, CL_SUCCESS, lib.build_log());
-        let (exe, err) = ctx.link("", &[&ua, &lib, &ub]);
-        let exe = exe.expect("a program from clLinkProgram");
-        check_err!(err, CL_SUCCESS, exe.build_log());
+        let lib = ctx.linked("-create-library", &[&ext]);
+        let exe = ctx.linked("", &[&ua, &lib, &ub]);
         assert_eq!(run2(&ctx, &exe, "user_b", &a, 1), want_b, "user_b via a library");
         // user_a needs nothing from the others: its inline definitions are its own.
-        let (exe, err) = ctx.link("", &[&ua]);
-        let exe = exe.expect("a program from clLinkProgram");
-        check_err!(err, CL_SUCCESS, exe.build_log());
+        let exe = ctx.linked("", &[&ua]);
         assert_eq!(run2(&ctx, &exe, "user_a", &a, 1), want_a, "user_a alone");
     }
 }
@@ -169,8 +149,7 @@ fn undefined_function_fails_with_its_name() {
             let log = p.build_log();
             assert!(log.contains(name), "{file} {opts:?}: the log names {name}:\n{log}");
             // clCompileProgram succeeds (a declaration is fine); clLinkProgram does not.
-            let obj = ctx.source_program(file);
-            assert_eq!(obj.compile(opts, &[]), CL_SUCCESS, "{}", obj.build_log());
+            let obj = ctx.compiled_source(file, opts, &[]);
             let (exe, err) = ctx.link("", &[&obj]);
             check_err!(err, CL_LINK_PROGRAM_FAILURE, format!("{file} {opts:?}"));
             if let Some(exe) = exe {

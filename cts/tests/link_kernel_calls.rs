@@ -9,28 +9,6 @@
 
 use cts::*;
 
-fn compiled(ctx: &Context, file: &str, options: &str, hdrs: &[(&str, &Program)]) -> Program {
-    let p = ctx.source_program(file);
-    let err = p.compile(options, hdrs);
-    assert!(
-        err == CL_SUCCESS,
-        "clCompileProgram({file}): {}\nlog:\n{}",
-        err_name(err),
-        p.build_log()
-    );
-    assert_eq!(p.binary_type(), CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT, "{file}");
-    p
-}
-
-fn linked(ctx: &Context, options: &str, inputs: &[&Program]) -> Program {
-    let (p, err) = ctx.link(options, inputs);
-    let log = p.as_ref().map(|p| p.build_log()).unwrap_or_default();
-    check_err!(err, CL_SUCCESS, format!("clLinkProgram({options:?}); log:\n{log}"));
-    let p = p.expect("a successful clLinkProgram returns a program");
-    assert_eq!(p.build_status(), CL_BUILD_SUCCESS);
-    p
-}
-
 /// Enqueues `kernel` of `exe` on a = -40..88 and returns what it wrote.
 fn run(ctx: &Context, exe: &Program, kernel: &str) -> Vec<i32> {
     let q = ctx.queue();
@@ -54,10 +32,10 @@ fn kernel_calls_kernel_of_another_object() {
         return;
     }
     let ctx = Context::new();
-    let callee = compiled(&ctx, "kcall_callee.cl", "", &[]);
-    let caller = compiled(&ctx, "kcall_caller.cl", "", &[]);
+    let callee = ctx.compiled_source("kcall_callee.cl", "", &[]);
+    let caller = ctx.compiled_source("kcall_caller.cl", "", &[]);
     for inputs in [[&callee, &caller], [&caller, &callee]] {
-        let exe = linked(&ctx, "", &inputs);
+        let exe = ctx.linked("", &inputs);
         assert_eq!(exe.info::<size_t>(CL_PROGRAM_NUM_KERNELS), 2);
         assert_eq!(run(&ctx, &exe, "triple_plus_one"), expect(|x| x * 3 + 1));
         assert_eq!(run(&ctx, &exe, "call_then_add"), expect(|x| x * 3 + 11));
@@ -72,21 +50,21 @@ fn kernel_calls_kernel_through_a_library_and_headers() {
     let ctx = Context::new();
     let proto = ctx.source_program("kcall_proto.h");
     for opts in ["", "-cl-opt-disable"] {
-        let callee = compiled(&ctx, "kcall_callee.cl", opts, &[]);
-        let caller = compiled(&ctx, "kcall_caller.cl", opts, &[]);
-        let caller_hdr = compiled(&ctx, "kcall_caller_hdr.cl", opts, &[("kcall/proto.h", &proto)]);
+        let callee = ctx.compiled_source("kcall_callee.cl", opts, &[]);
+        let caller = ctx.compiled_source("kcall_caller.cl", opts, &[]);
+        let caller_hdr = ctx.compiled_source("kcall_caller_hdr.cl", opts, &[("kcall/proto.h", &proto)]);
         // The callee as a library, linked with each caller; the library also round-trips
         // through its binary.
-        let lib = linked(&ctx, "-create-library", &[&callee]);
+        let lib = ctx.linked("-create-library", &[&callee]);
         assert_eq!(lib.binary_type(), CL_PROGRAM_BINARY_TYPE_LIBRARY);
         let lib_b = ctx
             .try_program_binary(&lib.binary())
             .unwrap_or_else(|e| panic!("library binary: {}", err_name(e)));
         for library in [&lib, &lib_b] {
-            let exe = linked(&ctx, "", &[&caller, library]);
+            let exe = ctx.linked("", &[&caller, library]);
             assert_eq!(run(&ctx, &exe, "call_then_add"), expect(|x| x * 3 + 11), "{opts:?}");
             assert_eq!(run(&ctx, &exe, "triple_plus_one"), expect(|x| x * 3 + 1), "{opts:?}");
-            let exe = linked(&ctx, "", &[library, &caller_hdr]);
+            let exe = ctx.linked("", &[library, &caller_hdr]);
             assert_eq!(
                 run(&ctx, &exe, "call_then_double"),
                 expect(|x| (x * 3 + 1) * 2),
@@ -94,15 +72,15 @@ fn kernel_calls_kernel_through_a_library_and_headers() {
             );
         }
         // Both callers and the callee: three kernels, each enqueueable.
-        let exe = linked(&ctx, "", &[&caller_hdr, &callee, &caller]);
+        let exe = ctx.linked("", &[&caller_hdr, &callee, &caller]);
         assert_eq!(exe.info::<size_t>(CL_PROGRAM_NUM_KERNELS), 3);
         assert_eq!(run(&ctx, &exe, "call_then_double"), expect(|x| (x * 3 + 1) * 2));
         assert_eq!(run(&ctx, &exe, "call_then_add"), expect(|x| x * 3 + 11));
         assert_eq!(run(&ctx, &exe, "triple_plus_one"), expect(|x| x * 3 + 1));
         // A library of the callers, which leaves the kernel they call unresolved, then an
         // executable of that library and the callee.
-        let callers = linked(&ctx, "-create-library", &[&caller, &caller_hdr]);
-        let exe = linked(&ctx, "", &[&callers, &callee]);
+        let callers = ctx.linked("-create-library", &[&caller, &caller_hdr]);
+        let exe = ctx.linked("", &[&callers, &callee]);
         assert_eq!(run(&ctx, &exe, "call_then_add"), expect(|x| x * 3 + 11));
         // The executable's binary builds and runs too.
         let exe_b = ctx.try_program_binary(&exe.binary()).unwrap();
@@ -135,24 +113,24 @@ fn invalid_links_name_the_symbol() {
     }
     let ctx = Context::new();
     // Undefined: the caller without the kernel it calls.
-    let caller = compiled(&ctx, "kcall_caller.cl", "", &[]);
+    let caller = ctx.compiled_source("kcall_caller.cl", "", &[]);
     link_fails_naming(&ctx, "", &[&caller], "triple_plus_one");
     // Duplicate: a function defined by two programs, in an executable and in a library.
-    let a = compiled(&ctx, "dup_symbol_a.cl", "", &[]);
-    let b = compiled(&ctx, "dup_symbol_b.cl", "", &[]);
+    let a = ctx.compiled_source("dup_symbol_a.cl", "", &[]);
+    let b = ctx.compiled_source("dup_symbol_b.cl", "", &[]);
     link_fails_naming(&ctx, "", &[&a, &b], "duplicate_helper");
     link_fails_naming(&ctx, "-create-library", &[&b, &a], "duplicate_helper");
     // A kernel defined twice: in one library, and in two libraries linked together, and a
     // kernel object linked with a library that has it already.
-    let k1 = compiled(&ctx, "dup_kernel.cl", "", &[]);
-    let k2 = compiled(&ctx, "dup_kernel.cl", "-cl-opt-disable", &[]);
+    let k1 = ctx.compiled_source("dup_kernel.cl", "", &[]);
+    let k2 = ctx.compiled_source("dup_kernel.cl", "-cl-opt-disable", &[]);
     link_fails_naming(&ctx, "-create-library", &[&k1, &k2], "twice_defined_kernel");
-    let lib1 = linked(&ctx, "-create-library", &[&k1]);
-    let lib2 = linked(&ctx, "-create-library", &[&k2]);
+    let lib1 = ctx.linked("-create-library", &[&k1]);
+    let lib2 = ctx.linked("-create-library", &[&k2]);
     link_fails_naming(&ctx, "", &[&lib1, &lib2], "twice_defined_kernel");
     link_fails_naming(&ctx, "", &[&k2, &lib1], "twice_defined_kernel");
     // The inputs are untouched: each still links alone.
-    let exe = linked(&ctx, "", &[&lib1]);
+    let exe = ctx.linked("", &[&lib1]);
     let q = ctx.queue();
     let buf = ctx.buffer(16);
     let k = exe.kernel("twice_defined_kernel");
