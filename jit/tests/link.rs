@@ -268,3 +268,13 @@ fn undefined_and_duplicate_symbols_are_named() {
     let err = link(&[&module(&mangled)], false).expect_err("unresolved");
     assert!(err.0.contains("\"twice\" (mangled \"_Z5twicej\")"), "{err}");
 }
+
+#[test]
+fn unused_unresolved_declaration_is_dropped() {
+    // USER without its call: the declaration of `twice` stays, used by nothing.
+    let text = USER.replace("%r = OpFunctionCall %uint %twice %v\nOpStore %p %r", "OpStore %p %v");
+    let linked = link(&[&module(&text)], false).expect("nothing needs twice");
+    validate(&linked, &DeviceFeatures::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(linked.functions.len(), 1);
+    assert_eq!(imports(&linked), 0);
+}

@@ -220,6 +220,21 @@ fn function_ids(functions: &[Instruction]) -> HashMap<u32, FunctionIds> {
     out
 }
 
+/// Ids that instructions use (names and decorations aside): what entry points, execution
+/// modes, global declarations and function bodies refer to.
+fn used_ids(merged: &Merged) -> HashSet<u32> {
+    let sections = merged.sections[4..=5].iter().chain(&merged.sections[8..]);
+    sections
+        .flatten()
+        .chain(&merged.functions)
+        .flat_map(|inst| &inst.operands)
+        .filter_map(|op| match op {
+            Operand::IdRef(id) | Operand::IdScope(id) | Operand::IdMemorySemantics(id) => Some(*id),
+            _ => None,
+        })
+        .collect()
+}
+
 /// A symbol as the OpenCL C programmer wrote it: the linkage name, demangled when clang
 /// mangled it (overloadable functions, `_Z<length><name>...`), and the OpName when that
 /// differs.
@@ -301,6 +316,7 @@ fn resolve(merged: &Merged, allow_unresolved: bool) -> Result<Resolution, LinkEr
         })
         .collect();
     let functions = function_ids(&merged.functions);
+    let used = used_ids(merged);
     let mut r = Resolution::default();
     let mut undefined = Vec::new();
     for (id, name) in imports.iter().filter(|(id, _)| !builtins.contains(id)) {
@@ -317,6 +333,12 @@ fn resolve(merged: &Merged, allow_unresolved: bool) -> Result<Resolution, LinkEr
                 r.localized.insert(*id);
             }
             None if allow_unresolved => {}
+            // Declared, but nothing calls or uses it (the call was optimized away): drop it.
+            None if !used.contains(id) => {
+                r.dropped.insert(*id);
+                r.dropped
+                    .extend(function.iter().flat_map(|f| f.defined.iter().copied()));
+            }
             None => undefined.push(describe_id(*id, name)),
         }
     }
@@ -364,7 +386,7 @@ pub fn link(modules: &[&Module], allow_unresolved: bool) -> Result<Module, LinkE
     }
     let mut skipping = false;
     for mut inst in functions {
-        if inst.opcode == Op::Function && inst.result_id.is_some_and(|id| r.resolved.contains_key(&id)) {
+        if inst.opcode == Op::Function && inst.result_id.is_some_and(|id| r.dropped.contains(&id)) {
             skipping = true;
         }
         if skipping {
