@@ -1109,6 +1109,37 @@ impl Context {
         p
     }
 
+    /// `cts/kernels/source/<file>` compiled with clCompileProgram, `options` and the embedded
+    /// headers `hdrs` (include name, header program); panics with the log on failure and checks
+    /// the result is a compiled object.
+    pub fn compiled_source(&self, file: &str, options: &str, hdrs: &[(&str, &Program)]) -> Program {
+        let p = self.source_program(file);
+        let err = p.compile(options, hdrs);
+        assert!(
+            err == CL_SUCCESS,
+            "clCompileProgram({file}): {}\nlog:\n{}",
+            err_name(err),
+            p.build_log()
+        );
+        assert_eq!(p.build_status(), CL_BUILD_SUCCESS, "{file}");
+        assert_eq!(p.binary_type(), CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT, "{file}");
+        p
+    }
+
+    /// clLinkProgram that must succeed; panics with the log otherwise.
+    pub fn linked(&self, options: &str, inputs: &[&Program]) -> Program {
+        let (p, err) = self.link(options, inputs);
+        let log = p.as_ref().map(|p| p.build_log()).unwrap_or_default();
+        assert!(
+            err == CL_SUCCESS,
+            "clLinkProgram({options:?}): {}\nlog:\n{log}",
+            err_name(err)
+        );
+        let p = p.expect("a successful clLinkProgram returns a program");
+        assert_eq!(p.build_status(), CL_BUILD_SUCCESS);
+        p
+    }
+
     /// clLinkProgram for the device under test: the program (also returned on a link failure,
     /// when the implementation returns one) and the error code.
     pub fn link(&self, options: &str, inputs: &[&Program]) -> (Option<Program>, cl_int) {

@@ -24,42 +24,13 @@ fn headers(ctx: &Context) -> Headers {
     }
 }
 
-/// `file` compiled with the embedded `hdrs`; checks the result is a compiled object.
-fn compiled(ctx: &Context, file: &str, options: &str, hdrs: &[(&str, &Program)]) -> Program {
-    let p = ctx.source_program(file);
-    let err = p.compile(options, hdrs);
-    assert!(
-        err == CL_SUCCESS,
-        "clCompileProgram({file}): {}\nlog:\n{}",
-        err_name(err),
-        p.build_log()
-    );
-    assert_eq!(p.build_status(), CL_BUILD_SUCCESS, "{file}");
-    assert_eq!(p.binary_type(), CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT, "{file}");
-    p
-}
-
 /// The three compiled objects: scale, offset, main.
 fn objects(ctx: &Context, h: &Headers) -> [Program; 3] {
     [
-        compiled(
-            ctx,
-            "lib_scale.cl",
-            "",
-            &[("inc/defs.h", &h.defs), ("proto.h", &h.proto)],
-        ),
-        compiled(ctx, "lib_offset.cl", "", &[("proto.h", &h.proto)]),
-        compiled(ctx, "link_main.cl", "", &[("proto.h", &h.proto)]),
+        ctx.compiled_source("lib_scale.cl", "", &[("inc/defs.h", &h.defs), ("proto.h", &h.proto)]),
+        ctx.compiled_source("lib_offset.cl", "", &[("proto.h", &h.proto)]),
+        ctx.compiled_source("link_main.cl", "", &[("proto.h", &h.proto)]),
     ]
-}
-
-fn linked(ctx: &Context, options: &str, inputs: &[&Program]) -> Program {
-    let (p, err) = ctx.link(options, inputs);
-    let log = p.as_ref().map(|p| p.build_log()).unwrap_or_default();
-    check_err!(err, CL_SUCCESS, format!("clLinkProgram({options:?}); log:\n{log}"));
-    let p = p.expect("a successful clLinkProgram returns a program");
-    assert_eq!(p.build_status(), CL_BUILD_SUCCESS);
-    p
 }
 
 /// Runs `combined` and checks out[i] = a[i] * scale + 500.
@@ -98,8 +69,8 @@ fn compile_with_embedded_headers_and_link_objects() {
         Some(CL_INVALID_PROGRAM_EXECUTABLE)
     );
     // Link all three, in two orders.
-    run_combined(&ctx, &linked(&ctx, "", &[&main, &scale, &offset]), 7);
-    run_combined(&ctx, &linked(&ctx, "", &[&scale, &offset, &main]), 7);
+    run_combined(&ctx, &ctx.linked("", &[&main, &scale, &offset]), 7);
+    run_combined(&ctx, &ctx.linked("", &[&scale, &offset, &main]), 7);
     // The inputs are unchanged by the link.
     assert_eq!(main.binary_type(), CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
 
@@ -107,21 +78,15 @@ fn compile_with_embedded_headers_and_link_objects() {
     // scale.
     let other = CString::new("#define SCALE 3\n").unwrap();
     let defs3 = ctx.try_program_sources(&[other.as_ptr()], None).unwrap();
-    let scale3 = compiled(
-        &ctx,
-        "lib_scale.cl",
-        "",
-        &[("inc/defs.h", &defs3), ("proto.h", &h.proto)],
-    );
-    run_combined(&ctx, &linked(&ctx, "", &[&main, &scale3, &offset]), 3);
+    let scale3 = ctx.compiled_source("lib_scale.cl", "", &[("inc/defs.h", &defs3), ("proto.h", &h.proto)]);
+    run_combined(&ctx, &ctx.linked("", &[&main, &scale3, &offset]), 3);
     // -D in the compile options reaches the compiled object.
-    let scale_d = compiled(
-        &ctx,
+    let scale_d = ctx.compiled_source(
         "lib_offset.cl",
         "-D UNUSED_MACRO=1 -cl-std=CL3.0",
         &[("proto.h", &h.proto)],
     );
-    run_combined(&ctx, &linked(&ctx, "", &[&main, &scale, &scale_d]), 7);
+    run_combined(&ctx, &ctx.linked("", &[&main, &scale, &scale_d]), 7);
 
     // Without the header its #include fails: CL_COMPILE_PROGRAM_FAILURE naming the file.
     let p = ctx.source_program("lib_scale.cl");
@@ -182,7 +147,7 @@ fn compile_with_embedded_headers_and_link_objects() {
         CL_INVALID_VALUE
     );
     // An executable is not a valid link input.
-    let exe = linked(&ctx, "", &[&main, &scale, &offset]);
+    let exe = ctx.linked("", &[&main, &scale, &offset]);
     let (l, err) = ctx.link("", &[&exe]);
     assert!(l.is_none());
     check_err!(err, CL_INVALID_OPERATION, "clLinkProgram(an executable)");
@@ -206,21 +171,21 @@ fn libraries_and_link_options() {
     let ctx = Context::new();
     let h = headers(&ctx);
     let [scale, offset, main] = objects(&ctx, &h);
-    let lib = linked(&ctx, "-create-library", &[&scale, &offset]);
+    let lib = ctx.linked("-create-library", &[&scale, &offset]);
     assert_eq!(lib.binary_type(), CL_PROGRAM_BINARY_TYPE_LIBRARY);
     assert_eq!(lib.try_kernel("combined").err(), Some(CL_INVALID_PROGRAM_EXECUTABLE));
     assert_eq!(
         bytes_to_string(&lib.build_bytes(CL_PROGRAM_BUILD_OPTIONS).unwrap()),
         "-create-library"
     );
-    run_combined(&ctx, &linked(&ctx, "", &[&main, &lib]), 7);
-    run_combined(&ctx, &linked(&ctx, "", &[&lib, &main]), 7);
+    run_combined(&ctx, &ctx.linked("", &[&main, &lib]), 7);
+    run_combined(&ctx, &ctx.linked("", &[&lib, &main]), 7);
     // A library with -enable-link-options, linked with the program linking options.
-    let lib_opts = linked(&ctx, "-create-library -enable-link-options", &[&scale, &offset]);
+    let lib_opts = ctx.linked("-create-library -enable-link-options", &[&scale, &offset]);
     assert_eq!(lib_opts.binary_type(), CL_PROGRAM_BINARY_TYPE_LIBRARY);
     run_combined(
         &ctx,
-        &linked(&ctx, "-cl-fast-relaxed-math -cl-no-signed-zeros", &[&main, &lib_opts]),
+        &ctx.linked("-cl-fast-relaxed-math -cl-no-signed-zeros", &[&main, &lib_opts]),
         7,
     );
     // Every program linking option on an executable link of objects.
@@ -232,12 +197,12 @@ fn libraries_and_link_options() {
         "-cl-fast-relaxed-math",
         "-cl-no-subgroup-ifp",
     ] {
-        run_combined(&ctx, &linked(&ctx, opts, &[&main, &scale, &offset]), 7);
+        run_combined(&ctx, &ctx.linked(opts, &[&main, &scale, &offset]), 7);
     }
     // A library made of a library and an object, then linked alone into an executable.
-    let lib2 = linked(&ctx, "-create-library", &[&lib, &main]);
+    let lib2 = ctx.linked("-create-library", &[&lib, &main]);
     assert_eq!(lib2.binary_type(), CL_PROGRAM_BINARY_TYPE_LIBRARY);
-    run_combined(&ctx, &linked(&ctx, "", &[&lib2]), 7);
+    run_combined(&ctx, &ctx.linked("", &[&lib2]), 7);
 }
 
 #[test]
@@ -267,19 +232,19 @@ fn binaries_of_each_stage_round_trip() {
         })
         .collect();
     let [scale_b, offset_b, main_b] = [&from_bin[0], &from_bin[1], &from_bin[2]];
-    run_combined(&ctx, &linked(&ctx, "", &[main_b, scale_b, offset_b]), 7);
+    run_combined(&ctx, &ctx.linked("", &[main_b, scale_b, offset_b]), 7);
     // Mixed: a binary-created object with a source-compiled one.
-    run_combined(&ctx, &linked(&ctx, "", &[main_b, &objs[0], offset_b]), 7);
+    run_combined(&ctx, &ctx.linked("", &[main_b, &objs[0], offset_b]), 7);
 
     // A library -> binary -> program of type LIBRARY -> linked with main.
-    let lib = linked(&ctx, "-create-library", &[&objs[0], &objs[1]]);
+    let lib = ctx.linked("-create-library", &[&objs[0], &objs[1]]);
     let lib_b = ctx.try_program_binary(&lib.binary()).unwrap();
     assert_eq!(lib_b.binary_type(), CL_PROGRAM_BINARY_TYPE_LIBRARY);
-    run_combined(&ctx, &linked(&ctx, "", &[&objs[2], &lib_b]), 7);
-    run_combined(&ctx, &linked(&ctx, "", &[main_b, &lib_b]), 7);
+    run_combined(&ctx, &ctx.linked("", &[&objs[2], &lib_b]), 7);
+    run_combined(&ctx, &ctx.linked("", &[main_b, &lib_b]), 7);
 
     // A linked executable -> binary -> program of type EXECUTABLE -> clBuildProgram -> runs.
-    let exe = linked(&ctx, "", &[&objs[2], &lib]);
+    let exe = ctx.linked("", &[&objs[2], &lib]);
     let exe_b = ctx.try_program_binary(&exe.binary()).unwrap();
     assert_eq!(exe_b.binary_type(), CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
     assert_eq!(exe_b.build(""), CL_SUCCESS, "{}", exe_b.build_log());

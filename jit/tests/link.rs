@@ -111,3 +111,170 @@ fn module_v(text: &str) -> jit::spirv::Module {
     .expect("assembles");
     parse_words(&words).expect("parses")
 }
+
+/// A caller whose import declaration of `twice` carries parameter names and decorations, as
+/// llvm-spirv writes an `extern kernel` declaration: they go with the declaration.
+const USER_DECORATED_PARAMS: &str = r#"
+OpCapability Addresses
+OpCapability Linkage
+OpCapability Kernel
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %main "main"
+OpName %twice "twice"
+OpName %x "x"
+OpDecorate %twice LinkageAttributes "twice" Import
+OpDecorate %x FuncParamAttr Zext
+%void = OpTypeVoid
+%uint = OpTypeInt 32 0
+%ptr = OpTypePointer CrossWorkgroup %uint
+%fn = OpTypeFunction %uint %uint
+%kfn = OpTypeFunction %void %ptr
+%twice = OpFunction %uint None %fn
+%x = OpFunctionParameter %uint
+OpFunctionEnd
+%main = OpFunction %void None %kfn
+%p = OpFunctionParameter %ptr
+%entry = OpLabel
+%v = OpLoad %uint %p
+%r = OpFunctionCall %uint %twice %v
+OpStore %p %r
+OpReturn
+OpFunctionEnd
+"#;
+
+#[test]
+fn resolved_declarations_lose_their_parameters_names_and_decorations() {
+    let (lib, user) = (module(LIB), module(USER_DECORATED_PARAMS));
+    for order in [[&user, &lib], [&lib, &user]] {
+        let linked = link(&order, false).expect("links");
+        validate(&linked, &DeviceFeatures::default()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(linked.functions.len(), 2);
+        assert!(linked.names.iter().all(|(_, n)| n != "x"), "{:?}", linked.names);
+    }
+}
+
+/// An inline definition as llvm-spirv writes clang's `available_externally` function: a body
+/// decorated Import. `bump` returns x + 1.
+const INLINE_DEF: &str = r#"
+OpCapability Addresses
+OpCapability Linkage
+OpCapability Kernel
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %main "main"
+OpName %bump "bump"
+OpDecorate %bump LinkageAttributes "bump" Import
+%void = OpTypeVoid
+%uint = OpTypeInt 32 0
+%one = OpConstant %uint 1
+%ptr = OpTypePointer CrossWorkgroup %uint
+%fn = OpTypeFunction %uint %uint
+%kfn = OpTypeFunction %void %ptr
+%bump = OpFunction %uint None %fn
+%x = OpFunctionParameter %uint
+%b = OpLabel
+%y = OpIAdd %uint %x %one
+OpReturnValue %y
+OpFunctionEnd
+%main = OpFunction %void None %kfn
+%p = OpFunctionParameter %ptr
+%entry = OpLabel
+%v = OpLoad %uint %p
+%r = OpFunctionCall %uint %bump %v
+OpStore %p %r
+OpReturn
+OpFunctionEnd
+"#;
+
+/// The external definition of `bump` another module exports.
+const EXTERNAL_DEF: &str = r#"
+OpCapability Addresses
+OpCapability Linkage
+OpCapability Kernel
+OpMemoryModel Physical64 OpenCL
+OpDecorate %bump LinkageAttributes "bump" Export
+%uint = OpTypeInt 32 0
+%one = OpConstant %uint 1
+%fn = OpTypeFunction %uint %uint
+%bump = OpFunction %uint None %fn
+%x = OpFunctionParameter %uint
+%b = OpLabel
+%y = OpIAdd %uint %one %x
+OpReturnValue %y
+OpFunctionEnd
+"#;
+
+fn imports(m: &jit::spirv::Module) -> usize {
+    m.decorations
+        .iter()
+        .filter(|d| matches!(d.linkage(), Some((_, rspirv::spirv::LinkageType::Import))))
+        .count()
+}
+
+#[test]
+fn inline_definition_stays_local_without_an_external_one() {
+    let m = module(INLINE_DEF);
+    assert!(jit::spirv::imports_functions(&m));
+    let linked = link(&[&m], false).expect("an inline definition needs no export");
+    validate(&linked, &DeviceFeatures::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(imports(&linked), 0);
+    assert_eq!(linked.functions.len(), 2);
+    assert!(linked.functions.iter().all(|f| !f.is_declaration()));
+    // Two modules with their own inline definitions of one name: each keeps its own.
+    let other = module(&INLINE_DEF.replace("\"main\"", "\"other\""));
+    let linked = link(&[&m, &other], false).expect("links");
+    validate(&linked, &DeviceFeatures::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(imports(&linked), 0);
+    assert_eq!(linked.functions.len(), 4);
+    // Two kernels of one name cannot be linked, even without linkage decorations.
+    let err = link(&[&m, &m], false).expect_err("two kernels named main");
+    assert!(err.0.contains("kernel \"main\""), "{err}");
+}
+
+#[test]
+fn inline_definition_gives_way_to_an_external_one() {
+    let (inline, external) = (module(INLINE_DEF), module(EXTERNAL_DEF));
+    assert!(!jit::spirv::imports_functions(&external));
+    for order in [[&inline, &external], [&external, &inline]] {
+        let linked = link(&order, false).expect("links");
+        validate(&linked, &DeviceFeatures::default()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(imports(&linked), 0);
+        // The kernel and the one external `bump`: the inline body is gone.
+        assert_eq!(linked.functions.len(), 2);
+        let bump = linked
+            .functions
+            .iter()
+            .find(|f| f.id != linked.entry_points[0].function)
+            .expect("bump");
+        let add = &bump.blocks[0].instructions[0];
+        assert_eq!(add.opcode, rspirv::spirv::Op::IAdd);
+        // The external definition adds `one + x`, the inline one `x + one`.
+        let rspirv::dr::Operand::IdRef(first) = add.operands[0] else {
+            panic!("{add:?}")
+        };
+        assert!(linked.constant(first).is_some(), "{add:?}");
+    }
+}
+
+#[test]
+fn undefined_and_duplicate_symbols_are_named() {
+    let user = module(USER);
+    let err = link(&[&user], false).expect_err("unresolved");
+    assert!(err.0.contains("undefined symbol \"twice\""), "{err}");
+    let lib = module(LIB);
+    let err = link(&[&lib, &user, &lib], false).expect_err("duplicate");
+    assert!(err.0.contains("\"twice\"") && err.0.contains("more than one"), "{err}");
+    // A mangled (overloadable) name is given as written, with its symbol.
+    let mangled = USER.replace("\"twice\" Import", "\"_Z5twicej\" Import");
+    let err = link(&[&module(&mangled)], false).expect_err("unresolved");
+    assert!(err.0.contains("\"twice\" (mangled \"_Z5twicej\")"), "{err}");
+}
+
+#[test]
+fn unused_unresolved_declaration_is_dropped() {
+    // USER without its call: the declaration of `twice` stays, used by nothing.
+    let text = USER.replace("%r = OpFunctionCall %uint %twice %v\nOpStore %p %r", "OpStore %p %v");
+    let linked = link(&[&module(&text)], false).expect("nothing needs twice");
+    validate(&linked, &DeviceFeatures::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(linked.functions.len(), 1);
+    assert_eq!(imports(&linked), 0);
+}

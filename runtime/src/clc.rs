@@ -188,7 +188,7 @@ pub struct Output {
 /// Names the way clang and llvm-spirv are driven; change it whenever their arguments change,
 /// so that no cache entry made the old way is served.
 const PIPELINE: &str =
-    "clang -c -target spir64 -emit-llvm, -include undef header; llvm-spirv with arg type strings; v2";
+    "clang -c -target spir64 -emit-llvm, -include undef header; llvm-spirv with arg type strings; v3 (-cl-opt-disable: -O1 without LLVM passes)";
 
 /// Everything that decides the SPIR-V of a compilation, for the cache key.
 fn cache_key(tools: &Toolchain, source: &str, headers: &[(String, String)], options: &Options) -> String {
@@ -249,6 +249,25 @@ pub fn compile(source: &str, headers: &[(String, String)], options: &Options) ->
     })
 }
 
+/// clang's optimization flags. Optimized: `-O2`. Unoptimized (`-cl-opt-disable`, `-O0`):
+/// clang's code generation at `-O1` with every LLVM pass disabled, and `__OPTIMIZE__` left
+/// undefined as at `-O0`. Why not `-O0`: OpenCL C's `inline` follows C99, where a plain
+/// `inline` definition is no external definition; clang marks it `available_externally` and
+/// at `-O0` does not emit such bodies at all, leaving calls to a symbol that nothing defines
+/// (the build then fails, while the optimized build inlined them). From `-O1` on clang emits
+/// the inline definitions, llvm-spirv keeps them as bodies decorated Import, and the SPIR-V
+/// linker turns each into a module-local function unless some module exports an external
+/// definition (jit/src/spirv/link.rs). `-fgnu89-inline` would instead swap the meaning of
+/// `extern inline` and make a header's `inline` functions clash across linked programs; and
+/// no LLVM pass runs, so the code is as unoptimized as `-O0`'s.
+fn optimization_flags(opt_disable: bool) -> &'static [&'static str] {
+    if opt_disable {
+        &["-O1", "-Xclang", "-disable-llvm-passes", "-U__OPTIMIZE__"]
+    } else {
+        &["-O2"]
+    }
+}
+
 /// What running clang and llvm-spirv produced.
 struct Compiled {
     spirv: Vec<u8>,
@@ -292,7 +311,7 @@ fn run_compiler(
         .current_dir(dir)
         .args(["-c", "-target", "spir64", "-emit-llvm", "-fno-discard-value-names"])
         .arg(format!("-cl-std={std}"))
-        .arg(if options.opt_disable { "-O0" } else { "-O2" })
+        .args(optimization_flags(options.opt_disable))
         // LLVM's vectorizers gain nothing here (the JIT takes vector types apart, and runs
         // work-items four at a time itself) and leave IR that llvm-spirv 15 cannot translate
         // (`freeze` of `<4 x i1>`, `i4` masks), which would push the whole program onto the
@@ -345,11 +364,18 @@ fn run_compiler(
     }
     // llvm-spirv 15 also asserts on some optimized IR (a run-time choice between two literal
     // samplers, for one); the unoptimized IR of the same program translates, and Cranelift
-    // optimizes the code anyway.
+    // optimizes the code anyway. Unoptimized the way -cl-opt-disable is, so that C99 inline
+    // definitions are kept (see `optimization_flags`).
     if !out.status.success() && !options.opt_disable {
         let args: Vec<std::ffi::OsString> = clang
             .get_args()
-            .map(|a| if a == "-O2" { "-O0".into() } else { a.to_os_string() })
+            .flat_map(|a| {
+                if a == "-O2" {
+                    optimization_flags(true).iter().map(|f| f.into()).collect()
+                } else {
+                    vec![a.to_os_string()]
+                }
+            })
             .collect();
         let unoptimized = Command::new(&tools.clang).current_dir(dir).args(&args).output();
         if unoptimized.is_ok_and(|o| o.status.success()) {

@@ -116,6 +116,11 @@ pub fn parse(text: &str, stage: Stage) -> Result<Options, String> {
                     let dir = std::path::PathBuf::from(take_value("-I")?);
                     let dir = std::env::current_dir().map(|cwd| cwd.join(&dir)).unwrap_or(dir);
                     o.includes.push(dir.to_string_lossy().into_owned());
+                } else if word == "-O0" {
+                    // Not in the spec's list, but the compiler-style spelling of
+                    // -cl-opt-disable that applications pass (and other implementations
+                    // accept); it means exactly that.
+                    o.opt_disable = true;
                 } else if let Some(std) = word.strip_prefix("-cl-std=") {
                     // Only the versions of CL_DEVICE_OPENCL_C_ALL_VERSIONS.
                     if !CL_STD.contains(&std) {
@@ -177,6 +182,8 @@ mod tests {
         assert_eq!(q.defines, ["X=1 2"]);
         assert!(parse("-cl-std=CL2.0", Stage::Build).is_err());
         assert!(o.kernel_arg_info);
+        let o0 = parse("-O0", Stage::Compile).unwrap();
+        assert!(o0.opt_disable && o0.passthrough.is_empty());
         assert!(
             parse(
                 "-create-library -enable-link-options -cl-fast-relaxed-math",
@@ -194,5 +201,7 @@ mod tests {
         assert!(parse("-cl-mad-enable", Stage::Link).is_err());
         assert!(parse("-enable-link-options", Stage::Link).is_err());
         assert!(parse("-D", Stage::Build).is_err());
+        assert!(parse("-O0", Stage::Link).is_err());
+        assert!(parse("-O7", Stage::Build).is_err());
     }
 }

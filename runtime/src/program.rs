@@ -399,7 +399,10 @@ impl Program {
     /// Links, validates and JIT-compiles; the error is the build log.
     fn make_executable(&self, modules: &[Arc<Module>], opts: &Options) -> Result<Built, String> {
         let linked;
-        let module: &Module = if modules.len() == 1 {
+        // One module that imports no function is complete; anything else goes through the
+        // linker, which resolves imports (inline definitions included) or names what is
+        // undefined.
+        let module: &Module = if modules.len() == 1 && !spirv::imports_functions(&modules[0]) {
             &modules[0]
         } else {
             let refs: Vec<&Module> = modules.iter().map(|m| m.as_ref()).collect();

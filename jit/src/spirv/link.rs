@@ -2,6 +2,18 @@
 //! space, the logical sections are merged, identical non-aggregate types and extended
 //! instruction imports are shared, and every function or variable imported by name
 //! (LinkageAttributes ... Import) is replaced by the one exported under that name.
+//!
+//! A kernel is an ordinary exported function as well as an entry point (llvm-spirv makes the
+//! entry point a wrapper that calls it), so a kernel that another module declares `extern
+//! kernel` and calls resolves like any other function, and both stay entry points.
+//!
+//! C99 inline definitions (OpenCL C 6.1: `inline` follows C99): a plain `inline` function
+//! provides no external definition, so clang gives it `available_externally` linkage, which
+//! llvm-spirv writes as a function *with a body* decorated Import. Such a body is the
+//! module's own inline definition: when some module exports the name, calls go to that
+//! external definition (C99 6.7.4 lets either be used; they must be equivalent), and
+//! otherwise the inline definition becomes a module-local function. Each module keeps its
+//! own copy, so a header of inline functions included by several compiled programs links.
 
 use super::binary::{Header, Instruction};
 use super::module::Module;
@@ -93,9 +105,17 @@ fn linkage(inst: &Instruction) -> Option<(u32, String, LinkageType)> {
     }
 }
 
-/// Links `modules` into one. With `allow_unresolved` (a library), imports without an export
-/// stay imports; otherwise they are an error naming the symbol.
-pub fn link(modules: &[&Module], allow_unresolved: bool) -> Result<Module, LinkError> {
+/// The instructions of all modules in one id space, split into the logical sections
+/// (0..=7) and the functions (8 holds the types, constants and global variables).
+struct Merged {
+    sections: [Vec<Instruction>; 9],
+    functions: Vec<Instruction>,
+    version: (u8, u8),
+    generator: u32,
+    bound: u32,
+}
+
+fn merge(modules: &[&Module]) -> Result<Merged, LinkError> {
     let mut sections: [Vec<Instruction>; 9] = Default::default();
     let mut functions: Vec<Instruction> = Vec::new();
     let mut capabilities = HashSet::new();
@@ -157,24 +177,136 @@ pub fn link(modules: &[&Module], allow_unresolved: bool) -> Result<Module, LinkE
         }
         base += header.bound;
     }
+    Ok(Merged {
+        sections,
+        functions,
+        version,
+        generator,
+        bound: base.max(1),
+    })
+}
 
-    // Resolve imports against exports.
+/// A function of the merged stream: whether it has a body, and every id it defines (the
+/// function, its parameters, labels and results).
+struct FunctionIds {
+    has_body: bool,
+    defined: Vec<u32>,
+}
+
+fn function_ids(functions: &[Instruction]) -> HashMap<u32, FunctionIds> {
+    let mut out = HashMap::new();
+    let mut current: Option<(u32, FunctionIds)> = None;
+    for inst in functions {
+        if inst.opcode == Op::Function {
+            let id = inst.result_id.unwrap_or(0);
+            current = Some((
+                id,
+                FunctionIds {
+                    has_body: false,
+                    defined: Vec::new(),
+                },
+            ));
+        }
+        if let Some((_, f)) = current.as_mut() {
+            f.has_body |= inst.opcode == Op::Label;
+            f.defined.extend(inst.result_id);
+        }
+        if inst.opcode == Op::FunctionEnd {
+            if let Some((id, f)) = current.take() {
+                out.insert(id, f);
+            }
+        }
+    }
+    out
+}
+
+/// Ids that instructions use (names and decorations aside): what entry points, execution
+/// modes, global declarations and function bodies refer to.
+fn used_ids(merged: &Merged) -> HashSet<u32> {
+    let sections = merged.sections[4..=5].iter().chain(&merged.sections[8..]);
+    sections
+        .flatten()
+        .chain(&merged.functions)
+        .flat_map(|inst| &inst.operands)
+        .filter_map(|op| match op {
+            Operand::IdRef(id) | Operand::IdScope(id) | Operand::IdMemorySemantics(id) => Some(*id),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A symbol as the OpenCL C programmer wrote it: the linkage name, demangled when clang
+/// mangled it (overloadable functions, `_Z<length><name>...`), and the OpName when that
+/// differs.
+fn describe(linkage_name: &str, op_name: Option<&str>) -> String {
+    let demangled = linkage_name.strip_prefix("_Z").and_then(|rest| {
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        let len: usize = rest[..digits].parse().ok()?;
+        rest.get(digits..digits + len)
+    });
+    let mut text = match demangled {
+        Some(name) => format!("{name:?} (mangled {linkage_name:?})"),
+        None => format!("{linkage_name:?}"),
+    };
+    if let Some(op_name) = op_name.filter(|n| *n != linkage_name && Some(*n) != demangled) {
+        text.push_str(&format!(" (OpName {op_name:?})"));
+    }
+    text
+}
+
+/// What becomes of each imported id.
+#[derive(Default)]
+struct Resolution {
+    /// Imports replaced by the export of the same name.
+    resolved: HashMap<u32, u32>,
+    /// Inline definitions kept as module-local functions: their Import decoration goes.
+    localized: HashSet<u32>,
+    /// Ids whose declarations, names and decorations go: resolved imports and everything
+    /// defined inside a dropped function (its parameters above all).
+    dropped: HashSet<u32>,
+}
+
+fn resolve(merged: &Merged, allow_unresolved: bool) -> Result<Resolution, LinkError> {
+    let names: HashMap<u32, &str> = merged.sections[6]
+        .iter()
+        .filter(|inst| inst.opcode == Op::Name)
+        .filter_map(|inst| match inst.operands.as_slice() {
+            [Operand::IdRef(id), Operand::LiteralString(name)] => Some((*id, name.as_str())),
+            _ => None,
+        })
+        .collect();
+    let describe_id = |id: u32, name: &str| describe(name, names.get(&id).copied());
+    // Two kernels of one name, even unexported (IL written by hand): clCreateKernel could
+    // not tell them apart.
+    let mut kernels = HashSet::new();
+    for inst in &merged.sections[4] {
+        if let (Some(Operand::IdRef(f)), Some(Operand::LiteralString(name))) =
+            (inst.operands.get(1), inst.operands.get(2))
+        {
+            if !kernels.insert(name.clone()) {
+                return Err(LinkError(format!(
+                    "kernel {} is defined by more than one linked module",
+                    describe_id(*f, name)
+                )));
+            }
+        }
+    }
     let mut exports: HashMap<String, u32> = HashMap::new();
     let mut imports: Vec<(u32, String)> = Vec::new();
-    for inst in &sections[7] {
+    for inst in &merged.sections[7] {
         match linkage(inst) {
             Some((target, name, LinkageType::Export)) if exports.insert(name.clone(), target).is_some() => {
                 return Err(LinkError(format!(
-                    "symbol {name:?} is exported by more than one module"
+                    "symbol {} is defined by more than one linked module",
+                    describe_id(target, &name)
                 )));
             }
-            Some((_, _, LinkageType::Export)) => {}
             Some((target, name, LinkageType::Import)) => imports.push((target, name)),
             _ => {}
         }
     }
     // Work-item builtins are imported by llvm-spirv; the environment provides them.
-    let builtins: HashSet<u32> = sections[7]
+    let builtins: HashSet<u32> = merged.sections[7]
         .iter()
         .filter_map(|inst| match inst.operands.as_slice() {
             [Operand::IdRef(target), Operand::Decoration(Decoration::BuiltIn), ..] if inst.opcode == Op::Decorate => {
@@ -183,47 +315,85 @@ pub fn link(modules: &[&Module], allow_unresolved: bool) -> Result<Module, LinkE
             _ => None,
         })
         .collect();
-    imports.retain(|(id, _)| !builtins.contains(id));
-    let mut resolved: HashMap<u32, u32> = HashMap::new();
-    for (id, name) in &imports {
+    let functions = function_ids(&merged.functions);
+    let used = used_ids(merged);
+    let mut r = Resolution::default();
+    let mut undefined = Vec::new();
+    for (id, name) in imports.iter().filter(|(id, _)| !builtins.contains(id)) {
+        let function = functions.get(id);
         match exports.get(name) {
             Some(&export) => {
-                resolved.insert(*id, export);
+                r.resolved.insert(*id, export);
+                r.dropped.insert(*id);
+                r.dropped
+                    .extend(function.iter().flat_map(|f| f.defined.iter().copied()));
+            }
+            // An inline definition with no external definition anywhere.
+            None if function.is_some_and(|f| f.has_body) => {
+                r.localized.insert(*id);
             }
             None if allow_unresolved => {}
-            None => {
-                return Err(LinkError(format!(
-                    "unresolved symbol {name:?}: no linked module exports it"
-                )))
+            // Declared, but nothing calls or uses it (the call was optimized away): drop it.
+            None if !used.contains(id) => {
+                r.dropped.insert(*id);
+                r.dropped
+                    .extend(function.iter().flat_map(|f| f.defined.iter().copied()));
             }
+            None => undefined.push(describe_id(*id, name)),
         }
     }
-    let is_resolved_import = |id: Option<u32>| id.is_some_and(|id| resolved.contains_key(&id));
+    if !undefined.is_empty() {
+        undefined.sort();
+        undefined.dedup();
+        return Err(LinkError(format!(
+            "undefined symbol{} {}: declared, but defined in none of the linked modules",
+            if undefined.len() > 1 { "s" } else { "" },
+            undefined.join(", ")
+        )));
+    }
+    Ok(r)
+}
+
+/// Links `modules` into one. With `allow_unresolved` (a library), imports without an export
+/// stay imports; otherwise they are an error naming the symbol.
+pub fn link(modules: &[&Module], allow_unresolved: bool) -> Result<Module, LinkError> {
+    let merged = merge(modules)?;
+    let r = resolve(&merged, allow_unresolved)?;
+    let Merged {
+        sections,
+        functions,
+        version,
+        generator,
+        bound,
+    } = merged;
     let mut insts: Vec<Instruction> = Vec::new();
     for (i, section) in sections.into_iter().enumerate() {
         for mut inst in section {
-            // Drop the imported declarations' names, decorations and variables.
+            // Drop the resolved declarations' names, decorations and variables, and the
+            // Import decoration of inline definitions that stay local.
             let target = match inst.operands.first() {
                 Some(Operand::IdRef(t)) if i == 6 || i == 7 => Some(*t),
                 _ => None,
             };
-            if is_resolved_import(target) || (i == 8 && is_resolved_import(inst.result_id)) {
+            let dropped = |id: Option<u32>| id.is_some_and(|id| r.dropped.contains(&id));
+            let localized_linkage = linkage(&inst).is_some_and(|(t, _, _)| r.localized.contains(&t));
+            if dropped(target) || (i == 8 && dropped(inst.result_id)) || localized_linkage {
                 continue;
             }
-            map_ids(&mut inst, &|id| resolved.get(&id).copied().unwrap_or(id));
+            map_ids(&mut inst, &|id| r.resolved.get(&id).copied().unwrap_or(id));
             insts.push(inst);
         }
     }
     let mut skipping = false;
     for mut inst in functions {
-        if inst.opcode == Op::Function && is_resolved_import(inst.result_id) {
+        if inst.opcode == Op::Function && inst.result_id.is_some_and(|id| r.dropped.contains(&id)) {
             skipping = true;
         }
         if skipping {
             skipping = inst.opcode != Op::FunctionEnd;
             continue;
         }
-        map_ids(&mut inst, &|id| resolved.get(&id).copied().unwrap_or(id));
+        map_ids(&mut inst, &|id| r.resolved.get(&id).copied().unwrap_or(id));
         insts.push(inst);
     }
     // Offsets order instructions for the validator's define-before-use checks; the inputs'
@@ -238,8 +408,17 @@ pub fn link(modules: &[&Module], allow_unresolved: bool) -> Result<Module, LinkE
     let header = Header {
         version,
         generator,
-        bound: base.max(1),
+        bound,
         schema: 0,
     };
     Module::from_instructions(Some(header), insts).map_err(|e| LinkError(e.to_string()))
+}
+
+/// True when `module` imports a function (a declaration or an inline definition), so that
+/// even alone it must go through `link` to be resolved or refused by name.
+pub fn imports_functions(module: &Module) -> bool {
+    module
+        .decorations
+        .iter()
+        .any(|d| matches!(d.linkage(), Some((_, LinkageType::Import))) && module.function(d.target).is_some())
 }

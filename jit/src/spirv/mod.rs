@@ -15,7 +15,7 @@ pub mod validate;
 pub use asm::{assemble, AsmError, AsmOptions};
 pub use binary::{Header, Instruction, ParseError};
 pub use dis::{disassemble, DisError, DisOptions};
-pub use link::{link, LinkError};
+pub use link::{imports_functions, link, LinkError};
 pub use module::{parse, parse_words, Module};
 pub use validate::{validate, DeviceFeatures, ValidationError};
 
