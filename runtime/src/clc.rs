@@ -9,6 +9,8 @@ use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
+mod builtin_dims;
+pub mod dump;
 mod pipeline;
 pub mod translate;
 
@@ -204,7 +206,7 @@ pub struct Output {
 
 /// Names the way clang and llvm-spirv are driven; change it whenever their arguments change,
 /// so that no cache entry made the old way is served.
-const PIPELINE: &str = "clang -c -target spir64 -emit-llvm, -include undef header; opt -O2 edited, legalizations; llvm-spirv with arg type strings; v3";
+const PIPELINE: &str = "clang -c -target spir64 -emit-llvm, -include undef header; opt -O2 edited, legalizations; llvm-spirv with arg type strings; builtin dimension repair; v4";
 
 /// Everything that decides the SPIR-V of a compilation, for the cache key.
 fn cache_key(tools: &Toolchain, source: &str, headers: &[(String, String)], options: &Options) -> String {
@@ -359,19 +361,33 @@ fn run_compiler(
             return Err(log);
         }
     };
-    let spirv_ms = started.elapsed().as_secs_f64() * 1e3;
-    let spirv = translated.spirv;
+    // LLVM's optimizer counts as clang's (it is what clang -O2 runs), the rest as llvm-spirv's.
+    let spirv_ms = started.elapsed().as_secs_f64() * 1e3 - translated.optimizer_ms;
+    let clang_ms = clang_ms + translated.optimizer_ms;
+    let mut spirv = translated.spirv;
+    let mut route = translated.route.describe();
+    match builtin_dims::repair(&spirv) {
+        Ok(Some((fixed, n))) => {
+            spirv = fixed;
+            route.push_str(&format!(
+                "{} {n} work-item function result(s) past the third dimension set to their OpenCL C value\n",
+                translate::ROUTE_PREFIX
+            ));
+        }
+        Ok(None) => {}
+        Err(e) => {
+            log.push_str(&format!("error: {e}\n"));
+            return Err(log);
+        }
+    }
     // The route goes into the cached log too; a cache hit shows it only where a fresh build
     // does (see `compile`): a fallback always, the others with CLIFT_BUILD_LOG=verbose.
-    let route = translated.route.describe();
     let clang_log = format!("{log}{route}");
     if crate::options::verbose_build_log() || translated.route.is_fallback() {
         log.push_str(&route);
     }
     if crate::options::verbose_build_log() {
-        log.push_str(&format!(
-            "Clift: clang {clang_ms:.1} ms, optimizer and llvm-spirv {spirv_ms:.1} ms\n"
-        ));
+        log.push_str(&format!("Clift: clang {clang_ms:.1} ms, llvm-spirv {spirv_ms:.1} ms\n"));
     }
     Ok(Compiled {
         spirv,

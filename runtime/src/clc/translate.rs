@@ -102,6 +102,8 @@ fn first_line(text: &str) -> &str {
 pub struct Translation {
     pub spirv: Vec<u8>,
     pub route: Route,
+    /// Time spent in `opt` (LLVM's optimizer, which clang runs by itself when opt is absent).
+    pub optimizer_ms: f64,
 }
 
 fn run(program: &Path, dir: &Path, args: &[OsString]) -> Result<std::process::Output, String> {
@@ -127,7 +129,10 @@ fn llvm_spirv(tools: &Tools, dir: &Path, input: &str) -> Result<Result<Vec<u8>, 
     )?;
     if !out.status.success() {
         let mut msg = String::from_utf8_lossy(&out.stderr).trim().to_string();
-        if msg.is_empty() {
+        if out.status.code().is_none() {
+            // Killed by a signal (llvm-spirv 15 crashes on some input, inline assembly for one).
+            msg = format!("llvm-spirv crashed ({}):\n{msg}", out.status);
+        } else if msg.is_empty() {
             msg = format!("llvm-spirv ended with {}", out.status);
         }
         return Ok(Err(msg));
@@ -195,10 +200,12 @@ pub fn translate(tools: &Tools, dir: &Path, clang_args: &[OsString], opt_disable
             Ok(spirv) => Ok(Translation {
                 spirv,
                 route: Route::Unoptimized,
+                optimizer_ms: 0.0,
             }),
             Err(msg) => Err(format!("{msg}\nerror: translation to SPIR-V failed\n")),
         };
     }
+    let started = std::time::Instant::now();
     let (input, pipeline_name) = match tools.opt {
         Some(opt_path) => {
             let passes = o2_pipeline(opt_path)?;
@@ -208,6 +215,7 @@ pub fn translate(tools: &Tools, dir: &Path, clang_args: &[OsString], opt_disable
         // Without opt, clang ran LLVM's -O2 pipeline itself (see `clang_optimizes`).
         None => ("program.bc", "clang -O2"),
     };
+    let optimizer_ms = started.elapsed().as_secs_f64() * 1e3;
     let refusal = match llvm_spirv(tools, dir, input)? {
         Ok(spirv) => {
             return Ok(Translation {
@@ -215,6 +223,7 @@ pub fn translate(tools: &Tools, dir: &Path, clang_args: &[OsString], opt_disable
                 route: Route::Optimized {
                     pipeline: pipeline_name,
                 },
+                optimizer_ms,
             })
         }
         Err(msg) => msg,
@@ -232,6 +241,7 @@ pub fn translate(tools: &Tools, dir: &Path, clang_args: &[OsString], opt_disable
                         passes: name,
                         refusal,
                     },
+                    optimizer_ms,
                 });
             }
         }
@@ -244,6 +254,7 @@ pub fn translate(tools: &Tools, dir: &Path, clang_args: &[OsString], opt_disable
             return Ok(Translation {
                 spirv,
                 route: Route::Fallback { refusal },
+                optimizer_ms,
             });
         }
     }
