@@ -30,21 +30,11 @@ use std::sync::Mutex;
 
 const MIN_PROGRAMS: usize = 300;
 
-/// hashcat modes (file stems under /usr/share/hashcat/OpenCL): MD5, SHA-1, SHA-256, SHA-512,
-/// NTLM, MD4, bcrypt-free raw hashes in their "optimized" and "pure" forms, and two iterated
-/// ones. Each takes seconds at -O2 (hashcat's include files are large).
-const HASHCAT_KERNELS: &[&str] = &[
-    "m00000_a3-optimized",
-    "m00000_a0-pure",
-    "m00100_a3-optimized",
-    "m01000_a3-optimized",
-    "m01400_a3-optimized",
-    "m01700_a3-optimized",
-    "m00900_a3-optimized",
-    "m01400_a0-pure",
-    "m00500-pure",
-    "m10900-pure",
-];
+/// hashcat modes (file stems under /usr/share/hashcat/OpenCL): MD5, SHA-1 and SHA-256 in
+/// their "optimized" brute-force form, whose optimized IR llvm-spirv 15 used to refuse
+/// (`switch i2`). Each takes tens of seconds at -O2 (hashcat's kernels are large and
+/// unrolled), so the list is kept short for CI.
+const HASHCAT_KERNELS: &[&str] = &["m00000_a3-optimized", "m00100_a3-optimized", "m01400_a3-optimized"];
 
 /// One program of the corpus.
 struct Entry {

@@ -6,7 +6,9 @@
 //! the optimized route and carry no fallback note. Also: every benchmark kernel built from
 //! source (cts/kernels/bench/*.cl, the hash kernel with its -D options and headers) takes the
 //! optimized route.
-//! Kernels: kernels/source/optimized_switches.cl, kernels/bench/*.cl.
+//! A vector saturating subtract, whose optimized IR llvm-spirv 15 refuses, is legalized with
+//! LLVM's passes rather than translated unoptimized.
+//! Kernels: kernels/source/optimized_switches.cl, legalized_vectors.cl, kernels/bench/*.cl.
 
 use cts::*;
 
@@ -104,6 +106,47 @@ fn switches_take_the_optimized_path_and_compute_right() {
         for (i, (g, x)) in got.iter().zip(&input).enumerate() {
             assert_eq!(*g, host(*x), "{name}[{i}] for input {x:#x}");
         }
+    }
+}
+
+/// llvm-spirv 15 refuses the optimized IR (a vector saturating subtract); the front end
+/// legalizes that IR with LLVM's scalarizer and says so in the verbose log, and the result is
+/// host arithmetic's.
+#[test]
+fn refused_optimized_ir_is_legalized_not_unoptimized() {
+    std::env::set_var("CLIFT_BUILD_LOG", "verbose");
+    let ctx = Context::new();
+    let p = ctx.program_source(&kernel_text("source/legalized_vectors.cl"));
+    let err = p.build("");
+    let log = p.build_log();
+    assert_eq!(err, CL_SUCCESS, "{}: {log}", err_name(err));
+    assert_optimized("legalized_vectors.cl", &log);
+    if is_clift() {
+        assert!(log.contains("legalized by LLVM's scalarizer"), "{log}");
+    }
+    let n = 1024;
+    let x = inputs(4 * n);
+    let y: Vec<u32> = x.iter().map(|v| v.rotate_left(7)).collect();
+    let q = ctx.queue();
+    let (bx, by, out) = (
+        ctx.buffer_from(as_bytes(&x)),
+        ctx.buffer_from(as_bytes(&y)),
+        ctx.buffer(16 * n),
+    );
+    let k = p.kernel("saturating_difference");
+    k.arg_mem(0, &bx);
+    k.arg_mem(1, &by);
+    k.arg_mem(2, &out);
+    q.run(&k, &[], &[n], &[]);
+    let got: Vec<u32> = from_bytes(&q.read(&out, 0, 16 * n));
+    for i in 0..4 * n {
+        assert_eq!(
+            got[i],
+            x[i].saturating_sub(y[i]),
+            "element {i}: {:#x} - {:#x}",
+            x[i],
+            y[i]
+        );
     }
 }
 

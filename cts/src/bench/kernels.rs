@@ -578,8 +578,9 @@ fn nbody(n: usize) -> Job {
     }
 }
 
-/// The host reference of hash.cl, one lane (message) at a time.
-fn hash_lane(w0: &[u32; 16]) -> [u32; 4] {
+/// The host reference of hash.cl for one work-item: its four lanes (messages) together, since
+/// the run-time mixing choice is taken from lane 0 (`a.x`) for all four.
+fn hash_work_item(w0: &[[u32; 4]; 16]) -> [[u32; 4]; 4] {
     let bytealign = |hi: u32, lo: u32, s: u32| {
         let sh = (s & 3) * 8;
         if sh == 0 {
@@ -590,47 +591,63 @@ fn hash_lane(w0: &[u32; 16]) -> [u32; 4] {
     };
     const SHIFTS: [u32; 16] = [7, 12, 17, 22, 5, 9, 14, 20, 4, 11, 16, 23, 6, 10, 15, 21];
     let mut w = *w0;
-    let (mut a, mut b, mut c, mut d) = (0x67452301u32, 0xefcdab89u32, 0x98badcfeu32, 0x10325476u32);
+    let mut st = [
+        [0x67452301u32; 4],
+        [0xefcdab89u32; 4],
+        [0x98badcfeu32; 4],
+        [0x10325476u32; 4],
+    ];
     for it in 0..HASH_ITERATIONS {
-        let (a0, b0, c0, d0) = (a, b, c, d);
+        let start = st;
         for r in 0..HASH_ROUNDS {
             let q = (r >> 4) & 3;
-            let f = match q {
-                0 => (b & c) | (!b & d),
-                1 => (b & c) | (b & d) | (c & d),
-                2 => b ^ c ^ d,
-                _ => c ^ (b | !d),
-            };
             let g = match q {
                 0 => r & 15,
                 1 => (5 * r + 1) & 15,
                 2 => (3 * r + 5) & 15,
                 _ => (7 * r) & 15,
-            };
+            } as usize;
             let k = (r + 1).wrapping_mul(0x9e3779b9) ^ (r << 24);
-            let x = a.wrapping_add(f).wrapping_add(k).wrapping_add(w[g as usize]);
-            let t = d;
-            d = c;
-            c = b;
-            b = b.wrapping_add(x.rotate_left(SHIFTS[(q * 4 + (r & 3)) as usize]));
-            a = t;
+            let shift = SHIFTS[(q * 4 + (r & 3)) as usize];
+            for l in 0..4 {
+                let [a, b, c, d] = [st[0][l], st[1][l], st[2][l], st[3][l]];
+                let f = match q {
+                    0 => (b & c) | (!b & d),
+                    1 => (b & c) | (b & d) | (c & d),
+                    2 => b ^ c ^ d,
+                    _ => c ^ (b | !d),
+                };
+                let x = a.wrapping_add(f).wrapping_add(k).wrapping_add(w[g][l]);
+                st[0][l] = d;
+                st[3][l] = c;
+                st[2][l] = b;
+                st[1][l] = b.wrapping_add(x.rotate_left(shift));
+            }
         }
-        a = a.wrapping_add(a0);
-        b = b.wrapping_add(b0);
-        c = c.wrapping_add(c0);
-        d = d.wrapping_add(d0);
-        let mix = match (a ^ it) & 3 {
-            0 => b ^ c,
-            1 => bytealign(c, d, 1),
-            2 => a.rotate_left(13),
-            _ => d.wrapping_add(a),
-        };
-        let old = w;
+        for (s, s0) in st.iter_mut().zip(&start) {
+            for l in 0..4 {
+                s[l] = s[l].wrapping_add(s0[l]);
+            }
+        }
+        let sel = (st[0][0] ^ it) & 3;
+        let mut mix = [0u32; 4];
+        for (l, m) in mix.iter_mut().enumerate() {
+            let [a, b, c, d] = [st[0][l], st[1][l], st[2][l], st[3][l]];
+            *m = match sel {
+                0 => b ^ c,
+                1 => bytealign(c, d, 1),
+                2 => a.rotate_left(13),
+                _ => d.wrapping_add(a),
+            };
+        }
+        // In place, in order, as the kernel does: word 15 reads the new word 0.
         for i in 0..16 {
-            w[i] = bytealign(old[(i + 1) & 15], old[i], i as u32) ^ mix;
+            for l in 0..4 {
+                w[i][l] = bytealign(w[(i + 1) & 15][l], w[i][l], i as u32) ^ mix[l];
+            }
         }
     }
-    [a, b, c, d]
+    st
 }
 
 fn hash(n: usize) -> Job {
@@ -639,15 +656,12 @@ fn hash(n: usize) -> Job {
     let msg: Vec<u32> = (0..n * 64).map(|_| rng.next_u32()).collect();
     let mut want = vec![0u32; n * 16];
     for g in 0..n {
-        for lane in 0..4 {
-            let mut w = [0u32; 16];
-            for (i, v) in w.iter_mut().enumerate() {
-                *v = msg[(g * 16 + i) * 4 + lane];
-            }
-            let h = hash_lane(&w);
-            for (j, v) in h.iter().enumerate() {
-                want[(g * 4 + j) * 4 + lane] = *v;
-            }
+        let mut w = [[0u32; 4]; 16];
+        for (i, word) in w.iter_mut().enumerate() {
+            word.copy_from_slice(&msg[(g * 16 + i) * 4..(g * 16 + i) * 4 + 4]);
+        }
+        for (j, lanes) in hash_work_item(&w).iter().enumerate() {
+            want[(g * 4 + j) * 4..(g * 4 + j) * 4 + 4].copy_from_slice(lanes);
         }
     }
     Job {

@@ -31,14 +31,15 @@ pub const SPIR64_LAYOUT_WITH_NATIVE_INTS: &str =
 
 /// LLVM passes that turn optimized IR llvm-spirv 15 refused into an equivalent form it
 /// translates, tried in order on the optimized IR: (name, opt pipeline).
-/// - `scalarizer` splits vector operations into per-element ones, which removes vector
-///   `i1` masks and the vector forms of intrinsics llvm-spirv 15 does not map;
-/// - `lower-switch` turns every `switch` into compare-and-branch trees;
-/// - `lower-constant-intrinsics` and `expand-reductions` replace `llvm.is.constant`,
-///   `llvm.objectsize` and `llvm.vector.reduce.*` by plain IR.
+/// - `scalarizer` splits vector operations into per-element ones: vector forms of intrinsics
+///   llvm-spirv 15 does not map (InstCombine makes `llvm.usub.sat.v4i32` of
+///   `x > y ? x - y : 0` on `uint4`, on which llvm-spirv 15 asserts) become scalar ones it
+///   maps, vector `i1` masks become scalar compares;
+/// - `lowerswitch` turns every `switch` into compare-and-branch trees;
+/// - `lower-constant-intrinsics` replaces `llvm.is.constant` and `llvm.objectsize`.
 pub const LEGALIZATIONS: &[(&str, &str)] = &[(
-    "scalarizer, lower-switch, lower-constant-intrinsics, expand-reductions",
-    "function(scalarizer,lower-switch,lower-constant-intrinsics,expand-reductions,instsimplify,dce)",
+    "scalarizer, lowerswitch, lower-constant-intrinsics",
+    "function(scalarizer,lowerswitch,lower-constant-intrinsics,instsimplify,dce)",
 )];
 
 /// The programs of the optimized path.
@@ -228,9 +229,11 @@ pub fn translate(tools: &Tools, dir: &Path, clang_args: &[OsString], opt_disable
         }
         Err(msg) => msg,
     };
+    let mut refusal = refusal;
     if let Some(opt_path) = tools.opt {
         for (name, passes) in LEGALIZATIONS {
-            if opt(opt_path, dir, passes, input, "program.legal.bc").is_err() {
+            if let Err(e) = opt(opt_path, dir, passes, input, "program.legal.bc") {
+                refusal.push_str(&format!("\n(legalizing with {name} failed: {e})"));
                 continue;
             }
             if let Ok(spirv) = llvm_spirv(tools, dir, "program.legal.bc")? {
