@@ -168,7 +168,7 @@ pub fn edit(passes: Vec<Pass>) -> Vec<Pass> {
             p
         })
         // A pass manager left empty by the edits would not parse again.
-        .filter(|p| p.children.as_ref().map_or(true, |c| !c.is_empty()))
+        .filter(|p| p.children.as_ref().is_none_or(|c| !c.is_empty()))
         .collect()
 }
 
