@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Clift builds, runs and is tested with.
 set -euo pipefail
+# hashcat-data and python3-pyopencl: OpenCL C of other projects for cts/tests/source_corpus.rs.
 packages=(ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers clinfo pocl-opencl-icd
-          clang-15 llvm-spirv-15 spirv-tools gcc libc6-dev pkg-config ca-certificates curl)
+          clang-15 llvm-15 llvm-spirv-15 spirv-tools
+          hashcat-data python3-pyopencl gcc libc6-dev pkg-config ca-certificates curl)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -9,11 +9,29 @@ use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
+mod builtin_dims;
+pub mod dump;
+mod pipeline;
+pub mod translate;
+
 /// The external programs: `CLIFT_CLANG` / `CLIFT_LLVM_SPIRV` when set, else the first of the
 /// versioned and plain names found on PATH.
 pub struct Toolchain {
     pub clang: PathBuf,
     pub llvm_spirv: PathBuf,
+    /// LLVM's `opt` of clang's version, which runs the optimizer (see `clc/translate.rs`);
+    /// without it clang optimizes by itself.
+    pub opt: Option<PathBuf>,
+}
+
+impl Toolchain {
+    fn tools(&self) -> translate::Tools<'_> {
+        translate::Tools {
+            clang: &self.clang,
+            opt: self.opt.as_deref(),
+            llvm_spirv: &self.llvm_spirv,
+        }
+    }
 }
 
 const CLANG_NAMES: &[&str] = &["clang-15", "clang-16", "clang-17", "clang-14", "clang"];
@@ -46,7 +64,10 @@ pub fn toolchain() -> Result<&'static Toolchain, &'static str> {
             let clang = find("CLIFT_CLANG", CLANG_NAMES);
             let llvm_spirv = find("CLIFT_LLVM_SPIRV", LLVM_SPIRV_NAMES);
             match (clang, llvm_spirv) {
-                (Some(clang), Some(llvm_spirv)) => Ok(Toolchain { clang, llvm_spirv }),
+                (Some(clang), Some(llvm_spirv)) => {
+                    let opt = translate::find_opt(&clang);
+                    Ok(Toolchain { clang, llvm_spirv, opt })
+                }
                 (clang, llvm_spirv) => {
                     let mut missing = Vec::new();
                     if clang.is_none() {
@@ -187,8 +208,7 @@ pub struct Output {
 
 /// Names the way clang and llvm-spirv are driven; change it whenever their arguments change,
 /// so that no cache entry made the old way is served.
-const PIPELINE: &str =
-    "clang -c -target spir64 -emit-llvm, -include undef header; llvm-spirv with arg type strings; v3 (-cl-opt-disable: -O1 without LLVM passes)";
+const PIPELINE: &str = "clang -c -target spir64 -emit-llvm, -include undef header; opt -O2 edited, legalizations; llvm-spirv with arg type strings; builtin dimension repair; -cl-opt-disable and fallback: -O1 without LLVM passes; v6";
 
 /// Everything that decides the SPIR-V of a compilation, for the cache key.
 fn cache_key(tools: &Toolchain, source: &str, headers: &[(String, String)], options: &Options) -> String {
@@ -201,6 +221,7 @@ fn cache_key(tools: &Toolchain, source: &str, headers: &[(String, String)], opti
         .part(env!("CARGO_PKG_VERSION").as_bytes())
         .part(stamp(&tools.clang).as_bytes())
         .part(stamp(&tools.llvm_spirv).as_bytes())
+        .part(tools.opt.as_deref().map(stamp).unwrap_or_default().as_bytes())
         .part(PIPELINE.as_bytes())
         .part(cl_ext_flag().as_bytes())
         .part(undef_header().as_bytes())
@@ -232,8 +253,13 @@ pub fn compile(source: &str, headers: &[(String, String)], options: &Options) ->
     let tools = toolchain().map_err(str::to_string)?;
     let key = cache_key(tools, source, headers, options);
     if let Some(hit) = cache::lookup(&key) {
-        let mut log = hit.log;
-        if crate::options::verbose_build_log() {
+        let verbose = crate::options::verbose_build_log();
+        let mut log: String = hit
+            .log
+            .split_inclusive('\n')
+            .filter(|l| verbose || !l.starts_with(translate::ROUTE_PREFIX))
+            .collect();
+        if verbose {
             log.push_str("Clift: OpenCL C compilation taken from the cache\n");
         }
         return Ok(Output { spirv: hit.spirv, log });
@@ -249,8 +275,8 @@ pub fn compile(source: &str, headers: &[(String, String)], options: &Options) ->
     })
 }
 
-/// clang's optimization flags. Optimized: `-O2`. Unoptimized (`-cl-opt-disable`, `-O0`):
-/// clang's code generation at `-O1` with every LLVM pass disabled, and `__OPTIMIZE__` left
+/// clang's flags for unoptimized IR (`-cl-opt-disable`, `-O0`, and the last-resort fallback
+/// of `translate`): clang's code generation at `-O1` with every LLVM pass disabled, and `__OPTIMIZE__` left
 /// undefined as at `-O0`. Why not `-O0`: OpenCL C's `inline` follows C99, where a plain
 /// `inline` definition is no external definition; clang marks it `available_externally` and
 /// at `-O0` does not emit such bodies at all, leaving calls to a symbol that nothing defines
@@ -260,13 +286,7 @@ pub fn compile(source: &str, headers: &[(String, String)], options: &Options) ->
 /// definition (jit/src/spirv/link.rs). `-fgnu89-inline` would instead swap the meaning of
 /// `extern inline` and make a header's `inline` functions clash across linked programs; and
 /// no LLVM pass runs, so the code is as unoptimized as `-O0`'s.
-fn optimization_flags(opt_disable: bool) -> &'static [&'static str] {
-    if opt_disable {
-        &["-O1", "-Xclang", "-disable-llvm-passes", "-U__OPTIMIZE__"]
-    } else {
-        &["-O2"]
-    }
-}
+pub(crate) const UNOPTIMIZED_FLAGS: &[&str] = &["-O1", "-Xclang", "-disable-llvm-passes", "-U__OPTIMIZE__"];
 
 /// What running clang and llvm-spirv produced.
 struct Compiled {
@@ -311,7 +331,11 @@ fn run_compiler(
         .current_dir(dir)
         .args(["-c", "-target", "spir64", "-emit-llvm", "-fno-discard-value-names"])
         .arg(format!("-cl-std={std}"))
-        .args(optimization_flags(options.opt_disable))
+        .args(if options.opt_disable {
+            UNOPTIMIZED_FLAGS.to_vec()
+        } else {
+            translate::clang_optimizes(&tools.tools())
+        })
         // LLVM's vectorizers gain nothing here (the JIT takes vector types apart, and runs
         // work-items four at a time itself) and leave IR that llvm-spirv 15 cannot translate
         // (`freeze` of `<4 x i1>`, `i4` masks), which would push the whole program onto the
@@ -344,52 +368,32 @@ fn run_compiler(
         return Err(log);
     }
     let started = std::time::Instant::now();
-    let translate = || {
-        Command::new(&tools.llvm_spirv)
-            .current_dir(dir)
-            // Keeps kernel_arg_type and kernel_arg_type_qual as OpStrings (clGetKernelArgInfo).
-            .arg("--preserve-ocl-kernel-arg-type-metadata-through-string")
-            .args(["program.bc", "-o", "program.spv"])
-            .output()
-            .map_err(|e| format!("cannot run {}: {e}", tools.llvm_spirv.display()))
-    };
-    let mut out = translate()?;
-    // llvm-spirv 15 cannot translate LLVM's `freeze`, which clang's optimizer emits (for
-    // example around integer division). Newer translators pass the operand through; do the
-    // same on the textual IR and translate again.
-    if !out.status.success() && String::from_utf8_lossy(&out.stderr).contains("freeze") {
-        let args: Vec<std::ffi::OsString> = clang.get_args().map(|a| a.to_os_string()).collect();
-        unfreeze(tools, dir, &args)?;
-        out = translate()?;
-    }
-    // llvm-spirv 15 also asserts on some optimized IR (a run-time choice between two literal
-    // samplers, for one); the unoptimized IR of the same program translates, and Cranelift
-    // optimizes the code anyway. Unoptimized the way -cl-opt-disable is, so that C99 inline
-    // definitions are kept (see `optimization_flags`).
-    if !out.status.success() && !options.opt_disable {
-        let args: Vec<std::ffi::OsString> = clang
-            .get_args()
-            .flat_map(|a| {
-                if a == "-O2" {
-                    optimization_flags(true).iter().map(|f| f.into()).collect()
-                } else {
-                    vec![a.to_os_string()]
-                }
-            })
-            .collect();
-        let unoptimized = Command::new(&tools.clang).current_dir(dir).args(&args).output();
-        if unoptimized.is_ok_and(|o| o.status.success()) {
-            out = translate()?;
+    let clang_args: Vec<std::ffi::OsString> = clang.get_args().map(|a| a.to_os_string()).collect();
+    let translated = match translate::translate(&tools.tools(), dir, &clang_args, options.opt_disable) {
+        Ok(t) => t,
+        Err(e) => {
+            log.push_str(&e);
+            return Err(log);
         }
+    };
+    // LLVM's optimizer counts as clang's (it is what clang -O2 runs), the rest as llvm-spirv's.
+    let spirv_ms = started.elapsed().as_secs_f64() * 1e3 - translated.optimizer_ms;
+    let clang_ms = clang_ms + translated.optimizer_ms;
+    let mut spirv = translated.spirv;
+    let mut route = translated.route.describe();
+    if let Some((fixed, n)) = builtin_dims::repair(&spirv) {
+        spirv = fixed;
+        route.push_str(&format!(
+            "{} {n} work-item function result(s) past the third dimension set to their OpenCL C value\n",
+            translate::ROUTE_PREFIX
+        ));
     }
-    if !out.status.success() {
-        log.push_str(&String::from_utf8_lossy(&out.stderr));
-        log.push_str("error: translation to SPIR-V failed\n");
-        return Err(log);
+    // The route goes into the cached log too; a cache hit shows it only where a fresh build
+    // does (see `compile`): a fallback always, the others with CLIFT_BUILD_LOG=verbose.
+    let clang_log = format!("{log}{route}");
+    if crate::options::verbose_build_log() || translated.route.is_fallback() {
+        log.push_str(&route);
     }
-    let spirv_ms = started.elapsed().as_secs_f64() * 1e3;
-    let spirv = std::fs::read(dir.join("program.spv")).map_err(|e| format!("cannot read the SPIR-V: {e}"))?;
-    let clang_log = log.clone();
     if crate::options::verbose_build_log() {
         log.push_str(&format!("Clift: clang {clang_ms:.1} ms, llvm-spirv {spirv_ms:.1} ms\n"));
     }
@@ -399,89 +403,4 @@ fn run_compiler(
         log,
         deps: dependencies(dir),
     })
-}
-
-/// Recompiles to textual IR with the same arguments, replaces every `freeze` by a no-op
-/// bitcast of its operand, and assembles the result back into `program.bc`.
-fn unfreeze(tools: &Toolchain, dir: &Path, args: &[std::ffi::OsString]) -> Result<(), String> {
-    let mut text_args: Vec<std::ffi::OsString> = Vec::with_capacity(args.len() + 1);
-    let mut skip_next = false;
-    for a in args {
-        if skip_next {
-            skip_next = false;
-            continue;
-        }
-        match a.to_str() {
-            Some("-c") => text_args.push("-S".into()),
-            Some("-o") => {
-                skip_next = true;
-                text_args.extend(["-o".into(), "program.ll".into()]);
-            }
-            Some("-MD") => {}
-            Some("-MF") => skip_next = true,
-            _ => text_args.push(a.clone()),
-        }
-    }
-    let run = |args: &[std::ffi::OsString]| -> Result<(), String> {
-        let out = Command::new(&tools.clang)
-            .current_dir(dir)
-            .args(args)
-            .output()
-            .map_err(|e| format!("cannot run {}: {e}", tools.clang.display()))?;
-        if out.status.success() {
-            Ok(())
-        } else {
-            Err(String::from_utf8_lossy(&out.stderr).into_owned())
-        }
-    };
-    run(&text_args)?;
-    let ir = std::fs::read_to_string(dir.join("program.ll")).map_err(|e| e.to_string())?;
-    let fixed: String = ir.lines().map(|l| unfreeze_line(l) + "\n").collect();
-    std::fs::write(dir.join("program.fixed.ll"), fixed).map_err(|e| e.to_string())?;
-    let assemble: Vec<std::ffi::OsString> = [
-        "-c",
-        "-emit-llvm",
-        "-target",
-        "spir64",
-        "-O0",
-        "-x",
-        "ir",
-        "program.fixed.ll",
-        "-o",
-        "program.bc",
-    ]
-    .iter()
-    .map(|s| s.into())
-    .collect();
-    run(&assemble)
-}
-
-/// `%r = freeze <ty> <v>` becomes `%r = bitcast <ty> <v> to <ty>`.
-fn unfreeze_line(line: &str) -> String {
-    let Some((lhs, rhs)) = line.split_once(" = freeze ") else {
-        return line.to_string();
-    };
-    let rhs = rhs.split(", !").next().unwrap_or(rhs);
-    match rhs.rsplit_once(' ') {
-        Some((ty, value)) => format!("{lhs} = bitcast {ty} {value} to {ty}"),
-        None => line.to_string(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::unfreeze_line;
-
-    #[test]
-    fn freeze_becomes_a_no_op_cast() {
-        assert_eq!(
-            unfreeze_line("  %a.frozen = freeze i16 %a"),
-            "  %a.frozen = bitcast i16 %a to i16"
-        );
-        assert_eq!(
-            unfreeze_line("  %v = freeze <4 x i32> %w"),
-            "  %v = bitcast <4 x i32> %w to <4 x i32>"
-        );
-        assert_eq!(unfreeze_line("  %x = add i32 %y, 1"), "  %x = add i32 %y, 1");
-    }
 }

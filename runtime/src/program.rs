@@ -252,6 +252,7 @@ impl Program {
         let modules = b.modules.clone();
         drop(b);
         let result = if self.origin == Origin::Source {
+            crate::clc::dump::record(&self.source, options_text);
             self.compile_source(&[], &parsed)
                 .and_then(|(spirv, module, clang_log)| {
                     let mut b = self.lock();
@@ -296,6 +297,7 @@ impl Program {
         })?;
         self.check_compiler()?;
         let compiled = if self.origin == Origin::Source {
+            crate::clc::dump::record(&self.source, options_text);
             Some(self.compile_source(headers, &parsed))
         } else {
             None

@@ -72,6 +72,7 @@ pub const NAMES: &[&str] = &[
     "mandelbrot",
     "histogram",
     "nbody",
+    "hash",
     "empty",
 ];
 
@@ -93,8 +94,38 @@ pub const SOURCES: &[(&str, &str, &str)] = &[
     src!("mandelbrot"),
     src!("histogram"),
     src!("nbody"),
+    src!("hash"),
     src!("empty"),
 ];
+
+/// The headers `hash.cl` includes, as the application's own files (include name, text).
+pub const HASH_HEADERS: &[(&str, &str)] = &[
+    ("hash_config.h", include_str!("../../kernels/bench/hash/hash_config.h")),
+    ("hash_ops.h", include_str!("../../kernels/bench/hash/hash_ops.h")),
+];
+
+/// Rounds and iterations of the hash kernel's compression.
+const HASH_ROUNDS: u32 = 64;
+const HASH_ITERATIONS: u32 = 16;
+
+/// Build options beyond the benchmark's common ones: the hash kernel is configured the way a
+/// password-recovery application configures its kernels, with many -D options and an include
+/// directory (its headers written to a directory of their own first).
+pub fn build_options(name: &str) -> Result<String, String> {
+    if name != "hash" {
+        return Ok(String::new());
+    }
+    let dir = std::env::temp_dir().join(format!("clift-bench-hash-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for (file, text) in HASH_HEADERS {
+        std::fs::write(dir.join(file), text).map_err(|e| format!("{file}: {e}"))?;
+    }
+    Ok(format!(
+        "-I {} -D VECT_SIZE=4 -D ROUNDS={HASH_ROUNDS} -D ITERATIONS={HASH_ITERATIONS} -D USE_BITSELECT=1 \
+         -D IV0=0x67452301u -D IV1=0xefcdab89u -D IV2=0x98badcfeu -D IV3=0x10325476u -D K_MUL=0x9e3779b9u",
+        dir.display()
+    ))
+}
 
 /// (OpenCL C source, SPIR-V assembly) of kernel `name`.
 pub fn sources(name: &str) -> (&'static str, &'static str) {
@@ -112,6 +143,7 @@ pub fn job(name: &str, size: Size) -> Option<Job> {
         "mandelbrot" => mandelbrot(if large { 2048 } else { 512 }),
         "histogram" => histogram(if large { 1 << 24 } else { 1 << 20 }),
         "nbody" => nbody(if large { 8192 } else { 2048 }),
+        "hash" => hash(if large { 1 << 16 } else { 1 << 13 }),
         "empty" => empty(),
         _ => return None,
     })
@@ -542,6 +574,110 @@ fn nbody(n: usize) -> Job {
                 |i| format!("{:?}", if i % 4 == 3 { 0.0 } else { want[i / 4][i % 4] as f32 }),
             )
             .map(|_| "ok".into())
+        }),
+    }
+}
+
+/// The host reference of hash.cl for one work-item: its four lanes (messages) together, since
+/// the run-time mixing choice is taken from lane 0 (`a.x`) for all four.
+fn hash_work_item(w0: &[[u32; 4]; 16]) -> [[u32; 4]; 4] {
+    let bytealign = |hi: u32, lo: u32, s: u32| {
+        let sh = (s & 3) * 8;
+        if sh == 0 {
+            lo
+        } else {
+            (lo >> sh) | (hi << (32 - sh))
+        }
+    };
+    const SHIFTS: [u32; 16] = [7, 12, 17, 22, 5, 9, 14, 20, 4, 11, 16, 23, 6, 10, 15, 21];
+    let mut w = *w0;
+    let mut st = [
+        [0x67452301u32; 4],
+        [0xefcdab89u32; 4],
+        [0x98badcfeu32; 4],
+        [0x10325476u32; 4],
+    ];
+    for it in 0..HASH_ITERATIONS {
+        let start = st;
+        for r in 0..HASH_ROUNDS {
+            let q = (r >> 4) & 3;
+            let g = match q {
+                0 => r & 15,
+                1 => (5 * r + 1) & 15,
+                2 => (3 * r + 5) & 15,
+                _ => (7 * r) & 15,
+            } as usize;
+            let k = (r + 1).wrapping_mul(0x9e3779b9) ^ (r << 24);
+            let shift = SHIFTS[(q * 4 + (r & 3)) as usize];
+            for l in 0..4 {
+                let [a, b, c, d] = [st[0][l], st[1][l], st[2][l], st[3][l]];
+                let f = match q {
+                    0 => (b & c) | (!b & d),
+                    1 => (b & c) | (b & d) | (c & d),
+                    2 => b ^ c ^ d,
+                    _ => c ^ (b | !d),
+                };
+                let x = a.wrapping_add(f).wrapping_add(k).wrapping_add(w[g][l]);
+                st[0][l] = d;
+                st[3][l] = c;
+                st[2][l] = b;
+                st[1][l] = b.wrapping_add(x.rotate_left(shift));
+            }
+        }
+        for (s, s0) in st.iter_mut().zip(&start) {
+            for l in 0..4 {
+                s[l] = s[l].wrapping_add(s0[l]);
+            }
+        }
+        let sel = (st[0][0] ^ it) & 3;
+        let mut mix = [0u32; 4];
+        for (l, m) in mix.iter_mut().enumerate() {
+            let [a, b, c, d] = [st[0][l], st[1][l], st[2][l], st[3][l]];
+            *m = match sel {
+                0 => b ^ c,
+                1 => bytealign(c, d, 1),
+                2 => a.rotate_left(13),
+                _ => d.wrapping_add(a),
+            };
+        }
+        // In place, in order, as the kernel does: word 15 reads the new word 0.
+        for i in 0..16 {
+            for l in 0..4 {
+                w[i][l] = bytealign(w[(i + 1) & 15][l], w[i][l], i as u32) ^ mix[l];
+            }
+        }
+    }
+    st
+}
+
+fn hash(n: usize) -> Job {
+    // n work-items, each hashing four messages of 16 words (one per uint4 lane).
+    let mut rng = Rng::new(14);
+    let msg: Vec<u32> = (0..n * 64).map(|_| rng.next_u32()).collect();
+    let mut want = vec![0u32; n * 16];
+    for g in 0..n {
+        let mut w = [[0u32; 4]; 16];
+        for (i, word) in w.iter_mut().enumerate() {
+            word.copy_from_slice(&msg[(g * 16 + i) * 4..(g * 16 + i) * 4 + 4]);
+        }
+        for (j, lanes) in hash_work_item(&w).iter().enumerate() {
+            want[(g * 4 + j) * 4..(g * 4 + j) * 4 + 4].copy_from_slice(lanes);
+        }
+    }
+    Job {
+        name: "hash",
+        class: Class::Compute,
+        desc: format!("{} messages, {HASH_ITERATIONS}x{HASH_ROUNDS} rounds", n * 4),
+        args: vec![input(&msg), output(4 * n * 16)],
+        offset: vec![],
+        global: vec![n],
+        local: vec![],
+        // Rounds of the compression per run (messages x iterations x rounds).
+        work: (n * 4) as f64 * HASH_ITERATIONS as f64 * HASH_ROUNDS as f64,
+        unit: "Grounds/s",
+        check: Box::new(move |out| {
+            let got = uints(&out[0]);
+            compare(&got, want.len(), |i, g| g == want[i], |i| format!("{:#x}", want[i])).map(|_| "ok".into())
         }),
     }
 }

@@ -34,7 +34,7 @@ pub fn child(platform: &str, kernel: &str) -> ! {
         let ctx = Ctx::new(&p)?;
         let prog = ctx.program_source(src)?;
         let t = Instant::now();
-        prog.build(OPTIONS)?;
+        prog.build(&format!("{OPTIONS} {}", kernels::build_options(kernel)?))?;
         let build = t.elapsed();
         prog.kernel(kernel)?;
         Ok((build, prog.log()))

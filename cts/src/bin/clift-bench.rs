@@ -255,7 +255,10 @@ fn first_result(p: &Platform, job: &Job, input: &Input, tag: &str) -> R<(Phases,
     let (prog, options) = match input {
         Input::Source(src) => (
             ctx.program_source(src)?,
-            format!("-cl-std=CL1.2 -DCLIFT_BENCH_BUILD={tag}"),
+            format!(
+                "-cl-std=CL1.2 -DCLIFT_BENCH_BUILD={tag} {}",
+                kernels::build_options(job.name)?
+            ),
         ),
         Input::Il(il) => (ctx.program_il(il)?, format!("-DCLIFT_BENCH_BUILD={tag}")),
     };

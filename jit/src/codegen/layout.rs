@@ -82,7 +82,16 @@ fn err(msg: String) -> CompileError {
 impl Layout {
     pub fn new(m: &Module) -> Result<Layout, CompileError> {
         let mut l = Layout { infos: HashMap::new() };
-        // Types are declared before use (forward pointers aside), so one pass in order works.
+        // A pointer's layout does not depend on its pointee, and a struct may hold a pointer
+        // declared after it (OpTypeForwardPointer: a linked-list node pointing to its own
+        // type), so pointers are laid out first.
+        for t in &m.types {
+            if let Type::Pointer { .. } = &t.ty {
+                let info = l.compute(m, t.id, &t.ty)?;
+                l.infos.insert(t.id, info);
+            }
+        }
+        // The other types are declared before use, so one pass in order works.
         for t in &m.types {
             let info = l.compute(m, t.id, &t.ty)?;
             l.infos.insert(t.id, info);

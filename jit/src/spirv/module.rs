@@ -614,11 +614,40 @@ fn make_type(inst: &Instruction) -> Type {
 /// Parses a SPIR-V 1.0-1.5 binary (either endianness).
 pub fn parse(bytes: &[u8]) -> Result<Module, ParseError> {
     let (header, insts) = binary::decode(bytes, 5)?;
-    Module::from_instructions(Some(header), insts)
+    Module::from_instructions(Some(header), insts).map(merge_repeated_phi_parents)
 }
 
 /// Parses host-order words.
 pub fn parse_words(words: &[u32]) -> Result<Module, ParseError> {
     let (header, insts) = binary::decode_words(words, 5)?;
-    Module::from_instructions(Some(header), insts)
+    Module::from_instructions(Some(header), insts).map(merge_repeated_phi_parents)
+}
+
+/// llvm-spirv writes an OpPhi with one (value, parent) pair per CFG edge, as LLVM's phis
+/// have: when several cases of an OpSwitch branch to the same block, the parent repeats with
+/// the same value. SPIR-V wants one pair per parent block, so identical repeats are merged
+/// here; a parent repeated with different values is left for the validator to reject.
+fn merge_repeated_phi_parents(mut m: Module) -> Module {
+    for f in &mut m.functions {
+        for b in &mut f.blocks {
+            for i in b.instructions.iter_mut().filter(|i| i.opcode == spirv::Op::Phi) {
+                if i.operands.len() % 2 != 0 {
+                    continue;
+                }
+                let mut kept: Vec<Operand> = Vec::with_capacity(i.operands.len());
+                let mut conflict = false;
+                for pair in i.operands.chunks(2) {
+                    match kept.chunks(2).find(|k| k[1] == pair[1]) {
+                        Some(k) if k[0] == pair[0] => {}
+                        Some(_) => conflict = true,
+                        None => kept.extend_from_slice(pair),
+                    }
+                }
+                if !conflict {
+                    i.operands = kept;
+                }
+            }
+        }
+    }
+    m
 }

@@ -1,0 +1,342 @@
+//! From clang's bitcode to SPIR-V along the optimized path.
+//!
+//! clang emits its front end's IR (`-O2 -Xclang -disable-llvm-passes`: the `-O2` attributes,
+//! TBAA and lifetime markers, no LLVM passes yet); `opt` runs LLVM's `-O2` pipeline on it with
+//! two changes that keep the result inside what llvm-spirv 15 translates:
+//! - the data layout names the native integer widths (`n8:16:32:64`). clang's `spir64` layout
+//!   names none, and LLVM then treats every width as equally good: InstCombine narrows a
+//!   `switch` over `x & 3` to `switch i2`, a `select` to `i2`, which SPIR-V cannot express
+//!   (llvm-spirv: "InvalidBitWidth"). With native widths LLVM keeps 8/16/32/64-bit integers,
+//!   as it does for every CPU target;
+//! - the passes and options listed in [`pipeline`] that make `freeze`, bit-map lookup tables
+//!   in odd-width integers, vector masks or sunk calls with non-constant sampler arguments are
+//!   left out.
+//!
+//! llvm-spirv itself checks the result (it parses the bitcode and refuses what it cannot
+//! translate, naming it). When it refuses, the same optimized IR goes through LLVM's
+//! legalizing passes ([`LEGALIZATIONS`]) and is translated again. Only when that fails too is
+//! the unoptimized IR translated, and the build log says so, verbose or not; when even that
+//! fails the build fails with llvm-spirv's message for the optimized IR.
+
+use super::pipeline;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+/// clang-15's data layout for `spir64` plus the native integer widths (`n8:16:32:64`): only
+/// an optimization hint (which widths LLVM may introduce), no change to sizes or alignments.
+pub const SPIR64_LAYOUT_WITH_NATIVE_INTS: &str =
+    "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-n8:16:32:64";
+
+/// LLVM passes that turn optimized IR llvm-spirv 15 refused into an equivalent form it
+/// translates, tried in order on the optimized IR: (name, opt pipeline).
+/// - `scalarizer` splits vector operations into per-element ones: vector forms of intrinsics
+///   llvm-spirv 15 does not map (InstCombine makes `llvm.usub.sat.v4i32` of
+///   `x > y ? x - y : 0` on `uint4`, on which llvm-spirv 15 asserts) become scalar ones it
+///   maps, vector `i1` masks become scalar compares;
+/// - `lowerswitch` turns every `switch` into compare-and-branch trees;
+/// - `lower-constant-intrinsics` replaces `llvm.is.constant` and `llvm.objectsize`.
+pub const LEGALIZATIONS: &[(&str, &str)] = &[(
+    "scalarizer, lowerswitch, lower-constant-intrinsics",
+    "function(scalarizer,lowerswitch,lower-constant-intrinsics,instsimplify,dce)",
+)];
+
+/// The programs of the optimized path.
+pub struct Tools<'a> {
+    pub clang: &'a Path,
+    pub opt: Option<&'a Path>,
+    pub llvm_spirv: &'a Path,
+}
+
+/// How the verbose-only route lines start (a fallback's note starts otherwise: always shown).
+pub const ROUTE_PREFIX: &str = "Clift: front end:";
+
+/// Which path a program's SPIR-V took.
+pub enum Route {
+    /// `-cl-opt-disable`: unoptimized IR, as asked.
+    Unoptimized,
+    /// LLVM's -O2 pipeline, translated as it came.
+    Optimized { pipeline: &'static str },
+    /// LLVM's -O2 pipeline, then legalizing passes after llvm-spirv refused.
+    Legalized {
+        pipeline: &'static str,
+        passes: &'static str,
+        refusal: String,
+    },
+    /// llvm-spirv refused the optimized IR even after legalizing: unoptimized IR.
+    Fallback { refusal: String },
+}
+
+impl Route {
+    /// The build log's line about the route: for `Fallback` always shown, for the others only
+    /// with CLIFT_BUILD_LOG=verbose.
+    pub fn describe(&self) -> String {
+        match self {
+            Route::Unoptimized => "Clift: front end: unoptimized IR (-cl-opt-disable), llvm-spirv\n".into(),
+            Route::Optimized { pipeline } => format!("Clift: front end: optimized IR ({pipeline}), llvm-spirv\n"),
+            Route::Legalized {
+                pipeline,
+                passes,
+                refusal,
+            } => format!(
+                "Clift: front end: optimized IR ({pipeline}), legalized by LLVM's {passes} after llvm-spirv refused it ({}), llvm-spirv\n",
+                first_line(refusal)
+            ),
+            Route::Fallback { refusal } => format!(
+                "Clift note: llvm-spirv cannot translate this program's optimized IR ({}); it was translated from unoptimized (-O0) IR, and its kernels may run many times slower\n",
+                first_line(refusal)
+            ),
+        }
+    }
+
+    pub fn is_fallback(&self) -> bool {
+        matches!(self, Route::Fallback { .. })
+    }
+}
+
+fn first_line(text: &str) -> &str {
+    text.trim().lines().next().unwrap_or("no message")
+}
+
+/// The SPIR-V and the route it took.
+pub struct Translation {
+    pub spirv: Vec<u8>,
+    pub route: Route,
+    /// Time spent in `opt` (LLVM's optimizer, which clang runs by itself when opt is absent).
+    pub optimizer_ms: f64,
+}
+
+fn run(program: &Path, dir: &Path, args: &[OsString]) -> Result<std::process::Output, String> {
+    Command::new(program)
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}\n", program.display()))
+}
+
+/// llvm-spirv on `input`: Ok(SPIR-V) or Err(its message).
+fn llvm_spirv(tools: &Tools, dir: &Path, input: &str) -> Result<Result<Vec<u8>, String>, String> {
+    let out = run(
+        tools.llvm_spirv,
+        dir,
+        &[
+            // Keeps kernel_arg_type and kernel_arg_type_qual as OpStrings (clGetKernelArgInfo).
+            "--preserve-ocl-kernel-arg-type-metadata-through-string".into(),
+            input.into(),
+            "-o".into(),
+            "program.spv".into(),
+        ],
+    )?;
+    if !out.status.success() {
+        let mut msg = String::from_utf8_lossy(&out.stderr).trim().to_string();
+        if out.status.code().is_none() {
+            // Killed by a signal (llvm-spirv 15 crashes on some input, inline assembly for one).
+            msg = format!("llvm-spirv crashed ({}):\n{msg}", out.status);
+        } else if msg.is_empty() {
+            msg = format!("llvm-spirv ended with {}", out.status);
+        }
+        return Ok(Err(msg));
+    }
+    std::fs::read(dir.join("program.spv"))
+        .map(Ok)
+        .map_err(|e| format!("cannot read the SPIR-V: {e}\n"))
+}
+
+/// `opt` with `passes` from `input` to `output`.
+fn opt(opt: &Path, dir: &Path, passes: &str, input: &str, output: &str) -> Result<(), String> {
+    let out = run(
+        opt,
+        dir,
+        &[
+            format!("--data-layout={SPIR64_LAYOUT_WITH_NATIVE_INTS}").into(),
+            format!("-passes={passes}").into(),
+            input.into(),
+            "-o".into(),
+            output.into(),
+        ],
+    )?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{}error: LLVM's optimizer ({}) failed\n",
+            String::from_utf8_lossy(&out.stderr),
+            opt.display()
+        ))
+    }
+}
+
+/// The edited `-O2` pipeline of this `opt`, worked out once per process.
+pub fn o2_pipeline(opt: &Path) -> Result<&'static str, String> {
+    static PIPELINE: OnceLock<Result<String, String>> = OnceLock::new();
+    PIPELINE
+        .get_or_init(|| {
+            let out = Command::new(opt)
+                // An empty module from standard input: the pipeline does not depend on it.
+                .args(["-passes=default<O2>", "-print-pipeline-passes", "-disable-output"])
+                .stdin(std::process::Stdio::null())
+                .output()
+                .map_err(|e| format!("cannot run {}: {e}", opt.display()))?;
+            let text = String::from_utf8_lossy(&out.stdout);
+            let line = text.lines().find(|l| l.contains("verify")).unwrap_or_default();
+            let passes = pipeline::parse(line).map_err(|e| {
+                format!(
+                    "{} printed no usable -O2 pipeline ({e}): {}",
+                    opt.display(),
+                    String::from_utf8_lossy(&out.stderr)
+                )
+            })?;
+            Ok(pipeline::render(&pipeline::edit(passes)))
+        })
+        .as_deref()
+        .map_err(Clone::clone)
+}
+
+/// Translates `program.bc` in `dir`, which clang wrote with `clang_args`; the fallback
+/// recompiles with those arguments at `-O0`.
+pub fn translate(tools: &Tools, dir: &Path, clang_args: &[OsString], opt_disable: bool) -> Result<Translation, String> {
+    if opt_disable {
+        return match llvm_spirv(tools, dir, "program.bc")? {
+            Ok(spirv) => Ok(Translation {
+                spirv,
+                route: Route::Unoptimized,
+                optimizer_ms: 0.0,
+            }),
+            Err(msg) => Err(format!("{msg}\nerror: translation to SPIR-V failed\n")),
+        };
+    }
+    let started = std::time::Instant::now();
+    let (input, pipeline_name) = match tools.opt {
+        Some(opt_path) => {
+            let passes = o2_pipeline(opt_path)?;
+            opt(opt_path, dir, passes, "program.bc", "program.opt.bc")?;
+            ("program.opt.bc", "LLVM -O2 pipeline by opt, native integer widths")
+        }
+        // Without opt, clang ran LLVM's -O2 pipeline itself (see `clang_optimizes`).
+        None => ("program.bc", "clang -O2"),
+    };
+    let optimizer_ms = started.elapsed().as_secs_f64() * 1e3;
+    let refusal = match llvm_spirv(tools, dir, input)? {
+        Ok(spirv) => {
+            return Ok(Translation {
+                spirv,
+                route: Route::Optimized {
+                    pipeline: pipeline_name,
+                },
+                optimizer_ms,
+            })
+        }
+        Err(msg) => msg,
+    };
+    let mut refusal = refusal;
+    if let Some(opt_path) = tools.opt {
+        for (name, passes) in LEGALIZATIONS {
+            if let Err(e) = opt(opt_path, dir, passes, input, "program.legal.bc") {
+                refusal.push_str(&format!("\n(legalizing with {name} failed: {e})"));
+                continue;
+            }
+            if let Ok(spirv) = llvm_spirv(tools, dir, "program.legal.bc")? {
+                return Ok(Translation {
+                    spirv,
+                    route: Route::Legalized {
+                        pipeline: pipeline_name,
+                        passes: name,
+                        refusal,
+                    },
+                    optimizer_ms,
+                });
+            }
+        }
+    }
+    // The last resort: the unoptimized IR of the same program.
+    let args: Vec<OsString> = unoptimized_args(clang_args);
+    let recompiled = run(tools.clang, dir, &args)?;
+    if recompiled.status.success() {
+        if let Ok(spirv) = llvm_spirv(tools, dir, "program.bc")? {
+            return Ok(Translation {
+                spirv,
+                route: Route::Fallback { refusal },
+                optimizer_ms,
+            });
+        }
+    }
+    Err(format!("{refusal}\nerror: translation to SPIR-V failed\n"))
+}
+
+/// clang's arguments for the optimized path: `-O2`, and when `opt` runs the pipeline, the front
+/// end's IR only.
+pub fn clang_optimizes(tools: &Tools) -> Vec<&'static str> {
+    match tools.opt {
+        Some(_) => vec!["-O2", "-Xclang", "-disable-llvm-passes"],
+        None => vec!["-O2"],
+    }
+}
+
+/// The same clang command unoptimized the way `-cl-opt-disable` is (`UNOPTIMIZED_FLAGS`: C99
+/// inline definitions survive it, plain `-O0` would drop them).
+fn unoptimized_args(args: &[OsString]) -> Vec<OsString> {
+    let mut out = Vec::with_capacity(args.len());
+    let mut i = 0;
+    while i < args.len() {
+        let a = &args[i];
+        if a == "-Xclang" && args.get(i + 1).is_some_and(|n| n == "-disable-llvm-passes") {
+            i += 2;
+            continue;
+        }
+        if a == "-O2" {
+            out.extend(super::UNOPTIMIZED_FLAGS.iter().map(OsString::from));
+        } else {
+            out.push(a.clone());
+        }
+        i += 1;
+    }
+    out
+}
+
+/// `opt` beside clang: `CLIFT_OPT` when set, else the `opt` with clang's version suffix
+/// (`clang-15` → `opt-15`; bitcode is read only by the same or a newer LLVM), else none.
+pub fn find_opt(clang: &Path) -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("CLIFT_OPT").filter(|p| !p.is_empty()) {
+        return Some(PathBuf::from(path)).filter(|p| p.is_file());
+    }
+    let name = clang.file_name()?.to_str()?;
+    let suffix = name.strip_prefix("clang")?;
+    let beside = clang.with_file_name(format!("opt{suffix}"));
+    if beside.is_file() {
+        return Some(beside);
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(format!("opt{suffix}")))
+        .find(|p| p.is_file())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unoptimized_args_drop_the_front_end_only_flag() {
+        let args: Vec<OsString> = [
+            "-c",
+            "-O2",
+            "-Xclang",
+            "-disable-llvm-passes",
+            "-Xclang",
+            "-cl-ext=-all",
+            "x.cl",
+        ]
+        .iter()
+        .map(|s| s.into())
+        .collect();
+        let got: Vec<String> = unoptimized_args(&args)
+            .iter()
+            .map(|s| s.to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(
+            got,
+            ["-c", "-O1", "-Xclang", "-disable-llvm-passes", "-U__OPTIMIZE__", "-Xclang", "-cl-ext=-all", "x.cl"]
+        );
+    }
+}
