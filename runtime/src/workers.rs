@@ -8,8 +8,9 @@ use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 
-/// The per-work-group body: `(linear group index, local-memory arena)`.
-pub type GroupFn = dyn Fn(usize, *mut u8) + Send + Sync;
+/// The per-work-group body: `(linear group index, local-memory arena)`; false when the group
+/// failed (its kernel faulted), which skips the range's groups not yet started.
+pub type GroupFn = dyn Fn(usize, *mut u8) -> bool + Send + Sync;
 
 /// Stack of each worker thread. Address space only: pages are committed as a kernel's
 /// private memory touches them. A kernel needing more is refused at enqueue.
@@ -98,8 +99,13 @@ fn work(range: &Range) {
         }
         let end = (start + chunk).min(range.groups);
         for group in start..end {
+            // Once a group failed, the command has failed: the others are counted, not run.
+            if range.failed.load(Ordering::Relaxed) {
+                continue;
+            }
             // A panic must not leave the range unfinished (the enqueuer would wait forever).
-            if std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (range.body)(group, arena))).is_err() {
+            let ok = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (range.body)(group, arena)));
+            if !matches!(ok, Ok(true)) {
                 range.failed.store(true, Ordering::Relaxed);
             }
         }
@@ -113,7 +119,7 @@ fn work(range: &Range) {
 /// Runs `body` for every group in `0..groups` on the pool and returns when all are done.
 /// Each call of `body` gets an arena of at least `arena_size` bytes that no other running
 /// group uses, on a thread with at least `stack_need` bytes of stack. Returns false when a
-/// group panicked.
+/// group panicked or failed; the groups not started by then do not run.
 pub fn run(groups: usize, arena_size: usize, stack_need: usize, body: Box<GroupFn>) -> bool {
     if groups == 0 {
         return true;
@@ -168,9 +174,44 @@ mod tests {
             Box::new(move |g, arena| {
                 assert_eq!(arena as usize % 128, 0);
                 s[g].fetch_add(1, Ordering::Relaxed);
+                true
             }),
         );
         assert!(ok);
         assert!(seen.iter().all(|c| c.load(Ordering::Relaxed) == 1));
+    }
+
+    /// A failed group fails the range; groups not yet started are skipped, and the pool runs
+    /// the next range in full.
+    #[test]
+    fn a_failed_group_skips_the_rest() {
+        let ran = Arc::new(AtomicUsize::new(0));
+        let r = ran.clone();
+        let ok = run(
+            100_000,
+            64,
+            0,
+            Box::new(move |g, _| {
+                r.fetch_add(1, Ordering::Relaxed);
+                g != 0
+            }),
+        );
+        assert!(!ok);
+        assert!(
+            ran.load(Ordering::Relaxed) < 100_000,
+            "groups after the failure were skipped"
+        );
+        let r = ran.clone();
+        ran.store(0, Ordering::Relaxed);
+        assert!(run(
+            1000,
+            64,
+            0,
+            Box::new(move |_, _| {
+                r.fetch_add(1, Ordering::Relaxed);
+                true
+            })
+        ));
+        assert_eq!(ran.load(Ordering::Relaxed), 1000);
     }
 }
