@@ -29,3 +29,11 @@ kernel void fault_after_barrier(global int *out, local int *tmp, ulong bad) {
         out[i + ((ulong)1 << 40)] = 1;
     out[i] = tmp[(l + 1) % get_local_size(0)];
 }
+
+// Never ends while flag[0] is 0 (the test leaves it so): a kernel only a time limit stops.
+kernel void spin(volatile global int *flag, global int *out) {
+    uint n = 0;
+    while (flag[0] == 0)
+        n++;
+    out[get_global_id(0)] = (int)n;
+}

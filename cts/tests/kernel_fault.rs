@@ -280,6 +280,56 @@ fn division_faults_do_not_happen() {
     assert!(notes().is_empty(), "{:?}", notes());
 }
 
+/// With `CLIFT_KERNEL_TIMEOUT_MS`, a kernel that never ends is stopped at its time limit: the
+/// command fails like a faulted one, and the queue goes on.
+#[test]
+fn endless_kernel_stopped_at_its_time_limit() {
+    if std::env::var_os("CTS_ISOLATED_CHILD").is_none() {
+        let out = test_child("endless_kernel_stopped_at_its_time_limit")
+            .env("CTS_ISOLATED_CHILD", "1")
+            .env("CLIFT_KERNEL_TIMEOUT_MS", "300")
+            .output()
+            .expect("spawn child");
+        assert!(
+            out.status.success(),
+            "child: {:?}\n{}\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        return;
+    }
+    let ctx = context_with_notify();
+    let q = ctx.queue();
+    let prog = ctx.built_program("kernel_fault", &spirv("kernel_fault"));
+    let (spin, fill) = (prog.kernel("spin"), prog.kernel("fill"));
+    let flag = ctx.buffer_from(&[0u8; 4]);
+    let out0 = pattern(64 * 4, 4);
+    let out = ctx.buffer_from(&out0);
+    spin.arg_mem(0, &flag);
+    spin.arg_mem(1, &out);
+    // One work-item, then one per group on every worker thread at once.
+    for (round, (global, local)) in [(1usize, 1usize), (64, 1)].into_iter().enumerate() {
+        let start = std::time::Instant::now();
+        let e = enqueue(&q, &spin, global, &[local], &[]);
+        ok!(clFinish(q.0));
+        let took = start.elapsed();
+        assert_eq!(e.status(), CL_OUT_OF_RESOURCES, "round {round}");
+        assert!(took >= std::time::Duration::from_millis(300), "stopped early: {took:?}");
+        assert!(took < std::time::Duration::from_secs(20), "not stopped: {took:?}");
+        let n = notes();
+        assert_eq!(n.len(), round + 1, "{n:?}");
+        assert!(
+            n[round].contains("\"spin\"") && n[round].contains("time limit of 300 ms"),
+            "{}",
+            n[round]
+        );
+        // The stopped work-items never reached their store.
+        assert_eq!(q.read(&out, 0, out0.len()), out0);
+        fill_and_check(&q, &fill, &ctx.buffer(256 * 4), 256);
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Faults outside kernel code are the application's.
 

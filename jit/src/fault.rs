@@ -19,7 +19,7 @@
 
 use std::cell::Cell;
 use std::fmt;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// What went wrong in a kernel: the signal, the address it names (`si_addr`: the faulting
 /// data address for SIGSEGV/SIGBUS, the instruction for SIGFPE/SIGILL) and the instruction.
@@ -35,6 +35,11 @@ pub struct Fault {
 
 impl Fault {
     /// The signal's name and what it means for a kernel.
+    /// Whether the call was stopped by [`interrupt`] rather than by a fault of its own.
+    pub fn interrupted(&self) -> bool {
+        self.signal == INTERRUPT
+    }
+
     /// Whether `address` is the faulting address (not a general-protection fault).
     pub fn address_known(&self) -> bool {
         !(self.signal == libc::SIGSEGV && self.code == libc::SI_KERNEL)
@@ -46,6 +51,7 @@ impl Fault {
             libc::SIGBUS => "SIGBUS (bus error)",
             libc::SIGFPE => "SIGFPE (arithmetic fault)",
             libc::SIGILL => "SIGILL (illegal instruction)",
+            INTERRUPT => "stopped",
             _ => "signal",
         }
     }
@@ -53,7 +59,9 @@ impl Fault {
 
 impl fmt::Display for Fault {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.address_known() {
+        if self.interrupted() {
+            write!(f, "stopped")?;
+        } else if self.address_known() {
             write!(f, "{} at address {:#x}", self.kind(), self.address)?;
         } else {
             write!(
@@ -89,6 +97,31 @@ thread_local! {
     /// The frame of the guarded call this thread is in (null: none). Const-initialized and
     /// without destructor: the signal handler may read it.
     static CURRENT: Cell<*mut Frame> = const { Cell::new(std::ptr::null_mut()) };
+}
+
+thread_local! {
+    /// The flag that, once set, lets [`interrupt`] stop this thread's kernel code (null: none).
+    static CANCEL: Cell<*const AtomicBool> = const { Cell::new(std::ptr::null()) };
+}
+
+/// The signal [`interrupt`] sends: SIGURG, whose default action is to ignore it (as Go's
+/// runtime preemption chose), so a stray one harms nothing.
+pub const INTERRUPT: i32 = libc::SIGURG;
+
+/// Sets the flag under which this thread's kernel code may be stopped (null: none), returning
+/// the previous one.
+pub fn set_cancel_flag(flag: *const AtomicBool) -> *const AtomicBool {
+    CANCEL.with(|c| c.replace(flag))
+}
+
+/// Asks `thread` to stop the kernel code it runs: if it is inside JIT code under a set cancel
+/// flag, its guarded call ends with a [`Fault`] that is [`Fault::interrupted`]; anywhere else
+/// the signal is ignored, and the caller tries again later.
+pub fn interrupt(thread: libc::pthread_t) {
+    imp::install();
+    // SAFETY: `thread` is a live thread of this process (the caller's promise); SIGURG has a
+    // handler (installed above), or is ignored.
+    unsafe { libc::pthread_kill(thread, INTERRUPT) };
 }
 
 /// Makes `frame` this thread's current frame, returning the previous one: a fiber driver
@@ -248,9 +281,10 @@ impl Drop for CodeArena {
 
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 mod imp {
-    use super::{in_jit_code, Frame, CURRENT};
+    use super::{in_jit_code, Frame, CANCEL, CURRENT, INTERRUPT};
     use std::cell::Cell;
     use std::ffi::c_void;
+    use std::sync::atomic::Ordering;
     use std::sync::OnceLock;
 
     // clift_guarded_call(f, a, b, c, frame) -> u32: saves the callee-saved registers, stores
@@ -313,10 +347,10 @@ mod imp {
         unsafe { clift_guarded_call(f, a, b, c, frame) }
     }
 
-    const SIGNALS: [libc::c_int; 4] = [libc::SIGSEGV, libc::SIGBUS, libc::SIGFPE, libc::SIGILL];
+    const SIGNALS: [libc::c_int; 5] = [libc::SIGSEGV, libc::SIGBUS, libc::SIGFPE, libc::SIGILL, INTERRUPT];
 
     /// The handlers that were installed before Clift's, one per entry of `SIGNALS`.
-    static PREVIOUS: OnceLock<[libc::sigaction; 4]> = OnceLock::new();
+    static PREVIOUS: OnceLock<[libc::sigaction; 5]> = OnceLock::new();
 
     /// Installs Clift's handler for the fault signals (once per process), keeping the
     /// previous ones to chain to.
@@ -324,11 +358,11 @@ mod imp {
         PREVIOUS.get_or_init(|| {
             // SAFETY: plain sigaction calls with valid structures.
             unsafe {
-                let mut prev: [libc::sigaction; 4] = std::mem::zeroed();
+                let mut prev: [libc::sigaction; 5] = std::mem::zeroed();
                 for (i, &sig) in SIGNALS.iter().enumerate() {
                     let mut act: libc::sigaction = std::mem::zeroed();
                     act.sa_sigaction = on_signal as *const () as usize;
-                    act.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK;
+                    act.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK | libc::SA_RESTART;
                     libc::sigemptyset(&mut act.sa_mask);
                     libc::sigaction(sig, &act, &mut prev[i]);
                 }
@@ -342,10 +376,14 @@ mod imp {
         unsafe {
             let uc = &mut *(ctx as *mut libc::ucontext_t);
             let pc = uc.uc_mcontext.gregs[libc::REG_RIP as usize] as usize;
-            // Only a thread running JIT code reads its thread-local frame: its TLS is set up.
+            // Only a thread running JIT code reads its thread-locals: its TLS is set up.
             if !info.is_null() && in_jit_code(pc) {
                 let frame = CURRENT.with(|c| c.get());
-                if !frame.is_null() {
+                let stop = sig != INTERRUPT || {
+                    let flag = CANCEL.with(|c| c.get());
+                    !flag.is_null() && (*flag).load(Ordering::Acquire)
+                };
+                if !frame.is_null() && stop {
                     let fr = &mut *frame;
                     fr.signal = sig;
                     fr.code = (*info).si_code;
@@ -357,21 +395,32 @@ mod imp {
                     return;
                 }
             }
+            if sig == INTERRUPT
+                && !info.is_null()
+                && (*info).si_code == libc::SI_TKILL
+                && (*info).si_pid() == libc::getpid()
+            {
+                // An interrupt that came outside kernel code (in a helper, or after the call
+                // ended): ignored; the sender tries again if it still must.
+                return;
+            }
             chain(sig, info, ctx);
         }
     }
 
     /// Hands a signal that is not a kernel's fault to the handler installed before Clift's.
     unsafe fn chain(sig: libc::c_int, info: *mut libc::siginfo_t, ctx: *mut c_void) {
-        let Some(prev) = PREVIOUS.get() else { return };
         let Some(i) = SIGNALS.iter().position(|&s| s == sig) else {
             return;
         };
-        let prev = &prev[i];
-        let handler = prev.sa_sigaction;
+        // While the handlers are being installed, the previous one is the default.
+        let handler = PREVIOUS.get().map_or(libc::SIG_DFL, |p| p[i].sa_sigaction);
+        let siginfo = PREVIOUS.get().is_some_and(|p| p[i].sa_flags & libc::SA_SIGINFO != 0);
         // SAFETY: the previous handler was installed for this signal by the application.
         unsafe {
-            if handler == libc::SIG_DFL || handler == libc::SIG_IGN {
+            if sig == INTERRUPT && (handler == libc::SIG_DFL || handler == libc::SIG_IGN) {
+                // SIGURG's default action is to ignore it.
+            } else if handler == libc::SIG_DFL || handler == libc::SIG_IGN {
                 // Restore the default action; returning re-executes the faulting instruction,
                 // which then ends the process as if Clift were not there. A signal sent with
                 // kill() or raise() does not come again by itself: send it once more.
@@ -382,7 +431,7 @@ mod imp {
                 if info.is_null() || (*info).si_code <= 0 {
                     libc::raise(sig);
                 }
-            } else if prev.sa_flags & libc::SA_SIGINFO != 0 {
+            } else if siginfo {
                 let f: unsafe extern "C" fn(libc::c_int, *mut libc::siginfo_t, *mut c_void) =
                     std::mem::transmute(handler);
                 f(sig, info, ctx);
@@ -491,8 +540,9 @@ mod tests {
     use cranelift_module::{Linkage, Module};
 
     /// A JIT module holding `fn(p: *mut i64, x: i64, y: i64)`: `*p = x / y` (signed: the
-    /// hardware division, no guard), and `fn(p, x, y)`: `*(p + x * 8) = y`.
-    fn build() -> (JITModule, usize, usize) {
+    /// hardware division, no guard), `fn(p, x, y)`: `*(p + x * 8) = y`, and `fn(p, x, y)`:
+    /// `loop {}`.
+    fn build() -> (JITModule, usize, usize, usize) {
         let mut flags = settings::builder();
         flags.set("opt_level", "none").unwrap();
         let isa = cranelift_native::builder()
@@ -509,7 +559,7 @@ mod tests {
             sig.params.push(AbiParam::new(types::I64));
         }
         let mut ids = Vec::new();
-        for (name, div) in [("div", true), ("store", false)] {
+        for name in ["div", "store", "spin"] {
             let id = jit.declare_function(name, Linkage::Local, &sig).unwrap();
             let mut ctx = jit.make_context();
             ctx.func.signature = sig.clone();
@@ -520,15 +570,25 @@ mod tests {
             b.append_block_params_for_function_params(block);
             b.switch_to_block(block);
             let [p, x, y] = b.block_params(block).try_into().unwrap();
-            if div {
-                let q = b.ins().sdiv(x, y);
-                b.ins().store(MemFlagsData::new(), q, p, 0);
-            } else {
-                let off = b.ins().imul_imm_s(x, 8);
-                let a = b.ins().iadd(p, off);
-                b.ins().store(MemFlagsData::new(), y, a, 0);
+            match name {
+                "div" => {
+                    let q = b.ins().sdiv(x, y);
+                    b.ins().store(MemFlagsData::new(), q, p, 0);
+                    b.ins().return_(&[]);
+                }
+                "store" => {
+                    let off = b.ins().imul_imm_s(x, 8);
+                    let a = b.ins().iadd(p, off);
+                    b.ins().store(MemFlagsData::new(), y, a, 0);
+                    b.ins().return_(&[]);
+                }
+                _ => {
+                    let l = b.create_block();
+                    b.ins().jump(l, &[]);
+                    b.switch_to_block(l);
+                    b.ins().jump(l, &[]);
+                }
             }
-            b.ins().return_(&[]);
             b.seal_all_blocks();
             b.finalize(cfg);
             jit.define_function(id, &mut ctx).unwrap();
@@ -537,7 +597,8 @@ mod tests {
         jit.finalize_definitions().unwrap();
         let div = jit.get_finalized_function(ids[0]) as usize;
         let store = jit.get_finalized_function(ids[1]) as usize;
-        (jit, div, store)
+        let spin = jit.get_finalized_function(ids[2]) as usize;
+        (jit, div, store, spin)
     }
 
     fn call(f: usize, p: *mut i64, x: i64, y: i64) -> Result<(), Fault> {
@@ -547,7 +608,7 @@ mod tests {
 
     #[test]
     fn faults_in_jit_code_end_the_call() {
-        let (jit, div, store) = build();
+        let (jit, div, store, _) = build();
         let mut out = 0i64;
         assert_eq!(call(div, &mut out, 42, 5), Ok(()));
         assert_eq!(out, 8);
@@ -582,7 +643,7 @@ mod tests {
 
     #[test]
     fn faults_contained_on_many_threads_at_once() {
-        let (jit, _, store) = build();
+        let (jit, _, store, _) = build();
         let threads: Vec<_> = (0..4)
             .map(|_| {
                 std::thread::spawn(move || {
@@ -598,6 +659,36 @@ mod tests {
         for t in threads {
             t.join().unwrap();
         }
+        unsafe { jit.free_memory() };
+    }
+
+    /// A kernel that never ends is stopped by `interrupt` once its cancel flag is set, and only
+    /// then.
+    #[test]
+    fn interrupt_stops_a_spinning_call() {
+        let (jit, _, _, spin) = build();
+        static FLAG: AtomicBool = AtomicBool::new(false);
+        let (tx, rx) = std::sync::mpsc::channel();
+        let t = std::thread::spawn(move || {
+            set_cancel_flag(&FLAG);
+            tx.send(unsafe { libc::pthread_self() }).unwrap();
+            call(spin, std::ptr::null_mut(), 0, 0)
+        });
+        let tid = rx.recv().unwrap();
+        for _ in 0..5 {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+            interrupt(tid);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        assert!(!t.is_finished(), "not stopped while the flag is clear");
+        FLAG.store(true, Ordering::Release);
+        while !t.is_finished() {
+            interrupt(tid);
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        let e = t.join().unwrap().unwrap_err();
+        assert!(e.interrupted(), "{e}");
+        assert!(in_jit_code(e.pc));
         unsafe { jit.free_memory() };
     }
 }

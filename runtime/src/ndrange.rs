@@ -111,6 +111,8 @@ pub enum Failure {
     Fault { fault: Fault, group: [u64; 3] },
     /// A runtime helper panicked (say, an allocation for the group's state failed).
     Panic,
+    /// The range ran past its time limit (`CLIFT_KERNEL_TIMEOUT_MS`) and was stopped.
+    Stopped(std::time::Duration),
 }
 
 /// Runs every work-group of `range` and returns when all are done or one failed. What the
@@ -137,6 +139,8 @@ pub fn run(kernel: Arc<codegen::Kernel>, args: BoundArgs, range: NDRange) -> Res
         let _ = &args.buffers;
         match result {
             Ok(()) => true,
+            // Stopped by the watchdog: the outcome of the range says so.
+            Err(fault) if fault.interrupted() => false,
             Err(fault) => {
                 let mut first = faults.lock().unwrap_or_else(|e| e.into_inner());
                 first.get_or_insert(Failure::Fault {
@@ -148,7 +152,8 @@ pub fn run(kernel: Arc<codegen::Kernel>, args: BoundArgs, range: NDRange) -> Res
         }
     };
     let stack = stack_need(kernel_stack);
-    let ok = workers::run(groups, arena, stack, Box::new(body));
+    let limit = crate::watchdog::time_limit();
+    let outcome = workers::run(groups, arena, stack, limit, Box::new(body));
     let text = printed.take();
     if !text.is_empty() {
         use std::io::Write;
@@ -156,11 +161,12 @@ pub fn run(kernel: Arc<codegen::Kernel>, args: BoundArgs, range: NDRange) -> Res
         let _ = out.write_all(&text);
         let _ = out.flush();
     }
-    if ok {
-        return Ok(());
-    }
     let first = *first_fault.lock().unwrap_or_else(|e| e.into_inner());
-    Err(first.unwrap_or(Failure::Panic))
+    match (outcome, limit) {
+        (workers::Outcome::Done, _) => Ok(()),
+        (workers::Outcome::Stopped, Some(limit)) if first.is_none() => Err(Failure::Stopped(limit)),
+        _ => Err(first.unwrap_or(Failure::Panic)),
+    }
 }
 
 /// Runs `range` as the work of an ND-range command. A failure ends the command with
@@ -190,6 +196,10 @@ pub fn failure_message(kernel: &str, failure: &Failure) -> String {
             group[0], group[1], group[2]
         ),
         Failure::Panic => "failed in a runtime helper".to_string(),
+        Failure::Stopped(limit) => format!(
+            "ran past its time limit of {} ms (CLIFT_KERNEL_TIMEOUT_MS) and was stopped",
+            limit.as_millis()
+        ),
     };
     format!("Clift: kernel \"{kernel}\" {what}; the command ended with CL_OUT_OF_RESOURCES")
 }
