@@ -47,6 +47,14 @@ fn context_with_notify() -> Context {
     Context(c)
 }
 
+/// A context with pfn_notify, an in-order queue and the program of kernels/kernel_fault.cl.
+fn setup() -> (Context, Queue, Program) {
+    let ctx = context_with_notify();
+    let q = ctx.queue();
+    let prog = ctx.built_program("kernel_fault", &spirv("kernel_fault"));
+    (ctx, q, prog)
+}
+
 /// Enqueues `k` over `global` (local size `local`, or chosen when empty) after `wait`.
 fn enqueue(q: &Queue, k: &Kernel, global: usize, local: &[usize], wait: &[cl_event]) -> Event {
     let (n, list) = wait_list(wait);
@@ -88,6 +96,35 @@ fn settle(e: &Event) {
     );
 }
 
+/// As `isolate`, with `env` set in the child.
+fn isolate_with_env(test: &str, env: &[(&str, &str)]) -> bool {
+    if std::env::var_os("CTS_ISOLATED_CHILD").is_some() {
+        return true;
+    }
+    let mut child = test_child(test);
+    child.env("CTS_ISOLATED_CHILD", "1").envs(env.iter().copied());
+    let out = child.output().expect("spawn child");
+    assert!(
+        out.status.success(),
+        "child: {:?}\n{}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    false
+}
+
+/// One work-item of `store_far` storing 2^40 elements past a 64-byte buffer: the command fails.
+fn store_far_once(ctx: &Context, q: &Queue, prog: &Program) {
+    let store = prog.kernel("store_far");
+    let a = ctx.buffer(64);
+    store.arg_mem(0, &a);
+    store.arg(1, &(1u64 << 40));
+    let e = enqueue(q, &store, 1, &[], &[]);
+    settle(&e);
+    assert_eq!(e.status(), CL_OUT_OF_RESOURCES);
+}
+
 static EVENT_STATUS: Mutex<Vec<cl_int>> = Mutex::new(Vec::new());
 
 unsafe extern "C" fn on_event(_e: cl_event, status: cl_int, _user: *mut c_void) {
@@ -99,9 +136,7 @@ fn store_far_out_of_bounds_fails_only_its_command() {
     if !isolate("store_far_out_of_bounds_fails_only_its_command") {
         return;
     }
-    let ctx = context_with_notify();
-    let q = ctx.queue();
-    let prog = ctx.built_program("kernel_fault", &spirv("kernel_fault"));
+    let (ctx, q, prog) = setup();
     let (store, fill) = (prog.kernel("store_far"), prog.kernel("fill"));
     let a0 = pattern(64 * 4, 1);
     let other0 = pattern(4096 * 4, 2);
@@ -155,14 +190,41 @@ fn store_far_out_of_bounds_fails_only_its_command() {
     assert_eq!(m.status(), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
 }
 
+/// Machine code compiled in this process and machine code loaded from the native code cache
+/// are both contained (each registers its code range).
+#[test]
+fn compiled_and_cached_code_are_both_contained() {
+    let dir = TempDir::new("fault-cache");
+    let cache = dir.path().to_string_lossy().into_owned();
+    let env = [
+        ("CLIFT_CACHE_DIR", cache.as_str()),
+        ("CLIFT_CACHE", "on"),
+        ("CLIFT_BUILD_LOG", "verbose"),
+    ];
+    if !isolate_with_env("compiled_and_cached_code_are_both_contained", &env) {
+        return;
+    }
+    let ctx = context_with_notify();
+    let q = ctx.queue();
+    for (round, cached) in [false, true].into_iter().enumerate() {
+        let prog = ctx.built_program("kernel_fault", &spirv("kernel_fault"));
+        let log = prog.build_log();
+        assert_eq!(
+            log.contains("loaded from the native code cache"),
+            cached,
+            "round {round}: {log}"
+        );
+        store_far_once(&ctx, &q, &prog);
+        assert_eq!(notes().len(), round + 1, "round {round}");
+    }
+}
+
 #[test]
 fn load_from_null_fails_only_its_command() {
     if !isolate("load_from_null_fails_only_its_command") {
         return;
     }
-    let ctx = context_with_notify();
-    let q = ctx.queue();
-    let prog = ctx.built_program("kernel_fault", &spirv("kernel_fault"));
+    let (ctx, q, prog) = setup();
     let (load, fill) = (prog.kernel("load_null"), prog.kernel("fill"));
     let out0 = pattern(256 * 4, 3);
     let out = ctx.buffer_from(&out0);
@@ -191,9 +253,7 @@ fn load_from_null_fails_only_its_command() {
 /// state kept across the barrier (spill records, or fibers) and the local memory must all be
 /// usable by the next command.
 fn fault_after_barrier() {
-    let ctx = context_with_notify();
-    let q = ctx.queue();
-    let prog = ctx.built_program("kernel_fault", &spirv("kernel_fault"));
+    let (ctx, q, prog) = setup();
     let (k, fill) = (prog.kernel("fault_after_barrier"), prog.kernel("fill"));
     let (n, l) = (1024usize, 64usize);
     let out = ctx.buffer(n * 4);
@@ -231,19 +291,7 @@ fn fault_after_barrier_regions() {
 /// As above with every barrier kernel on the fiber fallback (CLIFT_BARRIERS=fibers).
 #[test]
 fn fault_after_barrier_fibers() {
-    if std::env::var_os("CTS_ISOLATED_CHILD").is_none() {
-        let out = test_child("fault_after_barrier_fibers")
-            .env("CTS_ISOLATED_CHILD", "1")
-            .env("CLIFT_BARRIERS", "fibers")
-            .output()
-            .expect("spawn child");
-        assert!(
-            out.status.success(),
-            "child: {:?}\n{}\n{}",
-            out.status,
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
+    if !isolate_with_env("fault_after_barrier_fibers", &[("CLIFT_BARRIERS", "fibers")]) {
         return;
     }
     fault_after_barrier();
@@ -284,24 +332,13 @@ fn division_faults_do_not_happen() {
 /// command fails like a faulted one, and the queue goes on.
 #[test]
 fn endless_kernel_stopped_at_its_time_limit() {
-    if std::env::var_os("CTS_ISOLATED_CHILD").is_none() {
-        let out = test_child("endless_kernel_stopped_at_its_time_limit")
-            .env("CTS_ISOLATED_CHILD", "1")
-            .env("CLIFT_KERNEL_TIMEOUT_MS", "300")
-            .output()
-            .expect("spawn child");
-        assert!(
-            out.status.success(),
-            "child: {:?}\n{}\n{}",
-            out.status,
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
+    if !isolate_with_env(
+        "endless_kernel_stopped_at_its_time_limit",
+        &[("CLIFT_KERNEL_TIMEOUT_MS", "300")],
+    ) {
         return;
     }
-    let ctx = context_with_notify();
-    let q = ctx.queue();
-    let prog = ctx.built_program("kernel_fault", &spirv("kernel_fault"));
+    let (ctx, q, prog) = setup();
     let (spin, fill) = (prog.kernel("spin"), prog.kernel("fill"));
     let flag = ctx.buffer_from(&[0u8; 4]);
     let out0 = pattern(64 * 4, 4);
@@ -367,92 +404,67 @@ fn host_fault_after_kernel_fault(handler: &str) {
         }
     }
     {
-        let ctx = context_with_notify();
-        let q = ctx.queue();
-        let prog = ctx.built_program("kernel_fault", &spirv("kernel_fault"));
-        let store = prog.kernel("store_far");
-        let a = ctx.buffer(64);
-        store.arg_mem(0, &a);
-        store.arg(1, &(1u64 << 40));
-        let e = enqueue(&q, &store, 1, &[], &[]);
-        settle(&e);
-        assert_eq!(e.status(), CL_OUT_OF_RESOURCES);
+        let (ctx, q, prog) = setup();
+        store_far_once(&ctx, &q, &prog);
     }
     println!("kernel fault contained");
     use std::io::Write;
     let _ = std::io::stdout().flush();
-    // A host bug: read from an unmapped page.
+    // A host bug: read from an unmapped page (no core file for a process that dies of it).
+    let no_core = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    unsafe { libc::setrlimit(libc::RLIMIT_CORE, &no_core) };
     let bad = std::hint::black_box(16usize) as *const i32;
     let v = unsafe { ptr::read_volatile(bad) };
     println!("host fault survived?! {v}");
 }
 
-/// Runs `host_fault_after_kernel_fault(handler)` in a child; its exit status and output.
-fn host_fault_child(test: &str, handler: &str) -> std::process::Output {
-    test_child(test)
-        .env("CTS_HOST_FAULT_CHILD", handler)
-        .output()
-        .expect("spawn child")
-}
-
-fn in_host_fault_child() -> bool {
+/// In the parent: runs `host_fault_after_kernel_fault(handler)` in a child of `test` and
+/// returns its exit status, standard output and error. In the child: runs it (it does not
+/// return when the host fault is handled as it must be) and returns `None`.
+fn host_fault_case(test: &str, handler: &str) -> Option<(std::process::ExitStatus, String, String)> {
     if let Ok(handler) = std::env::var("CTS_HOST_FAULT_CHILD") {
         host_fault_after_kernel_fault(&handler);
-        return true;
+        return None;
     }
-    false
+    let out = test_child(test)
+        .env("CTS_HOST_FAULT_CHILD", handler)
+        .output()
+        .expect("spawn child");
+    let so = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(so.contains("kernel fault contained"), "{so}");
+    assert!(!so.contains("survived"), "{so}");
+    Some((out.status, so, String::from_utf8_lossy(&out.stderr).into_owned()))
 }
 
 #[test]
 fn host_fault_reaches_the_application_siginfo_handler() {
-    if in_host_fault_child() {
+    let Some((status, so, se)) = host_fault_case("host_fault_reaches_the_application_siginfo_handler", "siginfo")
+    else {
         return;
-    }
-    let out = host_fault_child("host_fault_reaches_the_application_siginfo_handler", "siginfo");
-    let (so, se) = (
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr),
-    );
-    assert_eq!(
-        out.status.code(),
-        Some(APP_HANDLER_EXIT),
-        "{:?}\n{so}\n{se}",
-        out.status
-    );
-    assert!(so.contains("kernel fault contained"), "{so}");
+    };
+    assert_eq!(status.code(), Some(APP_HANDLER_EXIT), "{status:?}\n{so}\n{se}");
     assert_eq!(se.matches("application handler ran").count(), 1, "{se}");
 }
 
 #[test]
 fn host_fault_reaches_the_application_plain_handler() {
-    if in_host_fault_child() {
+    let Some((status, so, se)) = host_fault_case("host_fault_reaches_the_application_plain_handler", "plain") else {
         return;
-    }
-    let out = host_fault_child("host_fault_reaches_the_application_plain_handler", "plain");
-    let (so, se) = (
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr),
-    );
-    assert_eq!(
-        out.status.code(),
-        Some(APP_HANDLER_EXIT),
-        "{:?}\n{so}\n{se}",
-        out.status
-    );
-    assert!(so.contains("kernel fault contained"), "{so}");
+    };
+    assert_eq!(status.code(), Some(APP_HANDLER_EXIT), "{status:?}\n{so}\n{se}");
+    assert_eq!(se.matches("application handler ran").count(), 1, "{se}");
 }
 
 /// Without an application handler, a host fault ends the process with SIGSEGV, as it would
 /// without Clift (here through Rust's own handler, which Clift chains to).
 #[test]
 fn host_fault_without_handler_still_kills() {
-    if in_host_fault_child() {
-        return;
-    }
     use std::os::unix::process::ExitStatusExt;
-    let out = host_fault_child("host_fault_without_handler_still_kills", "none");
-    let so = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.signal(), Some(libc::SIGSEGV), "{:?}\n{so}", out.status);
-    assert!(so.contains("kernel fault contained"), "{so}");
-    assert!(!so.contains("survived"), "{so}");
+    let Some((status, so, _)) = host_fault_case("host_fault_without_handler_still_kills", "none") else {
+        return;
+    };
+    assert_eq!(status.signal(), Some(libc::SIGSEGV), "{status:?}\n{so}");
 }
