@@ -351,22 +351,29 @@ mod imp {
 
     /// The handlers that were installed before Clift's, one per entry of `SIGNALS`.
     static PREVIOUS: OnceLock<[libc::sigaction; 5]> = OnceLock::new();
+    static INSTALLED: OnceLock<()> = OnceLock::new();
 
     /// Installs Clift's handler for the fault signals (once per process), keeping the
-    /// previous ones to chain to.
+    /// previous ones to chain to. They are recorded first, so that a signal arriving while
+    /// Clift's handlers go in already finds them.
     pub(super) fn install() {
-        PREVIOUS.get_or_init(|| {
+        INSTALLED.get_or_init(|| {
             // SAFETY: plain sigaction calls with valid structures.
             unsafe {
-                let mut prev: [libc::sigaction; 5] = std::mem::zeroed();
-                for (i, &sig) in SIGNALS.iter().enumerate() {
+                PREVIOUS.get_or_init(|| {
+                    let mut prev: [libc::sigaction; 5] = std::mem::zeroed();
+                    for (i, &sig) in SIGNALS.iter().enumerate() {
+                        libc::sigaction(sig, std::ptr::null(), &mut prev[i]);
+                    }
+                    prev
+                });
+                for &sig in &SIGNALS {
                     let mut act: libc::sigaction = std::mem::zeroed();
                     act.sa_sigaction = on_signal as *const () as usize;
                     act.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK | libc::SA_RESTART;
                     libc::sigemptyset(&mut act.sa_mask);
-                    libc::sigaction(sig, &act, &mut prev[i]);
+                    libc::sigaction(sig, &act, std::ptr::null_mut());
                 }
-                prev
             }
         });
     }
@@ -413,7 +420,6 @@ mod imp {
         let Some(i) = SIGNALS.iter().position(|&s| s == sig) else {
             return;
         };
-        // While the handlers are being installed, the previous one is the default.
         let handler = PREVIOUS.get().map_or(libc::SIG_DFL, |p| p[i].sa_sigaction);
         let siginfo = PREVIOUS.get().is_some_and(|p| p[i].sa_flags & libc::SA_SIGINFO != 0);
         // SAFETY: the previous handler was installed for this signal by the application.

@@ -37,15 +37,23 @@ struct Watch {
 }
 
 struct Watchdog {
-    watches: Mutex<Vec<Watch>>,
+    watches: Mutex<Watches>,
     changed: Condvar,
+}
+
+#[derive(Default)]
+struct Watches {
+    list: Vec<Watch>,
+    /// The length at which `watch` next drops the entries of ranges that finished long before
+    /// their deadline (a long limit would otherwise keep one entry per command until then).
+    prune_at: usize,
 }
 
 fn watchdog() -> &'static Watchdog {
     static DOG: OnceLock<&'static Watchdog> = OnceLock::new();
     DOG.get_or_init(|| {
         let dog: &'static Watchdog = Box::leak(Box::new(Watchdog {
-            watches: Mutex::new(Vec::new()),
+            watches: Mutex::new(Watches::default()),
             changed: Condvar::new(),
         }));
         let _ = std::thread::Builder::new()
@@ -58,17 +66,21 @@ fn watchdog() -> &'static Watchdog {
 /// Stops `target` at `due` unless it has finished (or been dropped) by then.
 pub fn watch(due: Instant, target: Weak<dyn Stoppable>) {
     let dog = watchdog();
-    dog.watches
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .push(Watch { due, target });
+    let mut w = dog.watches.lock().unwrap_or_else(|e| e.into_inner());
+    if w.list.len() >= w.prune_at {
+        w.list.retain(|x| x.target.strong_count() > 0);
+        w.prune_at = (2 * w.list.len()).max(64);
+    }
+    w.list.push(Watch { due, target });
+    drop(w);
     dog.changed.notify_one();
 }
 
 impl Watchdog {
     fn run(&self) {
-        let mut watches = self.watches.lock().unwrap_or_else(|e| e.into_inner());
+        let mut guard = self.watches.lock().unwrap_or_else(|e| e.into_inner());
         loop {
+            let watches = &mut guard.list;
             let now = Instant::now();
             let mut i = 0;
             while i < watches.len() {
@@ -85,15 +97,15 @@ impl Watchdog {
                 }
             }
             let next = watches.iter().map(|w| w.due).min();
-            watches = match next {
+            guard = match next {
                 Some(due) => {
                     let wait = due.saturating_duration_since(Instant::now());
                     self.changed
-                        .wait_timeout(watches, wait)
+                        .wait_timeout(guard, wait)
                         .unwrap_or_else(|e| e.into_inner())
                         .0
                 }
-                None => self.changed.wait(watches).unwrap_or_else(|e| e.into_inner()),
+                None => self.changed.wait(guard).unwrap_or_else(|e| e.into_inner()),
             };
         }
     }
@@ -111,6 +123,18 @@ mod tests {
         assert_eq!(parse_limit(Some("0")), None);
         assert_eq!(parse_limit(Some("x")), None);
         assert_eq!(parse_limit(Some(" 250 ")), Some(Duration::from_millis(250)));
+    }
+
+    /// Entries of targets gone long before their deadline do not pile up.
+    #[test]
+    fn finished_targets_are_pruned() {
+        let far = Instant::now() + Duration::from_secs(3600);
+        for _ in 0..10_000 {
+            let c: Arc<dyn Stoppable> = Arc::new(Count(AtomicUsize::new(0), 1));
+            watch(far, Arc::downgrade(&c));
+        }
+        let n = watchdog().watches.lock().unwrap().list.len();
+        assert!(n < 1000, "{n} entries kept");
     }
 
     struct Count(AtomicUsize, usize);
