@@ -3,6 +3,7 @@
 pub mod abi;
 pub mod builtins;
 pub mod codegen;
+pub mod fault;
 pub mod image;
 pub mod spirv;
 

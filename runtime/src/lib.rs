@@ -24,4 +24,5 @@ pub mod program;
 pub mod queue;
 pub mod rect;
 pub mod sampler;
+pub mod watchdog;
 pub mod workers;

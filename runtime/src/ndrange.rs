@@ -2,11 +2,14 @@
 //! range, the choice of a local size when the application gives none, and the launch of every
 //! work-group on the worker pool.
 
+use crate::context::Context;
 use crate::kernel::BoundArgs;
 use crate::workers;
 use jit::abi::{PrintfSink, WorkGroupContext};
 use jit::codegen;
-use std::sync::Arc;
+use jit::fault::Fault;
+use opencl_sys::{cl_int, CL_OUT_OF_RESOURCES};
+use std::sync::{Arc, Mutex};
 
 /// The geometry of one enqueue. Unused dimensions have size 1 and offset 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,28 +103,57 @@ pub fn stack_need(private_mem_size: usize) -> usize {
 /// Stack beyond private memory that a work-group function may use.
 const STACK_MARGIN: usize = 128 << 10;
 
-/// Runs every work-group of `range` and returns when all are done; false if a group
-/// panicked inside a runtime helper. What the kernel printed is written to standard output
-/// before this returns, that is before the command completes.
-pub fn run(kernel: Arc<codegen::Kernel>, args: BoundArgs, range: NDRange) -> bool {
+/// Why an ND-range failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// A work-group's code raised a hardware fault (the first one seen); the groups not
+    /// started by then did not run.
+    Fault { fault: Fault, group: [u64; 3] },
+    /// A runtime helper panicked (say, an allocation for the group's state failed).
+    Panic,
+    /// The range ran past its time limit (`CLIFT_KERNEL_TIMEOUT_MS`) and was stopped.
+    Stopped(std::time::Duration),
+}
+
+/// Runs every work-group of `range` and returns when all are done or one failed. What the
+/// kernel printed is written to standard output before this returns, that is before the
+/// command completes.
+pub fn run(kernel: Arc<codegen::Kernel>, args: BoundArgs, range: NDRange) -> Result<(), Failure> {
     if range.is_empty() {
-        return true;
+        return Ok(());
     }
     let groups = range.num_groups().iter().product::<u64>() as usize;
     let arena = args.local_size;
     let kernel_stack = kernel.private_mem_size;
     let sink = Arc::new(PrintfSink::default());
     let printed = sink.clone();
+    let first_fault: Arc<Mutex<Option<Failure>>> = Arc::default();
+    let faults = first_fault.clone();
     let body = move |linear: usize, local_mem: *mut u8| {
         let ctx = range.group(linear, local_mem, Arc::as_ptr(&sink) as *mut std::ffi::c_void);
         // SAFETY: the argument block was laid out for this kernel by `Kernel::bind`, its
         // buffers are alive (held by `args`), the arena has `args.local_size` bytes and the
-        // sink outlives the range.
-        unsafe { kernel.run_group(args.block.as_ptr(), &ctx) };
+        // sink outlives the range. What the kernel does with them is its own affair: a fault
+        // in its code ends the group (`jit::fault`).
+        let result = unsafe { kernel.try_run_group(args.block.as_ptr(), &ctx) };
         let _ = &args.buffers;
+        match result {
+            Ok(()) => true,
+            // Stopped by the watchdog: the outcome of the range says so.
+            Err(fault) if fault.interrupted() => false,
+            Err(fault) => {
+                let mut first = faults.lock().unwrap_or_else(|e| e.into_inner());
+                first.get_or_insert(Failure::Fault {
+                    fault,
+                    group: ctx.group_id,
+                });
+                false
+            }
+        }
     };
     let stack = stack_need(kernel_stack);
-    let ok = workers::run(groups, arena, stack, Box::new(body));
+    let limit = crate::watchdog::time_limit();
+    let outcome = workers::run(groups, arena, stack, limit, Box::new(body));
     let text = printed.take();
     if !text.is_empty() {
         use std::io::Write;
@@ -129,7 +161,47 @@ pub fn run(kernel: Arc<codegen::Kernel>, args: BoundArgs, range: NDRange) -> boo
         let _ = out.write_all(&text);
         let _ = out.flush();
     }
-    ok
+    let first = *first_fault.lock().unwrap_or_else(|e| e.into_inner());
+    match (outcome, limit) {
+        (workers::Outcome::Done, _) => Ok(()),
+        (workers::Outcome::Stopped, Some(limit)) if first.is_none() => Err(Failure::Stopped(limit)),
+        _ => Err(first.unwrap_or(Failure::Panic)),
+    }
+}
+
+/// Runs `range` as the work of an ND-range command. A failure ends the command with
+/// `CL_OUT_OF_RESOURCES` (the status GPU drivers give a kernel that faulted) and is reported
+/// once through the context's `pfn_notify`, naming the kernel, the work-group and the address.
+pub fn run_command(
+    context: &Context,
+    kernel: Arc<codegen::Kernel>,
+    args: BoundArgs,
+    range: NDRange,
+) -> Result<(), cl_int> {
+    let name = kernel.name.clone();
+    match run(kernel, args, range) {
+        Ok(()) => Ok(()),
+        Err(failure) => {
+            context.report(&failure_message(&name, &failure));
+            Err(CL_OUT_OF_RESOURCES)
+        }
+    }
+}
+
+/// The `pfn_notify` text of a failed ND-range.
+pub fn failure_message(kernel: &str, failure: &Failure) -> String {
+    let what = match failure {
+        Failure::Fault { fault, group } => format!(
+            "faulted in work-group ({}, {}, {}): {fault}; its other work-groups were skipped",
+            group[0], group[1], group[2]
+        ),
+        Failure::Panic => "failed in a runtime helper".to_string(),
+        Failure::Stopped(limit) => format!(
+            "ran past its time limit of {} ms (CLIFT_KERNEL_TIMEOUT_MS) and was stopped",
+            limit.as_millis()
+        ),
+    };
+    format!("Clift: kernel \"{kernel}\" {what}; the command ended with CL_OUT_OF_RESOURCES")
 }
 
 #[cfg(test)]

@@ -8,8 +8,9 @@ use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 
-/// The per-work-group body: `(linear group index, local-memory arena)`.
-pub type GroupFn = dyn Fn(usize, *mut u8) + Send + Sync;
+/// The per-work-group body: `(linear group index, local-memory arena)`; false when the group
+/// failed (its kernel faulted), which skips the range's groups not yet started.
+pub type GroupFn = dyn Fn(usize, *mut u8) -> bool + Send + Sync;
 
 /// Stack of each worker thread. Address space only: pages are committed as a kernel's
 /// private memory touches them. A kernel needing more is refused at enqueue.
@@ -27,8 +28,40 @@ struct Range {
     done: AtomicUsize,
     threads: usize,
     failed: AtomicBool,
+    /// Set by the watchdog when the range ran past its time limit: groups not started are
+    /// skipped, the kernel code running is interrupted.
+    stopped: AtomicBool,
+    /// With a time limit: the threads working on the range now (the ones to interrupt).
+    members: Option<Mutex<Vec<libc::pthread_t>>>,
     finished: Mutex<bool>,
     wake: Condvar,
+}
+
+/// How a range ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Every group ran and succeeded.
+    Done,
+    /// A group failed or panicked; the groups not started by then did not run.
+    Failed,
+    /// The range ran past its time limit and was stopped.
+    Stopped,
+}
+
+impl crate::watchdog::Stoppable for Range {
+    fn stop(&self) -> bool {
+        if *self.finished.lock().unwrap_or_else(|e| e.into_inner()) {
+            return false;
+        }
+        self.stopped.store(true, Ordering::Release);
+        if let Some(members) = &self.members {
+            for &t in members.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+                // A member is still inside `work` (it leaves the list before it returns).
+                jit::fault::interrupt(t);
+            }
+        }
+        true
+    }
 }
 
 struct Pool {
@@ -89,6 +122,22 @@ fn with_arena<R>(size: usize, f: impl FnOnce(*mut u8) -> R) -> R {
 
 /// Takes chunks of groups until none are left.
 fn work(range: &Range) {
+    let Some(members) = &range.members else {
+        return work_chunks(range);
+    };
+    // SAFETY: pthread_self has no preconditions.
+    let me = unsafe { libc::pthread_self() };
+    members.lock().unwrap_or_else(|e| e.into_inner()).push(me);
+    let prev = jit::fault::set_cancel_flag(&range.stopped);
+    work_chunks(range);
+    jit::fault::set_cancel_flag(prev);
+    let mut list = members.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(i) = list.iter().position(|&t| t == me) {
+        list.swap_remove(i);
+    }
+}
+
+fn work_chunks(range: &Range) {
     with_arena(range.arena_size, |arena| loop {
         let remaining = range.groups.saturating_sub(range.next.load(Ordering::Relaxed));
         let chunk = (remaining / (2 * range.threads)).max(1);
@@ -98,8 +147,13 @@ fn work(range: &Range) {
         }
         let end = (start + chunk).min(range.groups);
         for group in start..end {
+            // Once a group failed, the command has failed: the others are counted, not run.
+            if range.failed.load(Ordering::Relaxed) || range.stopped.load(Ordering::Relaxed) {
+                continue;
+            }
             // A panic must not leave the range unfinished (the enqueuer would wait forever).
-            if std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (range.body)(group, arena))).is_err() {
+            let ok = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (range.body)(group, arena)));
+            if !matches!(ok, Ok(true)) {
                 range.failed.store(true, Ordering::Relaxed);
             }
         }
@@ -112,16 +166,22 @@ fn work(range: &Range) {
 
 /// Runs `body` for every group in `0..groups` on the pool and returns when all are done.
 /// Each call of `body` gets an arena of at least `arena_size` bytes that no other running
-/// group uses, on a thread with at least `stack_need` bytes of stack. Returns false when a
-/// group panicked.
-pub fn run(groups: usize, arena_size: usize, stack_need: usize, body: Box<GroupFn>) -> bool {
+/// group uses, on a thread with at least `stack_need` bytes of stack. With a time limit, the
+/// range is stopped once it runs longer (see `watchdog`).
+pub fn run(
+    groups: usize,
+    arena_size: usize,
+    stack_need: usize,
+    time_limit: Option<std::time::Duration>,
+    body: Box<GroupFn>,
+) -> Outcome {
     if groups == 0 {
-        return true;
+        return Outcome::Done;
     }
     let pool = pool();
     let caller_works = stack_need <= CALLER_STACK_BUDGET;
     if !caller_works && pool.senders.is_empty() {
-        return false;
+        return Outcome::Failed;
     }
     // At most `parallel` threads on one range, the caller included when it works.
     let helpers = if caller_works {
@@ -137,9 +197,15 @@ pub fn run(groups: usize, arena_size: usize, stack_need: usize, body: Box<GroupF
         done: AtomicUsize::new(0),
         threads: helpers + usize::from(caller_works),
         failed: AtomicBool::new(false),
+        stopped: AtomicBool::new(false),
+        members: time_limit.map(|_| Mutex::new(Vec::new())),
         finished: Mutex::new(false),
         wake: Condvar::new(),
     });
+    if let Some(limit) = time_limit {
+        let target: Arc<dyn crate::watchdog::Stoppable> = range.clone();
+        crate::watchdog::watch(std::time::Instant::now() + limit, Arc::downgrade(&target));
+    }
     for tx in &pool.senders[..helpers] {
         let _ = tx.send(range.clone());
     }
@@ -150,7 +216,13 @@ pub fn run(groups: usize, arena_size: usize, stack_need: usize, body: Box<GroupF
     while !*finished {
         finished = range.wake.wait(finished).unwrap_or_else(|e| e.into_inner());
     }
-    !range.failed.load(Ordering::Relaxed)
+    if range.stopped.load(Ordering::Acquire) {
+        Outcome::Stopped
+    } else if range.failed.load(Ordering::Relaxed) {
+        Outcome::Failed
+    } else {
+        Outcome::Done
+    }
 }
 
 #[cfg(test)]
@@ -165,12 +237,73 @@ mod tests {
             1000,
             64,
             0,
+            None,
             Box::new(move |g, arena| {
                 assert_eq!(arena as usize % 128, 0);
                 s[g].fetch_add(1, Ordering::Relaxed);
+                true
             }),
         );
-        assert!(ok);
+        assert_eq!(ok, Outcome::Done);
         assert!(seen.iter().all(|c| c.load(Ordering::Relaxed) == 1));
+    }
+
+    /// A failed group fails the range; groups not yet started are skipped, and the pool runs
+    /// the next range in full.
+    #[test]
+    fn a_failed_group_skips_the_rest() {
+        let ran = Arc::new(AtomicUsize::new(0));
+        let r = ran.clone();
+        let ok = run(
+            100_000,
+            64,
+            0,
+            None,
+            Box::new(move |g, _| {
+                r.fetch_add(1, Ordering::Relaxed);
+                g != 0
+            }),
+        );
+        assert_eq!(ok, Outcome::Failed);
+        assert!(
+            ran.load(Ordering::Relaxed) < 100_000,
+            "groups after the failure were skipped"
+        );
+        let r = ran.clone();
+        ran.store(0, Ordering::Relaxed);
+        let ok = run(
+            1000,
+            64,
+            0,
+            None,
+            Box::new(move |_, _| {
+                r.fetch_add(1, Ordering::Relaxed);
+                true
+            }),
+        );
+        assert_eq!(ok, Outcome::Done);
+        assert_eq!(ran.load(Ordering::Relaxed), 1000);
+    }
+
+    /// A range past its time limit is stopped: the groups not started are skipped.
+    #[test]
+    fn a_range_past_its_time_limit_stops() {
+        let ran = Arc::new(AtomicUsize::new(0));
+        let r = ran.clone();
+        let start = std::time::Instant::now();
+        let ok = run(
+            10_000,
+            64,
+            0,
+            Some(std::time::Duration::from_millis(30)),
+            Box::new(move |_, _| {
+                r.fetch_add(1, Ordering::Relaxed);
+                std::thread::sleep(std::time::Duration::from_millis(2));
+                true
+            }),
+        );
+        assert_eq!(ok, Outcome::Stopped);
+        assert!(ran.load(Ordering::Relaxed) < 10_000);
+        assert!(start.elapsed() < std::time::Duration::from_secs(10));
     }
 }

@@ -457,13 +457,8 @@ unsafe fn enqueue_kernel(
         local,
     };
     let compiled = k.compiled.clone();
-    let work = Box::new(move || {
-        if ndrange::run(compiled, args, range) {
-            Ok(())
-        } else {
-            Err(CL_OUT_OF_RESOURCES)
-        }
-    });
+    let context = q.context.clone();
+    let work = Box::new(move || ndrange::run_command(&context, compiled, args, range));
     complete_enqueue(q.enqueue(command_type, deps, work), event, false)
 }
 

@@ -5,6 +5,7 @@
 //! work-item, resumed round-robin, where a barrier suspends the fiber.
 
 use crate::abi::WorkGroupContext;
+use crate::fault::{self, Fault, Frame};
 use corosensei::stack::DefaultStack;
 use corosensei::{Coroutine, CoroutineResult, Yielder};
 use std::cell::RefCell;
@@ -109,11 +110,28 @@ thread_local! {
 /// # Safety
 /// `f` is compiled code for a kernel whose argument block is `args`; `record` is the spill
 /// bytes per work-item it was compiled with.
-pub(crate) unsafe fn run_group_fn(f: GroupFn, record: usize, args: *const u8, ctx: &WorkGroupContext) {
+pub(crate) unsafe fn run_group_fn(
+    f: GroupFn,
+    record: usize,
+    args: *const u8,
+    ctx: &WorkGroupContext,
+) -> Result<(), Fault> {
     let mut wi = WorkItem::for_group(ctx);
+    let mut frame = Frame::new();
+    let call = |wi: &mut WorkItem, spill: *mut u8, frame: &mut Frame| {
+        // SAFETY: `f` is a work-group function of signature (args, work item, spill area).
+        unsafe {
+            fault::guarded(
+                frame,
+                f as usize,
+                args as usize,
+                wi as *mut WorkItem as usize,
+                spill as usize,
+            )
+        }
+    };
     if record == 0 {
-        unsafe { f(args, &mut wi, std::ptr::null_mut()) };
-        return;
+        return call(&mut wi, std::ptr::null_mut(), &mut frame);
     }
     let n = (ctx.local_size[0] * ctx.local_size[1] * ctx.local_size[2]) as usize;
     let units = (n * record).div_ceil(16);
@@ -135,13 +153,15 @@ pub(crate) unsafe fn run_group_fn(f: GroupFn, record: usize, args: *const u8, ct
         // Every work-item starts at state 0 (the kernel's entry).
         unsafe { (base.add(i * record) as *mut u32).write(0) };
     }
-    unsafe { f(args, &mut wi, base) };
+    // A fault leaves the spill area in any state; the next group starts every work-item anew.
+    let result = call(&mut wi, base, &mut frame);
     SPILL.with(|s| {
         let mut slot = s.borrow_mut();
         if slot.len() < buf.len() {
             *slot = buf;
         }
     });
+    result
 }
 
 /// Stack of each work-item fiber; kernels needing more private memory are refused at enqueue.
@@ -151,13 +171,14 @@ thread_local! {
     static STACKS: RefCell<Vec<DefaultStack>> = const { RefCell::new(Vec::new()) };
 }
 
-type Fiber<'s> = Coroutine<(), (), (), &'s mut DefaultStack>;
+type Fiber<'s> = Coroutine<(), (), Result<(), Fault>, &'s mut DefaultStack>;
 
-/// Runs all work-items of a group as fibers; barriers suspend.
+/// Runs all work-items of a group as fibers; barriers suspend. After a fault in one work-item
+/// the others are not resumed: their fibers are discarded.
 ///
 /// # Safety
-/// As [`run_plain`].
-pub(crate) unsafe fn run_fibers(entry: EntryFn, args: *const u8, ctx: &WorkGroupContext) {
+/// As [`run_group_fn`].
+pub(crate) unsafe fn run_fibers(entry: EntryFn, args: *const u8, ctx: &WorkGroupContext) -> Result<(), Fault> {
     let [lx, ly, lz] = ctx.local_size;
     let n = (lx * ly * lz) as usize;
     let base = WorkItem::for_group(ctx);
@@ -180,13 +201,18 @@ pub(crate) unsafe fn run_fibers(entry: EntryFn, args: *const u8, ctx: &WorkGroup
         }
     }
     let items_ptr = items.as_mut_ptr();
+    // One guard frame per fiber: a fiber suspended inside kernel code keeps its own.
+    let mut frames: Vec<Frame> = (0..n).map(|_| Frame::new()).collect();
+    let frames_ptr = frames.as_mut_ptr();
+    let mut result = Ok(());
     {
         let mut fibers: Vec<Fiber<'_>> = Vec::with_capacity(n);
         for (i, stack) in stacks.iter_mut().take(n).enumerate() {
             let wi = unsafe { items_ptr.add(i) };
+            let frame = unsafe { frames_ptr.add(i) };
             let f = move |y: &Yielder<(), ()>, _: ()| unsafe {
                 (*wi).fiber = y as *const Yielder<(), ()> as *const c_void;
-                entry(args, wi);
+                fault::guarded(frame, entry as usize, args as usize, wi as usize, 0)
             };
             // SAFETY: the fiber borrows `items` and the stack, both outliving the loop below,
             // which drives every fiber to completion.
@@ -194,15 +220,29 @@ pub(crate) unsafe fn run_fibers(entry: EntryFn, args: *const u8, ctx: &WorkGroup
         }
         let mut live = fibers.len();
         let mut done = vec![false; fibers.len()];
-        while live > 0 {
+        'run: while live > 0 {
             for (i, f) in fibers.iter_mut().enumerate() {
                 if done[i] {
                     continue;
                 }
-                if let CoroutineResult::Return(()) = f.resume(()) {
+                let prev = fault::set_current(unsafe { frames_ptr.add(i) });
+                let step = f.resume(());
+                fault::set_current(prev);
+                if let CoroutineResult::Return(r) = step {
                     done[i] = true;
                     live -= 1;
+                    if r.is_err() {
+                        result = r;
+                        break 'run;
+                    }
                 }
+            }
+        }
+        for (i, f) in fibers.iter_mut().enumerate() {
+            if !done[i] && f.started() {
+                // SAFETY: a suspended fiber's stack holds JIT frames, the barrier helper and
+                // the guard call, none with anything to drop.
+                unsafe { f.force_reset() };
             }
         }
     }
@@ -212,6 +252,8 @@ pub(crate) unsafe fn run_fibers(entry: EntryFn, args: *const u8, ctx: &WorkGroup
             *pool = stacks;
         }
     });
+    drop(frames);
+    result
 }
 
 /// # Safety

@@ -162,6 +162,17 @@ impl Kernel {
     /// `static_local_size` bytes plus the `__local` arguments' sizes, used by no other thread
     /// during the call.
     pub unsafe fn run_group(&self, args: *const u8, ctx: &WorkGroupContext) {
+        if let Err(fault) = unsafe { self.try_run_group(args, ctx) } {
+            panic!("kernel {} faulted: {fault}", self.name);
+        }
+    }
+
+    /// As [`Kernel::run_group`], ending the group with `Err` when the kernel's code raised a
+    /// hardware fault (see [`crate::fault`]); the thread and its state stay usable.
+    ///
+    /// # Safety
+    /// As [`Kernel::run_group`], except that the kernel may access memory it should not.
+    pub unsafe fn try_run_group(&self, args: *const u8, ctx: &WorkGroupContext) -> Result<(), crate::fault::Fault> {
         unsafe {
             match self.exec {
                 driver::Exec::Group { f, record } => driver::run_group_fn(f, record, args, ctx),

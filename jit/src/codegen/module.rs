@@ -360,7 +360,8 @@ pub(crate) fn new_jit(opt_level_none: bool) -> Result<(JITModule, HashSet<&'stat
     // 32-bit PC-relative relocations, which separate allocations could put out of reach.
     // The reservation is address space only; pages are committed as the JIT fills them.
     let arena = ArenaMemoryProvider::new_with_size(ARENA_RESERVE).map_err(|e| err(format!("JIT memory: {e}")))?;
-    jb.memory_provider(Box::new(arena));
+    // Its executable part is registered as JIT code for fault containment (`crate::fault`).
+    jb.memory_provider(Box::new(crate::fault::CodeArena::new(arena)));
     let mut math = HashSet::new();
     for (name, ptr) in helpers::symbols()
         .into_iter()
