@@ -3,11 +3,13 @@
 //! from [`FEATURES`] where it is a property of what Clift implements.
 
 use crate::clock;
+use crate::cpuset;
 use crate::info::{self, Answer};
 use crate::object::{self, ClObject, Header, Kind};
 use crate::platform::{self, OPENCL_VERSION};
+use crate::workers::Pool;
 use opencl_sys::*;
-use std::sync::{Once, OnceLock};
+use std::sync::{Arc, Once, OnceLock};
 
 // ---------------------------------------------------------------------------------------------
 // The feature table
@@ -262,7 +264,10 @@ pub struct Device {
     name: String,
     vendor: String,
     vendor_id: u32,
-    compute_units: u32,
+    /// The compute units, as the CPU each one's worker thread is pinned to.
+    units: Vec<usize>,
+    /// The worker pool, started by the first ND-range.
+    pool: OnceLock<Arc<Pool>>,
     clock_mhz: u32,
     global_mem_size: u64,
     max_mem_alloc_size: u64,
@@ -292,11 +297,19 @@ pub fn device() -> &'static Device {
     device
 }
 
-/// Threads of the worker pool, and `CL_DEVICE_MAX_COMPUTE_UNITS`: `CLIFT_THREADS` when it is a
-/// positive integer, else the online cores (at least 1).
+/// Threads of the root device's worker pool, its `CL_DEVICE_MAX_COMPUTE_UNITS`.
 pub fn worker_threads() -> usize {
+    device().units.len()
+}
+
+/// The root device's compute units, as the CPU each runs on: one per CPU the process may use
+/// (its affinity mask and cgroup quota, not the machine's online count), or `CLIFT_THREADS`
+/// of them (a positive integer) spread round-robin over those CPUs.
+fn root_units() -> Vec<usize> {
+    let cpus = cpuset::process_cpus();
     let env = std::env::var("CLIFT_THREADS").ok();
-    parse_threads(env.as_deref()).unwrap_or_else(online_cores)
+    let n = parse_threads(env.as_deref()).unwrap_or(cpus.len());
+    (0..n).map(|i| cpus[i % cpus.len()]).collect()
 }
 
 impl Device {
@@ -310,7 +323,8 @@ impl Device {
             name: device_name(&cpuinfo),
             vendor: vendor_name(vendor_tag),
             vendor_id: vendor_id(vendor_tag),
-            compute_units: u32::try_from(worker_threads()).unwrap_or(u32::MAX),
+            units: root_units(),
+            pool: OnceLock::new(),
             clock_mhz: clock_mhz(&cpuinfo),
             global_mem_size: global,
             max_mem_alloc_size: max_alloc_for(global),
@@ -346,7 +360,17 @@ impl Device {
     }
 
     pub fn compute_units(&self) -> u32 {
-        self.compute_units
+        u32::try_from(self.units.len()).unwrap_or(u32::MAX)
+    }
+
+    /// The CPU of each compute unit.
+    pub fn units(&self) -> &[usize] {
+        &self.units
+    }
+
+    /// The threads that run this device's ND-ranges, started on first use.
+    pub fn workers(&self) -> Arc<Pool> {
+        self.pool.get_or_init(|| Arc::new(Pool::new(&self.units, true))).clone()
     }
 
     pub fn local_mem_size(&self) -> u64 {
@@ -432,7 +456,7 @@ impl Device {
 
     fn compute_info(&self, param: cl_device_info) -> Option<Answer> {
         Some(match param {
-            CL_DEVICE_MAX_COMPUTE_UNITS => info::uint(self.compute_units),
+            CL_DEVICE_MAX_COMPUTE_UNITS => info::uint(self.compute_units()),
             CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS => info::uint(MAX_WORK_ITEM_DIMENSIONS),
             CL_DEVICE_MAX_WORK_ITEM_SIZES => info::array(&[MAX_WORK_GROUP_SIZE; MAX_WORK_ITEM_DIMENSIONS as usize]),
             CL_DEVICE_MAX_WORK_GROUP_SIZE => info::size(MAX_WORK_GROUP_SIZE),
@@ -648,12 +672,6 @@ fn vendor_id(vendor_id: &str) -> u32 {
 
 fn parse_threads(value: Option<&str>) -> Option<usize> {
     value?.trim().parse::<usize>().ok().filter(|n| *n > 0)
-}
-
-fn online_cores() -> usize {
-    // SAFETY: sysconf only reads a system value.
-    let n = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_ONLN) };
-    usize::try_from(n).ok().filter(|n| *n > 0).unwrap_or(1)
 }
 
 /// Global memory: MemTotal, lowered to the cgroup's memory limit when there is one.
@@ -877,7 +895,7 @@ cache size\t: 12288 KB\n\nprocessor\t: 1\nvendor_id\t: GenuineIntel\n";
         assert_eq!(parse_threads(Some("-2")), None);
         assert_eq!(parse_threads(Some("many")), None);
         assert_eq!(parse_threads(None), None);
-        assert!(online_cores() >= 1);
+        assert!(!root_units().is_empty());
     }
 
     #[test]

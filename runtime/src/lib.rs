@@ -7,6 +7,7 @@ pub mod callback;
 pub mod clc;
 pub mod clock;
 pub mod context;
+pub mod cpuset;
 pub mod device;
 pub mod event;
 pub mod executor;

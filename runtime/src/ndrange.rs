@@ -2,6 +2,7 @@
 //! range, the choice of a local size when the application gives none, and the launch of every
 //! work-group on the worker pool.
 
+use crate::device::Device;
 use crate::kernel::BoundArgs;
 use crate::workers;
 use jit::abi::{PrintfSink, WorkGroupContext};
@@ -103,7 +104,7 @@ const STACK_MARGIN: usize = 128 << 10;
 /// Runs every work-group of `range` and returns when all are done; false if a group
 /// panicked inside a runtime helper. What the kernel printed is written to standard output
 /// before this returns, that is before the command completes.
-pub fn run(kernel: Arc<codegen::Kernel>, args: BoundArgs, range: NDRange) -> bool {
+pub fn run(device: &Device, kernel: Arc<codegen::Kernel>, args: BoundArgs, range: NDRange) -> bool {
     if range.is_empty() {
         return true;
     }
@@ -121,7 +122,7 @@ pub fn run(kernel: Arc<codegen::Kernel>, args: BoundArgs, range: NDRange) -> boo
         let _ = &args.buffers;
     };
     let stack = stack_need(kernel_stack);
-    let ok = workers::run(groups, arena, stack, Box::new(body));
+    let ok = workers::run(&device.workers(), groups, arena, stack, Box::new(body));
     let text = printed.take();
     if !text.is_empty() {
         use std::io::Write;

@@ -383,7 +383,7 @@ unsafe fn enqueue_kernel(
     }) {
         return Err(CL_INVALID_GLOBAL_OFFSET);
     }
-    let device = runtime::device::device();
+    let device = q.device;
     let reqd = k.compiled.reqd_work_group_size.map(|r| r.map(|x| x as u64));
     let local = if local.is_null() {
         match reqd {
@@ -450,7 +450,7 @@ unsafe fn enqueue_kernel(
     };
     let compiled = k.compiled.clone();
     let work = Box::new(move || {
-        if ndrange::run(compiled, args, range) {
+        if ndrange::run(device, compiled, args, range) {
             Ok(())
         } else {
             Err(CL_OUT_OF_RESOURCES)
