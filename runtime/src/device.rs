@@ -6,10 +6,12 @@ use crate::clock;
 use crate::cpuset;
 use crate::info::{self, Answer};
 use crate::object::{self, ClObject, Header, Kind};
+use crate::partition;
 use crate::platform::{self, OPENCL_VERSION};
+use crate::topology;
 use crate::workers::Pool;
 use opencl_sys::*;
-use std::sync::{Arc, Once, OnceLock};
+use std::sync::{Arc, Mutex, Once, OnceLock};
 
 // ---------------------------------------------------------------------------------------------
 // The feature table
@@ -266,8 +268,13 @@ pub struct Device {
     vendor_id: u32,
     /// The compute units, as the CPU each one's worker thread is pinned to.
     units: Vec<usize>,
-    /// The worker pool, started by the first ND-range.
-    pool: OnceLock<Arc<Pool>>,
+    /// The device this one was partitioned from (`None` for the root device).
+    parent: Option<&'static Device>,
+    /// `CL_DEVICE_PARTITION_TYPE` of a sub-device: the properties it was made with, the
+    /// affinity domain resolved, terminated by 0.
+    partition_type: Vec<cl_device_partition_property>,
+    /// The worker pool, started by the first ND-range; a released sub-device lets it go.
+    pool: Mutex<Option<Arc<Pool>>>,
     clock_mhz: u32,
     global_mem_size: u64,
     max_mem_alloc_size: u64,
@@ -324,7 +331,9 @@ impl Device {
             vendor: vendor_name(vendor_tag),
             vendor_id: vendor_id(vendor_tag),
             units: root_units(),
-            pool: OnceLock::new(),
+            parent: None,
+            partition_type: vec![0],
+            pool: Mutex::new(None),
             clock_mhz: clock_mhz(&cpuinfo),
             global_mem_size: global,
             max_mem_alloc_size: max_alloc_for(global),
@@ -368,9 +377,56 @@ impl Device {
         &self.units
     }
 
-    /// The threads that run this device's ND-ranges, started on first use.
+    /// The threads that run this device's ND-ranges, started on first use. Only the root
+    /// device lets the enqueuing thread join in: a sub-device's work runs on its own CPUs.
     pub fn workers(&self) -> Arc<Pool> {
-        self.pool.get_or_init(|| Arc::new(Pool::new(&self.units, true))).clone()
+        let mut pool = self.pool.lock().unwrap_or_else(|e| e.into_inner());
+        pool.get_or_insert_with(|| Arc::new(Pool::new(&self.units, self.parent.is_none())))
+            .clone()
+    }
+
+    /// `CL_DEVICE_PARENT_DEVICE`.
+    pub fn parent(&self) -> Option<&'static Device> {
+        self.parent
+    }
+
+    /// The sub-devices of `plan` (see `partition::plan`), registered as handles with an
+    /// application reference count of one. Their memory is never freed: contexts, programs and
+    /// queues refer to devices as `&'static Device` and may outlive the application's last
+    /// reference.
+    pub fn create_sub_devices(&'static self, plan: &partition::Plan) -> Vec<&'static Device> {
+        plan.groups
+            .iter()
+            .map(|group| {
+                let sub: &'static Device = Box::leak(Box::new(Device {
+                    header: Header::new(Kind::Device),
+                    name: self.name.clone(),
+                    vendor: self.vendor.clone(),
+                    vendor_id: self.vendor_id,
+                    units: group.iter().map(|&i| self.units[i]).collect(),
+                    parent: Some(self),
+                    partition_type: plan.partition_type.clone(),
+                    pool: Mutex::new(None),
+                    clock_mhz: self.clock_mhz,
+                    global_mem_size: self.global_mem_size,
+                    max_mem_alloc_size: self.max_mem_alloc_size,
+                    cache_size: self.cache_size,
+                    cache_line: self.cache_line,
+                    hardware_fma: self.hardware_fma,
+                    profiling_resolution: self.profiling_resolution,
+                    version: self.version.clone(),
+                    driver_version: self.driver_version.clone(),
+                }));
+                object::publish_static(sub);
+                sub
+            })
+            .collect()
+    }
+
+    /// The application released its last reference to this sub-device: its worker threads
+    /// end once no running ND-range uses them (a queue still open on it starts new ones).
+    pub fn retire(&self) {
+        self.pool.lock().unwrap_or_else(|e| e.into_inner()).take();
     }
 
     pub fn local_mem_size(&self) -> u64 {
@@ -441,14 +497,21 @@ impl Device {
             CL_DEVICE_NUMERIC_VERSION => info::uint(OPENCL_VERSION),
             CL_DEVICE_PLATFORM => info::ptr(platform::platform().handle() as *const _),
             CL_DEVICE_AVAILABLE => info::boolean(true),
-            // A root device: no parent, a reference count of one.
-            CL_DEVICE_PARENT_DEVICE => info::ptr(std::ptr::null()),
-            CL_DEVICE_REFERENCE_COUNT => info::uint(1),
-            // Partitioning is not supported: "a value of 0 will be returned".
-            CL_DEVICE_PARTITION_MAX_SUB_DEVICES => info::uint(0),
-            CL_DEVICE_PARTITION_PROPERTIES => info::array::<cl_device_partition_property>(&[0]),
-            CL_DEVICE_PARTITION_AFFINITY_DOMAIN => info::ulong(0),
-            CL_DEVICE_PARTITION_TYPE => info::array::<cl_device_partition_property>(&[0]),
+            CL_DEVICE_PARENT_DEVICE => info::ptr(self.parent.map_or(std::ptr::null(), |p| p.handle() as *const _)),
+            // "If the device is a root-level device, a reference count of one is returned."
+            CL_DEVICE_REFERENCE_COUNT => info::uint(match self.parent {
+                Some(_) => self.header.ref_count(),
+                None => 1,
+            }),
+            CL_DEVICE_PARTITION_MAX_SUB_DEVICES => {
+                info::uint(u32::try_from(partition::max_sub_devices(self.units.len())).unwrap_or(u32::MAX))
+            }
+            CL_DEVICE_PARTITION_PROPERTIES => info::array(&partition::schemes(&self.units, topology::machine())),
+            CL_DEVICE_PARTITION_AFFINITY_DOMAIN => {
+                info::ulong(partition::affinity_domains(&self.units, topology::machine()))
+            }
+            // The root device answers 0: "there is no partition type associated with device".
+            CL_DEVICE_PARTITION_TYPE => info::array(&self.partition_type),
             CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED => info::string(LATEST_CONFORMANCE_VERSION_PASSED),
             _ => return None,
         })

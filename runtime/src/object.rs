@@ -130,6 +130,35 @@ pub fn lookup_static<T: ClObject>(ptr: *const c_void) -> Option<&'static T> {
     }
 }
 
+/// clRetainDevice for a counted object that is never freed (a sub-device): one more
+/// application reference.
+pub fn retain_static<T: ClObject>(ptr: *const c_void) -> Option<()> {
+    let live = registry().read().unwrap_or_else(|e| e.into_inner());
+    if live.get(&(ptr as usize)) != Some(&T::KIND) {
+        return None;
+    }
+    // SAFETY: registered static objects are never freed.
+    let obj = unsafe { &*(ptr as *const T) };
+    obj.header().refs.fetch_add(1, Ordering::AcqRel);
+    Some(())
+}
+
+/// clReleaseDevice for a counted object that is never freed: one application reference less;
+/// at zero the handle is withdrawn. Returns the object and whether that happened.
+pub fn release_static<T: ClObject>(ptr: *const c_void) -> Option<(&'static T, bool)> {
+    let mut live = registry().write().unwrap_or_else(|e| e.into_inner());
+    if live.get(&(ptr as usize)) != Some(&T::KIND) {
+        return None;
+    }
+    // SAFETY: registered static objects are never freed.
+    let obj: &'static T = unsafe { &*(ptr as *const T) };
+    let last = obj.header().refs.fetch_sub(1, Ordering::AcqRel) == 1;
+    if last {
+        live.remove(&(ptr as usize));
+    }
+    Some((obj, last))
+}
+
 /// clRetain*: one more application reference.
 pub fn retain<T: ClObject>(ptr: *const c_void) -> Option<()> {
     let obj = lookup::<T>(ptr)?;

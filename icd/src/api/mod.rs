@@ -1,6 +1,7 @@
 //! The entry points, one module per area of the API specification.
 
 mod context;
+mod device;
 mod event;
 mod image;
 mod kernel;
@@ -12,6 +13,7 @@ mod sampler;
 mod unsupported;
 
 pub use context::*;
+pub use device::*;
 pub use event::*;
 pub use image::*;
 pub use kernel::*;
