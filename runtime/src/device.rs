@@ -555,7 +555,8 @@ impl Device {
             CL_DEVICE_PROFILING_TIMER_RESOLUTION => {
                 info::size(usize::try_from(self.profiling_resolution).unwrap_or(usize::MAX))
             }
-            CL_DEVICE_EXECUTION_CAPABILITIES => info::ulong(CL_EXEC_KERNEL),
+            // Native kernels: host functions run by clEnqueueNativeKernel.
+            CL_DEVICE_EXECUTION_CAPABILITIES => info::ulong(CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL),
             CL_DEVICE_MAX_PARAMETER_SIZE => info::size(MAX_PARAMETER_SIZE),
             CL_DEVICE_PRINTF_BUFFER_SIZE => info::size(PRINTF_BUFFER_SIZE),
             // Sub-groups are not supported: both must be 0 / false.
