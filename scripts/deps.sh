@@ -2,7 +2,8 @@
 # Installs the Debian packages Clift builds, runs and is tested with.
 set -euo pipefail
 packages=(ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers clinfo pocl-opencl-icd
-          clang-15 llvm-spirv-15 spirv-tools gcc libc6-dev pkg-config ca-certificates curl)
+          clang-15 llvm-spirv-15 spirv-tools gcc libc6-dev pkg-config ca-certificates curl
+          openmpi-bin libopenmpi-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
