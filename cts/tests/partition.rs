@@ -335,6 +335,7 @@ fn contexts_mix_root_and_sub_devices() {
     if skip_without_two_cpus() {
         return;
     }
+    let _quiet = MEASURE.lock().unwrap_or_else(|e| e.into_inner());
     let root = device();
     let subs = partition(root, &[EQ, 1, 0]);
     let mut devices: Vec<cl_device_id> = subs.iter().map(|s| s.0).collect();
@@ -503,4 +504,57 @@ fn bad_partitions() {
             check_err!(count(&[AF, domain as isize, 0]), CL_INVALID_VALUE, name);
         }
     }
+}
+
+/// A context keeps its sub-devices usable after the application released its own references
+/// (the handles it lists stay valid); once the context is gone too, the handle is refused.
+#[test]
+fn a_context_keeps_its_sub_devices() {
+    if skip_without_two_cpus() {
+        return;
+    }
+    let _quiet = MEASURE.lock().unwrap_or_else(|e| e.into_inner());
+    let subs = partition(device(), &[EQ, 1, 0]);
+    let handles: Vec<cl_device_id> = subs.iter().map(|s| s.0).collect();
+    let ctx = context_of(&handles[..1]);
+    drop(subs); // the application's references
+    let listed: Vec<cl_device_id> = bytes_to_vec(&context_bytes(ctx.0, CL_CONTEXT_DEVICES).unwrap());
+    assert_eq!(listed, &handles[..1]);
+    let d = listed[0];
+    assert_eq!(parent(d), device());
+    assert_eq!(uint(d, CL_DEVICE_REFERENCE_COUNT), 0);
+    check_err!(
+        unsafe { clReleaseDevice(d) },
+        CL_INVALID_DEVICE,
+        "releasing a sub-device the application holds no reference to"
+    );
+    let q = queue_on(&ctx, d);
+    let out = ctx.buffer(ITEMS * 4);
+    let p = ctx.source_program("spin.cl");
+    ok!(clBuildProgram(
+        p.0,
+        0,
+        std::ptr::null(),
+        std::ptr::null(),
+        None,
+        std::ptr::null_mut()
+    ));
+    let k = p.kernel("spin");
+    k.arg_mem(0, &out);
+    k.arg(1, &3u32);
+    q.run(&k, &[], &[ITEMS], &[]);
+    let got: Vec<u32> = from_bytes(&q.read(&out, 0, ITEMS * 4));
+    assert_eq!(got[ITEMS - 1], spin_reference(ITEMS as u32 - 1, 3));
+    // The other sub-device was in no context: its handle went with its last reference.
+    check_err!(
+        unsafe { clRetainDevice(handles[1]) },
+        CL_INVALID_DEVICE,
+        "a released sub-device no context uses"
+    );
+    drop((k, p, out, q, ctx));
+    // The runtime lets the context go once its last command has retired.
+    let gone = wait_until(std::time::Duration::from_secs(5), || {
+        device_bytes(d, CL_DEVICE_MAX_COMPUTE_UNITS) == Err(CL_INVALID_DEVICE)
+    });
+    assert!(gone, "the sub-device's handle is still valid after its context is gone");
 }

@@ -34,6 +34,10 @@ impl Context {
         properties: Vec<cl_context_properties>,
         notify: Option<(NotifyFn, UserData)>,
     ) -> Context {
+        // A context keeps its sub-devices' handles valid (see `Device::hold`).
+        for d in &devices {
+            d.hold();
+        }
         Context {
             header: Header::new(Kind::Context),
             devices,
@@ -66,5 +70,8 @@ impl Drop for Context {
         let callbacks = std::mem::take(self.destructors.get_mut().unwrap_or_else(|e| e.into_inner()));
         // SAFETY: the callbacks were registered for this object.
         unsafe { run_destructors(callbacks, self as *mut Context as *mut c_void) };
+        for d in &self.devices {
+            d.unhold();
+        }
     }
 }

@@ -275,6 +275,9 @@ pub struct Device {
     partition_type: Vec<cl_device_partition_property>,
     /// The worker pool, started by the first ND-range; a released sub-device lets it go.
     pool: Mutex<Option<Arc<Pool>>>,
+    /// Contexts using this sub-device: its handle stays valid while there are any, even after
+    /// the application released its own references.
+    holders: Mutex<usize>,
     clock_mhz: u32,
     global_mem_size: u64,
     max_mem_alloc_size: u64,
@@ -334,6 +337,7 @@ impl Device {
             parent: None,
             partition_type: vec![0],
             pool: Mutex::new(None),
+            holders: Mutex::new(0),
             clock_mhz: clock_mhz(&cpuinfo),
             global_mem_size: global,
             max_mem_alloc_size: max_alloc_for(global),
@@ -407,6 +411,7 @@ impl Device {
                     parent: Some(self),
                     partition_type: plan.partition_type.clone(),
                     pool: Mutex::new(None),
+                    holders: Mutex::new(0),
                     clock_mhz: self.clock_mhz,
                     global_mem_size: self.global_mem_size,
                     max_mem_alloc_size: self.max_mem_alloc_size,
@@ -423,10 +428,35 @@ impl Device {
             .collect()
     }
 
-    /// The application released its last reference to this sub-device: its worker threads
-    /// end once no running ND-range uses them (a queue still open on it starts new ones).
-    pub fn retire(&self) {
-        self.pool.lock().unwrap_or_else(|e| e.into_inner()).take();
+    /// A context starts using this device (sub-devices only are counted).
+    pub fn hold(&self) {
+        if self.parent.is_some() {
+            *self.holders.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+        }
+    }
+
+    /// A context using this device is gone.
+    pub fn unhold(&self) {
+        if self.parent.is_some() {
+            let mut holders = self.holders.lock().unwrap_or_else(|e| e.into_inner());
+            *holders = holders.saturating_sub(1);
+            self.retire_if_unused(*holders);
+        }
+    }
+
+    /// The application released its last reference to this sub-device.
+    pub fn released(&self) {
+        let holders = self.holders.lock().unwrap_or_else(|e| e.into_inner());
+        self.retire_if_unused(*holders);
+    }
+
+    /// With no application reference and no context left, the handle is withdrawn and the
+    /// worker threads end once no running ND-range uses them.
+    fn retire_if_unused(&self, holders: usize) {
+        if holders == 0 && self.header.ref_count() == 0 {
+            object::withdraw_static(self.handle() as *const _);
+            self.pool.lock().unwrap_or_else(|e| e.into_inner()).take();
+        }
     }
 
     pub fn local_mem_size(&self) -> u64 {

@@ -65,7 +65,7 @@ pub unsafe extern "C" fn clReleaseDevice(device_id: cl_device_id) -> cl_int {
         }
         let (device, last) = release_static::<Device>(device_id as _).ok_or(CL_INVALID_DEVICE)?;
         if last {
-            device.retire();
+            device.released();
         }
         Ok(())
     })
