@@ -381,6 +381,8 @@ fn contexts_mix_root_and_sub_devices() {
 #[test]
 fn sub_devices_of_sub_devices() {
     if std::env::var_os("CTS_PARTITION_CHILD").is_none() {
+        // Starting a process costs this one CPU time: not while another test measures.
+        let _quiet = MEASURE.lock().unwrap_or_else(|e| e.into_inner());
         let out = test_child("sub_devices_of_sub_devices")
             .env("CTS_PARTITION_CHILD", "1")
             .env("CLIFT_THREADS", "4")
@@ -557,4 +559,80 @@ fn a_context_keeps_its_sub_devices() {
         device_bytes(d, CL_DEVICE_MAX_COMPUTE_UNITS) == Err(CL_INVALID_DEVICE)
     });
     assert!(gone, "the sub-device's handle is still valid after its context is gone");
+}
+
+/// The NUMA node of `cpu` from sysfs.
+fn node_of_cpu(cpu: usize) -> Option<usize> {
+    (0..1024).find(|n| {
+        std::fs::read_to_string(format!("/sys/devices/system/node/node{n}/cpulist"))
+            .is_ok_and(|l| parse_cpu_list(l.trim()).contains(&cpu))
+    })
+}
+
+/// get_mempolicy(MPOL_F_ADDR) of the page at `p`: (mode, node mask); with `node_of_page`, the
+/// node the page lives on (MPOL_F_NODE | MPOL_F_ADDR).
+fn page_policy(p: *mut c_void, node_of_page: bool) -> (i32, u64) {
+    let mut mode: i32 = -1;
+    let mut mask = [0u64; 16];
+    let flags: libc::c_ulong = if node_of_page { 3 } else { 2 };
+    let rc = unsafe {
+        libc::syscall(
+            libc::SYS_get_mempolicy,
+            &mut mode,
+            mask.as_mut_ptr(),
+            1024usize,
+            p,
+            flags,
+        )
+    };
+    assert_eq!(rc, 0, "get_mempolicy: {}", std::io::Error::last_os_error());
+    (mode, mask[0])
+}
+
+/// Large memory objects of a context whose devices all sit on one NUMA node prefer that node
+/// (MPOL_PREFERRED), so their pages land there whichever thread touches them first.
+#[test]
+fn buffers_prefer_the_node_of_their_sub_device() {
+    if skip_without_two_cpus() {
+        return;
+    }
+    let subs = partition(device(), &[EQ, 1, 0]);
+    let cpu = *cpus_that_ran(subs[0].0).iter().next().unwrap();
+    let Some(node) = node_of_cpu(cpu) else {
+        eprintln!("skipped: sysfs lists no NUMA node for CPU {cpu}");
+        return;
+    };
+    let ctx = context_of(&[subs[0].0]);
+    let q = queue_on(&ctx, subs[0].0);
+    let size = 4 << 20;
+    let buf = ctx.buffer(size);
+    let mut err = 0;
+    let p = unsafe {
+        clEnqueueMapBuffer(
+            q.0,
+            buf.0,
+            CL_TRUE,
+            CL_MAP_WRITE,
+            0,
+            size,
+            0,
+            std::ptr::null(),
+            std::ptr::null_mut(),
+            &mut err,
+        )
+    };
+    check_err!(err, CL_SUCCESS, "clEnqueueMapBuffer");
+    let (mode, mask) = page_policy(p, false);
+    assert_eq!((mode, mask), (1, 1 << node), "MPOL_PREFERRED for node {node}");
+    unsafe { *(p as *mut u8) = 1 };
+    assert_eq!(page_policy(p, true).0, node as i32, "the first touched page's node");
+    ok!(clEnqueueUnmapMemObject(
+        q.0,
+        buf.0,
+        p,
+        0,
+        std::ptr::null(),
+        std::ptr::null_mut()
+    ));
+    q.finish();
 }

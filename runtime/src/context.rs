@@ -51,6 +51,14 @@ impl Context {
         self.devices.iter().any(|d| std::ptr::eq(*d, device))
     }
 
+    /// The NUMA node every CPU of every device of this context lies in, if there is one (a
+    /// context on a sub-device partitioned by NUMA node, or on a process bound to one node):
+    /// its memory objects are placed there.
+    pub fn numa_node(&self) -> Option<usize> {
+        let cpus: Vec<usize> = self.devices.iter().flat_map(|d| d.units().iter().copied()).collect();
+        crate::topology::machine().common_node(&cpus)
+    }
+
     pub fn add_destructor(&self, cb: ObjectCallback) {
         self.destructors.lock().unwrap_or_else(|e| e.into_inner()).push(cb);
     }

@@ -19,12 +19,20 @@ pub const DOMAINS: [cl_device_affinity_domain; 5] = [
 #[derive(Default, Debug)]
 pub struct Topology {
     groups: HashMap<cl_device_affinity_domain, HashMap<usize, usize>>,
+    /// The NUMA node number of each CPU.
+    nodes: HashMap<usize, usize>,
 }
 
 impl Topology {
     /// The group of `cpu` in `domain`, `None` where the machine does not describe it.
     pub fn group(&self, domain: cl_device_affinity_domain, cpu: usize) -> Option<usize> {
         self.groups.get(&domain)?.get(&cpu).copied()
+    }
+
+    /// The NUMA node all of `cpus` lie in, if there is one.
+    pub fn common_node(&self, cpus: &[usize]) -> Option<usize> {
+        let first = *self.nodes.get(cpus.first()?)?;
+        cpus.iter().all(|c| self.nodes.get(c) == Some(&first)).then_some(first)
     }
 
     pub(crate) fn add(&mut self, domain: cl_device_affinity_domain, cpus: &[usize]) {
@@ -45,9 +53,10 @@ pub fn machine() -> &'static Topology {
 
 fn read_sysfs(root: &str) -> Topology {
     let mut topology = Topology::default();
-    for (_, dir) in numbered_dirs(&format!("{root}/node"), "node") {
+    for (node, dir) in numbered_dirs(&format!("{root}/node"), "node") {
         let cpus = parse_cpu_list(&read(&format!("{dir}/cpulist")));
         topology.add(CL_DEVICE_AFFINITY_DOMAIN_NUMA, &cpus);
+        topology.nodes.extend(cpus.iter().map(|&c| (c, node)));
     }
     for (_, cpu_dir) in numbered_dirs(&format!("{root}/cpu"), "cpu") {
         for (_, cache) in numbered_dirs(&format!("{cpu_dir}/cache"), "index") {
@@ -141,6 +150,9 @@ mod tests {
         let t = read_sysfs(dir.to_str().unwrap());
         let _ = std::fs::remove_dir_all(&dir);
         assert_eq!(t.group(CL_DEVICE_AFFINITY_DOMAIN_NUMA, 3), Some(2));
+        assert_eq!(t.common_node(&[2, 3]), Some(1));
+        assert_eq!(t.common_node(&[1, 2]), None);
+        assert_eq!(t.common_node(&[]), None);
         assert_eq!(t.group(CL_DEVICE_AFFINITY_DOMAIN_L3_CACHE, 1), Some(0));
         assert_eq!(t.group(CL_DEVICE_AFFINITY_DOMAIN_L1_CACHE, 1), Some(1));
         assert_eq!(t.group(CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE, 0), None);
