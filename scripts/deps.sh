@@ -4,7 +4,8 @@ set -euo pipefail
 # hashcat-data and python3-pyopencl: OpenCL C of other projects for cts/tests/source_corpus.rs.
 packages=(ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers clinfo pocl-opencl-icd
           clang-15 llvm-15 llvm-spirv-15 spirv-tools
-          hashcat-data python3-pyopencl gcc libc6-dev pkg-config ca-certificates curl)
+          hashcat-data python3-pyopencl gcc libc6-dev pkg-config ca-certificates curl
+          openmpi-bin libopenmpi-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -21,5 +21,7 @@ clinfo -l
 echo "== the sample application =="
 cc -O2 -o "$target/hello" examples/hello.c -lOpenCL
 "$target/hello"
+echo "== the MPI example: 2 ranks bound to one core each, equal to 1 rank =="
+examples/mpi/check.sh
 cargo test --release --workspace --exclude clift-cts
 cargo test --release -p clift-cts -- --test-threads="${CTS_THREADS:-4}"

@@ -16,6 +16,7 @@
 
 pub mod ffi;
 pub mod image_ref;
+pub mod threads;
 
 pub use ffi::*;
 pub use libc::{c_char, c_void, size_t};

@@ -34,6 +34,10 @@ impl Context {
         properties: Vec<cl_context_properties>,
         notify: Option<(NotifyFn, UserData)>,
     ) -> Context {
+        // A context keeps its sub-devices' handles valid (see `Device::hold`).
+        for d in &devices {
+            d.hold();
+        }
         Context {
             header: Header::new(Kind::Context),
             devices,
@@ -45,6 +49,14 @@ impl Context {
 
     pub fn has_device(&self, device: &Device) -> bool {
         self.devices.iter().any(|d| std::ptr::eq(*d, device))
+    }
+
+    /// The NUMA node every CPU of every device of this context lies in, if there is one (a
+    /// context on a sub-device partitioned by NUMA node, or on a process bound to one node):
+    /// its memory objects are placed there.
+    pub fn numa_node(&self) -> Option<usize> {
+        let cpus: Vec<usize> = self.devices.iter().flat_map(|d| d.units().iter().copied()).collect();
+        crate::topology::machine().common_node(&cpus)
     }
 
     pub fn add_destructor(&self, cb: ObjectCallback) {
@@ -66,5 +78,8 @@ impl Drop for Context {
         let callbacks = std::mem::take(self.destructors.get_mut().unwrap_or_else(|e| e.into_inner()));
         // SAFETY: the callbacks were registered for this object.
         unsafe { run_destructors(callbacks, self as *mut Context as *mut c_void) };
+        for d in &self.devices {
+            d.unhold();
+        }
     }
 }

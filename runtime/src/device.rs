@@ -3,11 +3,15 @@
 //! from [`FEATURES`] where it is a property of what Clift implements.
 
 use crate::clock;
+use crate::cpuset;
 use crate::info::{self, Answer};
 use crate::object::{self, ClObject, Header, Kind};
+use crate::partition;
 use crate::platform::{self, OPENCL_VERSION};
+use crate::topology;
+use crate::workers::Pool;
 use opencl_sys::*;
-use std::sync::{Once, OnceLock};
+use std::sync::{Arc, Mutex, Once, OnceLock};
 
 // ---------------------------------------------------------------------------------------------
 // The feature table
@@ -276,7 +280,18 @@ pub struct Device {
     name: String,
     vendor: String,
     vendor_id: u32,
-    compute_units: u32,
+    /// The compute units, as the CPU each one's worker thread is pinned to.
+    units: Vec<usize>,
+    /// The device this one was partitioned from (`None` for the root device).
+    parent: Option<&'static Device>,
+    /// `CL_DEVICE_PARTITION_TYPE` of a sub-device: the properties it was made with, the
+    /// affinity domain resolved, terminated by 0.
+    partition_type: Vec<cl_device_partition_property>,
+    /// The worker pool, started by the first ND-range; a released sub-device lets it go.
+    pool: Mutex<Option<Arc<Pool>>>,
+    /// Contexts using this sub-device: its handle stays valid while there are any, even after
+    /// the application released its own references.
+    holders: Mutex<usize>,
     clock_mhz: u32,
     global_mem_size: u64,
     max_mem_alloc_size: u64,
@@ -306,11 +321,19 @@ pub fn device() -> &'static Device {
     device
 }
 
-/// Threads of the worker pool, and `CL_DEVICE_MAX_COMPUTE_UNITS`: `CLIFT_THREADS` when it is a
-/// positive integer, else the online cores (at least 1).
+/// Threads of the root device's worker pool, its `CL_DEVICE_MAX_COMPUTE_UNITS`.
 pub fn worker_threads() -> usize {
+    device().units.len()
+}
+
+/// The root device's compute units, as the CPU each runs on: one per CPU the process may use
+/// (its affinity mask and cgroup quota, not the machine's online count), or `CLIFT_THREADS`
+/// of them (a positive integer) spread round-robin over those CPUs.
+fn root_units() -> Vec<usize> {
+    let cpus = cpuset::process_cpus();
     let env = std::env::var("CLIFT_THREADS").ok();
-    parse_threads(env.as_deref()).unwrap_or_else(online_cores)
+    let n = parse_threads(env.as_deref()).unwrap_or(cpus.len());
+    (0..n).map(|i| cpus[i % cpus.len()]).collect()
 }
 
 impl Device {
@@ -324,7 +347,11 @@ impl Device {
             name: device_name(&cpuinfo),
             vendor: vendor_name(vendor_tag),
             vendor_id: vendor_id(vendor_tag),
-            compute_units: u32::try_from(worker_threads()).unwrap_or(u32::MAX),
+            units: root_units(),
+            parent: None,
+            partition_type: vec![0],
+            pool: Mutex::new(None),
+            holders: Mutex::new(0),
             clock_mhz: clock_mhz(&cpuinfo),
             global_mem_size: global,
             max_mem_alloc_size: max_alloc_for(global),
@@ -360,7 +387,90 @@ impl Device {
     }
 
     pub fn compute_units(&self) -> u32 {
-        self.compute_units
+        u32::try_from(self.units.len()).unwrap_or(u32::MAX)
+    }
+
+    /// The CPU of each compute unit.
+    pub fn units(&self) -> &[usize] {
+        &self.units
+    }
+
+    /// The threads that run this device's ND-ranges, started on first use. Only the root
+    /// device lets the enqueuing thread join in: a sub-device's work runs on its own CPUs.
+    pub fn workers(&self) -> Arc<Pool> {
+        let mut pool = self.pool.lock().unwrap_or_else(|e| e.into_inner());
+        pool.get_or_insert_with(|| Arc::new(Pool::new(&self.units, self.parent.is_none())))
+            .clone()
+    }
+
+    /// `CL_DEVICE_PARENT_DEVICE`.
+    pub fn parent(&self) -> Option<&'static Device> {
+        self.parent
+    }
+
+    /// The sub-devices of `plan` (see `partition::plan`), registered as handles with an
+    /// application reference count of one. Their memory is never freed: contexts, programs and
+    /// queues refer to devices as `&'static Device` and may outlive the application's last
+    /// reference.
+    pub fn create_sub_devices(&'static self, plan: &partition::Plan) -> Vec<&'static Device> {
+        plan.groups
+            .iter()
+            .map(|group| {
+                let sub: &'static Device = Box::leak(Box::new(Device {
+                    header: Header::new(Kind::Device),
+                    name: self.name.clone(),
+                    vendor: self.vendor.clone(),
+                    vendor_id: self.vendor_id,
+                    units: group.iter().map(|&i| self.units[i]).collect(),
+                    parent: Some(self),
+                    partition_type: plan.partition_type.clone(),
+                    pool: Mutex::new(None),
+                    holders: Mutex::new(0),
+                    clock_mhz: self.clock_mhz,
+                    global_mem_size: self.global_mem_size,
+                    max_mem_alloc_size: self.max_mem_alloc_size,
+                    cache_size: self.cache_size,
+                    cache_line: self.cache_line,
+                    hardware_fma: self.hardware_fma,
+                    profiling_resolution: self.profiling_resolution,
+                    version: self.version.clone(),
+                    driver_version: self.driver_version.clone(),
+                }));
+                object::publish_static(sub);
+                sub
+            })
+            .collect()
+    }
+
+    /// A context starts using this device (sub-devices only are counted).
+    pub fn hold(&self) {
+        if self.parent.is_some() {
+            *self.holders.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+        }
+    }
+
+    /// A context using this device is gone.
+    pub fn unhold(&self) {
+        if self.parent.is_some() {
+            let mut holders = self.holders.lock().unwrap_or_else(|e| e.into_inner());
+            *holders = holders.saturating_sub(1);
+            self.retire_if_unused(*holders);
+        }
+    }
+
+    /// The application released its last reference to this sub-device.
+    pub fn released(&self) {
+        let holders = self.holders.lock().unwrap_or_else(|e| e.into_inner());
+        self.retire_if_unused(*holders);
+    }
+
+    /// With no application reference and no context left, the handle is withdrawn and the
+    /// worker threads end once no running ND-range uses them.
+    fn retire_if_unused(&self, holders: usize) {
+        if holders == 0 && self.header.ref_count() == 0 {
+            object::withdraw_static(self.handle() as *const _);
+            self.pool.lock().unwrap_or_else(|e| e.into_inner()).take();
+        }
     }
 
     pub fn local_mem_size(&self) -> u64 {
@@ -441,14 +551,21 @@ impl Device {
             CL_DEVICE_NUMERIC_VERSION => info::uint(OPENCL_VERSION),
             CL_DEVICE_PLATFORM => info::ptr(platform::platform().handle() as *const _),
             CL_DEVICE_AVAILABLE => info::boolean(true),
-            // A root device: no parent, a reference count of one.
-            CL_DEVICE_PARENT_DEVICE => info::ptr(std::ptr::null()),
-            CL_DEVICE_REFERENCE_COUNT => info::uint(1),
-            // Partitioning is not supported: "a value of 0 will be returned".
-            CL_DEVICE_PARTITION_MAX_SUB_DEVICES => info::uint(0),
-            CL_DEVICE_PARTITION_PROPERTIES => info::array::<cl_device_partition_property>(&[0]),
-            CL_DEVICE_PARTITION_AFFINITY_DOMAIN => info::ulong(0),
-            CL_DEVICE_PARTITION_TYPE => info::array::<cl_device_partition_property>(&[0]),
+            CL_DEVICE_PARENT_DEVICE => info::ptr(self.parent.map_or(std::ptr::null(), |p| p.handle() as *const _)),
+            // "If the device is a root-level device, a reference count of one is returned."
+            CL_DEVICE_REFERENCE_COUNT => info::uint(match self.parent {
+                Some(_) => self.header.ref_count(),
+                None => 1,
+            }),
+            CL_DEVICE_PARTITION_MAX_SUB_DEVICES => {
+                info::uint(u32::try_from(partition::max_sub_devices(self.units.len())).unwrap_or(u32::MAX))
+            }
+            CL_DEVICE_PARTITION_PROPERTIES => info::array(&partition::schemes(&self.units, topology::machine())),
+            CL_DEVICE_PARTITION_AFFINITY_DOMAIN => {
+                info::ulong(partition::affinity_domains(&self.units, topology::machine()))
+            }
+            // The root device answers 0: "there is no partition type associated with device".
+            CL_DEVICE_PARTITION_TYPE => info::array(&self.partition_type),
             CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED => info::string(LATEST_CONFORMANCE_VERSION_PASSED),
             _ => return None,
         })
@@ -456,7 +573,7 @@ impl Device {
 
     fn compute_info(&self, param: cl_device_info) -> Option<Answer> {
         Some(match param {
-            CL_DEVICE_MAX_COMPUTE_UNITS => info::uint(self.compute_units),
+            CL_DEVICE_MAX_COMPUTE_UNITS => info::uint(self.compute_units()),
             CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS => info::uint(MAX_WORK_ITEM_DIMENSIONS),
             CL_DEVICE_MAX_WORK_ITEM_SIZES => info::array(&[MAX_WORK_GROUP_SIZE; MAX_WORK_ITEM_DIMENSIONS as usize]),
             CL_DEVICE_MAX_WORK_GROUP_SIZE => info::size(MAX_WORK_GROUP_SIZE),
@@ -492,7 +609,8 @@ impl Device {
             CL_DEVICE_PROFILING_TIMER_RESOLUTION => {
                 info::size(usize::try_from(self.profiling_resolution).unwrap_or(usize::MAX))
             }
-            CL_DEVICE_EXECUTION_CAPABILITIES => info::ulong(CL_EXEC_KERNEL),
+            // Native kernels: host functions run by clEnqueueNativeKernel.
+            CL_DEVICE_EXECUTION_CAPABILITIES => info::ulong(CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL),
             CL_DEVICE_MAX_PARAMETER_SIZE => info::size(MAX_PARAMETER_SIZE),
             CL_DEVICE_PRINTF_BUFFER_SIZE => info::size(PRINTF_BUFFER_SIZE),
             // Sub-groups are not supported: both must be 0 / false.
@@ -672,12 +790,6 @@ fn vendor_id(vendor_id: &str) -> u32 {
 
 fn parse_threads(value: Option<&str>) -> Option<usize> {
     value?.trim().parse::<usize>().ok().filter(|n| *n > 0)
-}
-
-fn online_cores() -> usize {
-    // SAFETY: sysconf only reads a system value.
-    let n = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_ONLN) };
-    usize::try_from(n).ok().filter(|n| *n > 0).unwrap_or(1)
 }
 
 /// Global memory: MemTotal, lowered to the cgroup's memory limit when there is one.
@@ -901,7 +1013,7 @@ cache size\t: 12288 KB\n\nprocessor\t: 1\nvendor_id\t: GenuineIntel\n";
         assert_eq!(parse_threads(Some("-2")), None);
         assert_eq!(parse_threads(Some("many")), None);
         assert_eq!(parse_threads(None), None);
-        assert!(online_cores() >= 1);
+        assert!(!root_units().is_empty());
     }
 
     #[test]

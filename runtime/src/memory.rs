@@ -41,10 +41,16 @@ unsafe impl Send for Storage {}
 unsafe impl Sync for Storage {}
 
 impl Storage {
-    /// Zeroed memory of `len` bytes aligned to `align` (CL_DEVICE_MEM_BASE_ADDR_ALIGN).
-    pub fn allocate(len: usize, align: usize) -> Option<Storage> {
+    /// Zeroed memory of `len` bytes aligned to `align` (CL_DEVICE_MEM_BASE_ADDR_ALIGN). Objects
+    /// with their own mapping prefer NUMA node `node` when one is given: their pages are
+    /// placed there when first touched, by whichever thread.
+    pub fn allocate(len: usize, align: usize, node: Option<usize>) -> Option<Storage> {
         if len >= HUGE_PAGE && align <= HUGE_PAGE {
-            return Self::map(len);
+            let storage = Self::map(len)?;
+            if let Some(node) = node {
+                prefer_node(storage.ptr, len, node);
+            }
+            return Some(storage);
         }
         let layout = Layout::from_size_align(len.max(1), align).ok()?;
         // SAFETY: the layout has a non-zero size.
@@ -98,6 +104,30 @@ impl Storage {
 
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+}
+
+/// `mbind(MPOL_PREFERRED)`: the pages of [ptr, ptr + len) come from `node` while it has free
+/// memory. A refusal (a seccomp filter, no NUMA support) only costs placement.
+fn prefer_node(ptr: *mut u8, len: usize, node: usize) {
+    const MPOL_PREFERRED: libc::c_long = 1;
+    const MASK_BITS: usize = 1024;
+    if node >= MASK_BITS {
+        return;
+    }
+    let mut mask = [0u64; MASK_BITS / 64];
+    mask[node / 64] |= 1 << (node % 64);
+    // SAFETY: the range is a mapping Clift owns; the mask holds MASK_BITS bits.
+    unsafe {
+        libc::syscall(
+            libc::SYS_mbind,
+            ptr as *mut libc::c_void,
+            len,
+            MPOL_PREFERRED,
+            mask.as_ptr(),
+            MASK_BITS as libc::c_ulong,
+            0 as libc::c_uint,
+        );
     }
 }
 

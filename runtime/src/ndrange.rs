@@ -3,6 +3,7 @@
 //! work-group on the worker pool.
 
 use crate::context::Context;
+use crate::device::Device;
 use crate::kernel::BoundArgs;
 use crate::workers;
 use jit::abi::{PrintfSink, WorkGroupContext};
@@ -118,7 +119,7 @@ pub enum Failure {
 /// Runs every work-group of `range` and returns when all are done or one failed. What the
 /// kernel printed is written to standard output before this returns, that is before the
 /// command completes.
-pub fn run(kernel: Arc<codegen::Kernel>, args: BoundArgs, range: NDRange) -> Result<(), Failure> {
+pub fn run(device: &Device, kernel: Arc<codegen::Kernel>, args: BoundArgs, range: NDRange) -> Result<(), Failure> {
     if range.is_empty() {
         return Ok(());
     }
@@ -153,7 +154,7 @@ pub fn run(kernel: Arc<codegen::Kernel>, args: BoundArgs, range: NDRange) -> Res
     };
     let stack = stack_need(kernel_stack);
     let limit = crate::watchdog::time_limit();
-    let outcome = workers::run(groups, arena, stack, limit, Box::new(body));
+    let outcome = workers::run(&device.workers(), groups, arena, stack, limit, Box::new(body));
     let text = printed.take();
     if !text.is_empty() {
         use std::io::Write;
@@ -174,12 +175,13 @@ pub fn run(kernel: Arc<codegen::Kernel>, args: BoundArgs, range: NDRange) -> Res
 /// once through the context's `pfn_notify`, naming the kernel, the work-group and the address.
 pub fn run_command(
     context: &Context,
+    device: &Device,
     kernel: Arc<codegen::Kernel>,
     args: BoundArgs,
     range: NDRange,
 ) -> Result<(), cl_int> {
     let name = kernel.name.clone();
-    match run(kernel, args, range) {
+    match run(device, kernel, args, range) {
         Ok(()) => Ok(()),
         Err(failure) => {
             context.report(&failure_message(&name, &failure));

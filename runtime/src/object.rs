@@ -130,6 +130,45 @@ pub fn lookup_static<T: ClObject>(ptr: *const c_void) -> Option<&'static T> {
     }
 }
 
+/// clRetainDevice for a counted object that is never freed (a sub-device): one more
+/// application reference.
+pub fn retain_static<T: ClObject>(ptr: *const c_void) -> Option<()> {
+    let live = registry().read().unwrap_or_else(|e| e.into_inner());
+    if live.get(&(ptr as usize)) != Some(&T::KIND) {
+        return None;
+    }
+    // SAFETY: registered static objects are never freed.
+    let obj = unsafe { &*(ptr as *const T) };
+    obj.header().refs.fetch_add(1, Ordering::AcqRel);
+    Some(())
+}
+
+/// clReleaseDevice for a counted object that is never freed: one application reference less
+/// (never below zero). Returns the object and whether the count reached zero; the caller
+/// withdraws the handle (`withdraw_static`) once nothing else uses it either.
+pub fn release_static<T: ClObject>(ptr: *const c_void) -> Option<(&'static T, bool)> {
+    let live = registry().read().unwrap_or_else(|e| e.into_inner());
+    if live.get(&(ptr as usize)) != Some(&T::KIND) {
+        return None;
+    }
+    // SAFETY: registered static objects are never freed.
+    let obj: &'static T = unsafe { &*(ptr as *const T) };
+    let before = obj
+        .header()
+        .refs
+        .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| n.checked_sub(1))
+        .ok()?;
+    Some((obj, before == 1))
+}
+
+/// Withdraws the handle of a process-lifetime object: lookups refuse it from now on.
+pub fn withdraw_static(ptr: *const c_void) {
+    registry()
+        .write()
+        .unwrap_or_else(|e| e.into_inner())
+        .remove(&(ptr as usize));
+}
+
 /// clRetain*: one more application reference.
 pub fn retain<T: ClObject>(ptr: *const c_void) -> Option<()> {
     let obj = lookup::<T>(ptr)?;

@@ -1,12 +1,13 @@
-//! The worker pool that runs the work-groups of an ND-range: one thread per core (CLIFT_THREADS
-//! overrides), each with its own local-memory arena. Work-groups are handed out in chunks that
-//! shrink as the range drains (guided self-scheduling), and the thread that enqueued the
-//! range works on it too, so a one-group range never wakes another thread.
+//! The worker pools that run the work-groups of an ND-range: one per device, one thread per
+//! compute unit pinned to that unit's CPU, each with its own local-memory arena. Work-groups
+//! are handed out in chunks that shrink as the range drains (guided self-scheduling), and on
+//! the root device the thread that enqueued the range works on it too, so a one-group range
+//! never wakes another thread.
 
 use crossbeam_channel::{unbounded, Sender};
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex, OnceLock};
+use std::sync::{Arc, Condvar, Mutex};
 
 /// The per-work-group body: `(linear group index, local-memory arena)`; false when the group
 /// failed (its kernel faulted), which skips the range's groups not yet started.
@@ -64,25 +65,32 @@ impl crate::watchdog::Stoppable for Range {
     }
 }
 
-struct Pool {
+/// The threads that run one device's ND-ranges, each pinned to one CPU of the device.
+pub struct Pool {
     senders: Vec<Sender<Arc<Range>>>,
-    /// Threads that may work on one range at once (CLIFT_THREADS or the cores).
+    /// Threads that may work on one range at once (the device's compute units).
     parallel: usize,
+    /// Whether the enqueuing thread works on its ranges too. A sub-device's ranges run only on
+    /// its own pinned threads ("the commands enqueued on the queue are executed only on the
+    /// sub-device"); the root device owns every CPU of the process, so its caller may help.
+    caller_joins: bool,
 }
 
-fn pool() -> &'static Pool {
-    static POOL: OnceLock<Pool> = OnceLock::new();
-    POOL.get_or_init(|| {
-        // The calling thread is one of the workers, except for kernels whose stack need is too
-        // large for it: then the helpers (at least one) do all the work.
-        let helpers = crate::device::worker_threads().saturating_sub(1).max(1);
-        let mut senders = Vec::with_capacity(helpers);
-        for i in 0..helpers {
+impl Pool {
+    /// A pool for the compute units `units` (the CPU of each, `units.len()` at least 1).
+    /// With `caller_joins` the enqueuing thread is one of the workers and the pool starts one
+    /// thread less (but at least one, for kernels whose stack need is too large for it).
+    pub fn new(units: &[usize], caller_joins: bool) -> Pool {
+        let parallel = units.len().max(1);
+        let skip = usize::from(caller_joins && units.len() > 1);
+        let mut senders = Vec::with_capacity(parallel);
+        for (i, &cpu) in units.iter().enumerate().skip(skip) {
             let (tx, rx) = unbounded::<Arc<Range>>();
             let spawned = std::thread::Builder::new()
                 .name(format!("clift-worker-{i}"))
                 .stack_size(WORKER_STACK)
                 .spawn(move || {
+                    crate::cpuset::pin_current_thread(cpu);
                     for range in rx {
                         work(&range);
                     }
@@ -93,9 +101,10 @@ fn pool() -> &'static Pool {
         }
         Pool {
             senders,
-            parallel: crate::device::worker_threads().max(1),
+            parallel,
+            caller_joins,
         }
-    })
+    }
 }
 
 thread_local! {
@@ -169,6 +178,7 @@ fn work_chunks(range: &Range) {
 /// group uses, on a thread with at least `stack_need` bytes of stack. With a time limit, the
 /// range is stopped once it runs longer (see `watchdog`).
 pub fn run(
+    pool: &Pool,
     groups: usize,
     arena_size: usize,
     stack_need: usize,
@@ -178,8 +188,7 @@ pub fn run(
     if groups == 0 {
         return Outcome::Done;
     }
-    let pool = pool();
-    let caller_works = stack_need <= CALLER_STACK_BUDGET;
+    let caller_works = pool.caller_joins && stack_need <= CALLER_STACK_BUDGET;
     if !caller_works && pool.senders.is_empty() {
         return Outcome::Failed;
     }
@@ -233,7 +242,9 @@ mod tests {
     fn every_group_runs_once() {
         let seen: Arc<Vec<AtomicUsize>> = Arc::new((0..1000).map(|_| AtomicUsize::new(0)).collect());
         let s = seen.clone();
+        let pool = Pool::new(&[0, 0, 0], true);
         let ok = run(
+            &pool,
             1000,
             64,
             0,

@@ -150,6 +150,7 @@ unsafe fn own_storage(
     element_size: usize,
     flags: cl_mem_flags,
     host_ptr: *mut c_void,
+    node: Option<usize>,
 ) -> ClResult<(Layout, Storage)> {
     // "The image_row_pitch must be zero if host_ptr is NULL", "The image_slice_pitch must be
     // zero if host_ptr is NULL".
@@ -171,8 +172,8 @@ unsafe fn own_storage(
     if flags & CL_MEM_USE_HOST_PTR != 0 {
         return Ok((given, Storage::borrowed(host_ptr as *mut u8, given.size)));
     }
-    let storage =
-        Storage::allocate(tight.size, device.mem_base_addr_align_bytes()).ok_or(CL_MEM_OBJECT_ALLOCATION_FAILURE)?;
+    let storage = Storage::allocate(tight.size, device.mem_base_addr_align_bytes(), node)
+        .ok_or(CL_MEM_OBJECT_ALLOCATION_FAILURE)?;
     if flags & CL_MEM_COPY_HOST_PTR != 0 {
         // Copied row by row from the application's pitches into tight rows.
         let src = Image::new(desc.image_type, format, dims, given, host_ptr as *mut u8);
@@ -249,7 +250,7 @@ unsafe fn create_image(
             (layout, Backing::Shares(src), reported)
         }
         None => {
-            let (layout, storage) = own_storage(&desc, format, dims, element_size, flags, host_ptr)?;
+            let (layout, storage) = own_storage(&desc, format, dims, element_size, flags, host_ptr, ctx.numa_node())?;
             let reported = if flags & CL_MEM_USE_HOST_PTR != 0 {
                 host_ptr
             } else {

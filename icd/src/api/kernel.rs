@@ -391,7 +391,7 @@ unsafe fn enqueue_kernel(
     }) {
         return Err(CL_INVALID_GLOBAL_OFFSET);
     }
-    let device = runtime::device::device();
+    let device = q.device;
     let reqd = k.compiled.reqd_work_group_size.map(|r| r.map(|x| x as u64));
     let local = if local.is_null() {
         match reqd {
@@ -458,7 +458,7 @@ unsafe fn enqueue_kernel(
     };
     let compiled = k.compiled.clone();
     let context = q.context.clone();
-    let work = Box::new(move || ndrange::run_command(&context, compiled, args, range));
+    let work = Box::new(move || ndrange::run_command(&context, device, compiled, args, range));
     complete_enqueue(q.enqueue(command_type, deps, work), event, false)
 }
 

@@ -1,10 +1,12 @@
 //! The entry points, one module per area of the API specification.
 
 mod context;
+mod device;
 mod event;
 mod image;
 mod kernel;
 mod memory;
+mod native;
 mod platform;
 mod program;
 mod queue;
@@ -12,10 +14,12 @@ mod sampler;
 mod unsupported;
 
 pub use context::*;
+pub use device::*;
 pub use event::*;
 pub use image::*;
 pub use kernel::*;
 pub use memory::*;
+pub use native::*;
 pub use platform::*;
 pub use program::*;
 pub use queue::*;

@@ -1,4 +1,5 @@
-//! Platform and device queries (API sections 4.1-4.3) and the ICD's own entry points.
+//! Platform and device queries (API sections 4.1-4.2) and the ICD's own entry points;
+//! partitioning and device reference counts (4.3) are in `device.rs`.
 
 use crate::guard::{guard, set, slice, write_info, ClResult};
 use crate::handles;
@@ -106,36 +107,6 @@ pub unsafe extern "C" fn clGetDeviceInfo(
         let d = handles::device(device_id)?;
         write_info(d.info(param_name), param_value_size, param_value, param_value_size_ret)
     })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clCreateSubDevices(
-    in_device: cl_device_id,
-    properties: *const cl_device_partition_property,
-    _num_devices: cl_uint,
-    _out_devices: *mut cl_device_id,
-    num_devices_ret: *mut cl_uint,
-) -> cl_int {
-    guard(|| {
-        handles::device(in_device)?;
-        // CL_DEVICE_PARTITION_PROPERTIES is empty: "CL_INVALID_VALUE if values specified in
-        // properties are not valid or if values specified in properties are valid but not
-        // supported by the device."
-        let _ = properties;
-        set(num_devices_ret, 0);
-        Err(CL_INVALID_VALUE)
-    })
-}
-
-/// Root devices: "the reference count is not changed" and CL_SUCCESS is returned.
-#[no_mangle]
-pub unsafe extern "C" fn clRetainDevice(device_id: cl_device_id) -> cl_int {
-    guard(|| handles::device(device_id).map(|_| ()))
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clReleaseDevice(device_id: cl_device_id) -> cl_int {
-    guard(|| handles::device(device_id).map(|_| ()))
 }
 
 #[no_mangle]

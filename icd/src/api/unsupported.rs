@@ -1,10 +1,10 @@
 //! The entry points of the areas Clift does not implement yet: built-in kernels, shared
-//! virtual memory, pipes, sub-group queries, native kernels, and the sharing extensions
+//! virtual memory, pipes, sub-group queries, and the sharing extensions
 //! (OpenGL, EGL, Direct3D 10/11, DX9 media surfaces, device fission). Each one is in the
 //! dispatch table, checks the handles it can check cheaply, and then answers with the error
 //! the specification gives for a device without the feature, which is what the device reports
-//! (`runtime::device::FEATURES`: no SVM capabilities, no pipes, no sub-groups, no native
-//! kernels, none of the sharing extensions).
+//! (`runtime::device::FEATURES`: no SVM capabilities, no pipes, no sub-groups, none of the
+//! sharing extensions).
 //!
 //! Clauses are quoted from the OpenCL 3.0 API specification (section numbers in brackets). No function here dereferences a pointer the specification does not require to be
 //! valid, and none can panic across the C boundary (`guard` / `guard_object`).
@@ -239,32 +239,6 @@ pub unsafe extern "C" fn clGetKernelSuggestedLocalWorkSizeKHR(
     guard(|| {
         handles::queue(command_queue)?;
         Err(CL_INVALID_KERNEL)
-    })
-}
-
-/// [5.10]: "CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host command-queue",
-/// "CL_INVALID_VALUE if user_func is NULL", then "CL_INVALID_OPERATION if the device associated
-/// with command_queue cannot execute the native kernel" (`CL_DEVICE_EXECUTION_CAPABILITIES`
-/// has no `CL_EXEC_NATIVE_KERNEL`).
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueNativeKernel(
-    command_queue: cl_command_queue,
-    user_func: Option<unsafe extern "C" fn(arg1: *mut c_void)>,
-    args: *mut c_void,
-    cb_args: usize,
-    num_mem_objects: cl_uint,
-    mem_list: *const cl_mem,
-    args_mem_loc: *mut *const c_void,
-    num_events_in_wait_list: cl_uint,
-    event_wait_list: *const cl_event,
-    event: *mut cl_event,
-) -> cl_int {
-    guard(|| {
-        handles::queue(command_queue)?;
-        if user_func.is_none() {
-            return Err(CL_INVALID_VALUE);
-        }
-        Err(CL_INVALID_OPERATION)
     })
 }
 
