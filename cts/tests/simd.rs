@@ -557,7 +557,93 @@ fn branches_with_phis_and_else() {
     }
 }
 
-const VECTORIZED: [&str; 17] = [
+#[test]
+fn size_t_index_arithmetic() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("simd.cl", OPTS);
+    let n = 203usize;
+    let mut rng = Rng::new(5);
+    // (The last row of sz_split reads up to w - 1 past the range.)
+    let a = floats(&mut rng, n + 64, -4.0, 4.0);
+    let ba = ctx.buffer_from(as_bytes(&a));
+    let k = p.kernel("sz_split");
+    for w in [1u64, 4, 7, 64] {
+        for (off, global, local) in launches(n) {
+            let (o, pi) = (ctx.buffer(4 * n), ctx.buffer(4 * n));
+            k.arg_mem(0, &ba);
+            k.arg_mem(1, &o);
+            k.arg_mem(2, &pi);
+            k.arg(3, &w);
+            q.run(&k, &off, &global, &local);
+            let (got, gp) = (read_f32(&q, &o, n), from_bytes::<i32>(&q.read(&pi, 0, 4 * n)));
+            let start = off.first().copied().unwrap_or(0);
+            for i in start..start + global[0] {
+                let (x, y) = (i as u64 % w, i as u64 / w);
+                let want = a[(y * w + (w - 1 - x)) as usize] + i as i32 as f32 * 0.5;
+                assert!(
+                    same(got[i], want),
+                    "sz_split w={w} {local:?}: o[{i}] = {} not {want}",
+                    got[i]
+                );
+                let wp = (x * 3 + y) as i32 + if i as u64 == w { 1000 } else { 0 } + (i >> 1) as i32;
+                assert_eq!(gp[i], wp, "sz_split w={w} {local:?}: p[{i}]");
+            }
+        }
+    }
+    let mut la: Vec<i64> = (0..n).map(|_| rng.next_u64() as i64).collect();
+    la[..5].copy_from_slice(&[0, -1, i64::MAX, i64::MIN, 100]);
+    let bl = ctx.buffer_from(as_bytes(&la));
+    let k = p.kernel("sz_long");
+    for m in [3i64, -0x1234_5678_9abc] {
+        for (off, global, local) in launches(n) {
+            let o = ctx.buffer(8 * n);
+            k.arg_mem(0, &bl);
+            k.arg_mem(1, &o);
+            k.arg(2, &m);
+            q.run(&k, &off, &global, &local);
+            let got: Vec<i64> = from_bytes(&q.read(&o, 0, 8 * n));
+            let start = off.first().copied().unwrap_or(0);
+            for i in start..start + global[0] {
+                let v = la[i];
+                let want = v
+                    .wrapping_mul(m)
+                    .wrapping_add(i as i64)
+                    .wrapping_sub(v >> 7)
+                    .wrapping_add((v < i as i64) as i64);
+                assert_eq!(got[i], want, "sz_long m={m} {local:?}: o[{i}]");
+            }
+        }
+    }
+    let idx: Vec<u32> = (0..n).map(|_| rng.next_u64() as u32).collect();
+    let bi = ctx.buffer_from(as_bytes(&idx));
+    let k = p.kernel("sz_gather");
+    for m in [1u64, 50, n as u64] {
+        for (off, global, local) in launches(n) {
+            let o = ctx.buffer(4 * n);
+            k.arg_mem(0, &ba);
+            k.arg_mem(1, &bi);
+            k.arg_mem(2, &o);
+            k.arg(3, &m);
+            q.run(&k, &off, &global, &local);
+            let got = read_f32(&q, &o, n);
+            let start = off.first().copied().unwrap_or(0);
+            for i in start..start + global[0] {
+                let want = a[(idx[i] as u64 % m) as usize] * 2.0;
+                assert!(
+                    same(got[i], want),
+                    "sz_gather m={m} {local:?}: o[{i}] = {} not {want}",
+                    got[i]
+                );
+            }
+        }
+    }
+}
+
+const VECTORIZED: [&str; 20] = [
+    "sz_split",
+    "sz_long",
+    "sz_gather",
     "loop_sum",
     "edges",
     "split_store",

@@ -32,7 +32,8 @@ impl Gen {
                 .into();
         }
         let (a, b) = (self.f(d - 1), self.f(d - 1));
-        match self.0.below(20) {
+        match self.0.below(21) {
+            20 => format!("a[(i * 7) % 50 + ((size_t)({}) & 15)]", self.i(d - 1)),
             0 => format!("({a} + {b})"),
             1 => format!("({a} - {b})"),
             2 => format!("({a} * {b})"),
@@ -71,7 +72,15 @@ impl Gen {
                 .into();
         }
         let (a, b) = (self.i(d - 1), self.i(d - 1));
-        match self.0.below(17) {
+        match self.0.below(23) {
+            // 64-bit values: size_t arithmetic, long products, 64-bit comparisons, gathers
+            // through a computed index.
+            17 => format!("(int)(i % {})", self.pick(&["5", "(size_t)(k + 10)", "3ul"])),
+            18 => format!("(int)(i / 3 + (size_t)({a} & 7))"),
+            19 => format!("(int)(((long)({a}) * (long)({b})) >> 20)"),
+            20 => format!("(int)(i * 3 == (size_t)(k + 60) || (long)({a}) < (long)i - 40)"),
+            21 => format!("ia[((size_t)({a}) & 63) + (i % 3)]"),
+            22 => format!("(int)((ulong)(uint)({a}) % 13ul)"),
             0 => format!("({a} + {b})"),
             1 => format!("({a} - {b})"),
             2 => format!("({a} * {b})"),

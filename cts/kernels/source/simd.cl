@@ -155,3 +155,26 @@ kernel void tree_sum(global const float *a, global float *o, local float *t, uin
     if (l == 0)
         o[get_group_id(0)] = t[0];
 }
+
+// size_t index arithmetic: 64-bit values that differ between work-items (i % w, i / w, shifts),
+// (int)i, 64-bit comparisons, and a load through a computed index.
+kernel void sz_split(global const float *a, global float *o, global int *p, ulong w) {
+    size_t i = get_global_id(0);
+    size_t x = i % w, y = i / w;
+    int k = (int)i;
+    o[i] = a[y * w + (w - 1 - x)] + (float)k * 0.5f;
+    p[i] = (int)(x * 3 + y) + (i == w ? 1000 : 0) + (int)(i >> 1);
+}
+
+// long values: 64-bit loads, stores, products, shifts and comparisons per work-item.
+kernel void sz_long(global const long *a, global long *o, long m) {
+    size_t i = get_global_id(0);
+    long v = a[i];
+    o[i] = v * m + (long)i - (v >> 7) + (v < (long)i ? 1 : 0);
+}
+
+// A gather: each work-item loads through an index it read.
+kernel void sz_gather(global const float *a, global const uint *idx, global float *o, ulong n) {
+    size_t i = get_global_id(0);
+    o[i] = a[idx[i] % n] * 2.0f;
+}

@@ -1,7 +1,7 @@
 //! The vector body's code: the plan's steps translated into the vector loop's block.
 
 use super::plan::{base_name, ext_name, is_compare};
-use super::{Class, Guard, Plan, Step, LANES};
+use super::{rep, Class, Guard, Plan, Rep, Step, LANES};
 use crate::codegen::arith::{float_cc, int_cc};
 use crate::codegen::layout::Id;
 use crate::codegen::translate::{op_id, result, FnTx, R};
@@ -33,16 +33,26 @@ struct Loop {
     exit_phis: Vec<BranchPhi>,
 }
 
-/// A phi of a branch's merge, carried in a variable.
+/// A phi of a branch's merge, carried in variables.
 #[derive(Clone)]
 struct BranchPhi {
     result: Id,
     ty: Id,
-    var: Variable,
+    /// One (a uniform value or a vector) or one per lane (Rep::Quad).
+    vars: Vec<Variable>,
     /// On the first arm's path, on the other.
     values: [Id; 2],
-    /// Four lanes (else one uniform value).
-    vector: bool,
+    /// How its four lanes are held (`None`: one uniform value).
+    rep: Option<Rep>,
+}
+
+/// The values of the vector body that differ between work-items, as [`Rep`] says.
+#[derive(Default)]
+pub(crate) struct Vecs {
+    /// Four-lane vectors (32-bit values and masks).
+    v: HashMap<Id, Value>,
+    /// Four scalars, one per lane.
+    q: HashMap<Id, [Value; LANES as usize]>,
 }
 
 fn vec_type(t: Type) -> Option<Type> {
@@ -57,15 +67,9 @@ impl FnTx<'_, '_, '_> {
     /// Translates the vector body of `plan` into the current block: four work-items whose
     /// first one's builtins are the group's builtin values. A failed guard jumps to `bail`
     /// with `bail_args` (before any store). Ends in the block where the body ends.
-    /// `inputs`: the four lanes of the plan's inputs. Gives the four lanes of the values at
-    /// the end.
-    pub(crate) fn simd_body(
-        &mut self,
-        plan: &Plan,
-        bail: Block,
-        bail_args: &[BlockArg],
-        inputs: HashMap<Id, Value>,
-    ) -> R<HashMap<Id, Value>> {
+    /// `inputs`: the four lanes of the plan's inputs ([`FnTx::simd_input`]). Gives the four
+    /// lanes of the values at the end.
+    pub(crate) fn simd_body(&mut self, plan: &Plan, bail: Block, bail_args: &[BlockArg], inputs: Vecs) -> R<Vecs> {
         let mut vecs = inputs;
         let mut branch: Option<Branch> = None;
         let mut looping: Option<Loop> = None;
@@ -141,26 +145,40 @@ impl FnTx<'_, '_, '_> {
                     self.def(r, ty, v);
                 }
                 Step::Vector => self.simd_inst(inst, plan, &mut vecs)?,
+                Step::Lanes => self.by_lanes(inst, plan, &mut vecs)?,
             }
         }
         Ok(vecs)
     }
 
     /// The values of carried phis where their paths meet: four lanes, or the scalar value.
-    fn use_phis(&mut self, phis: &[BranchPhi], vecs: &mut HashMap<Id, Value>) {
+    fn use_phis(&mut self, phis: &[BranchPhi], vecs: &mut Vecs) {
         for p in phis {
-            let x = self.b.use_var(p.var);
-            if p.vector {
-                vecs.insert(p.result, x);
-            } else {
-                self.def(p.result, p.ty, vec![x]);
+            let xs: Vec<Value> = p.vars.iter().map(|v| self.b.use_var(*v)).collect();
+            match (p.rep, <[Value; LANES as usize]>::try_from(xs.as_slice())) {
+                (Some(Rep::Quad(_)), Ok(q)) => {
+                    vecs.q.insert(p.result, q);
+                }
+                (Some(Rep::Vector(_)), _) => {
+                    vecs.v.insert(p.result, xs[0]);
+                }
+                _ => self.def(p.result, p.ty, xs),
             }
         }
     }
 
-    /// Four lanes of value `id` at the end of the vector body (`vecs`: what it gave).
-    pub(crate) fn simd_lanes(&mut self, id: Id, plan: &Plan, vecs: &HashMap<Id, Value>) -> R<Value> {
-        self.lanes(id, plan, vecs)
+    /// The four lanes of value `id` at the end of the vector body (`vecs`: what it gave).
+    pub(crate) fn simd_lanes(&mut self, id: Id, plan: &Plan, vecs: &Vecs) -> R<[Value; LANES as usize]> {
+        self.quad(id, plan, vecs)
+    }
+
+    /// Adds the four lanes `xs` of input `id` of `plan` to `vecs`.
+    pub(crate) fn simd_input(&mut self, id: Id, plan: &Plan, xs: [Value; LANES as usize], vecs: &mut Vecs) -> R {
+        let ty = *plan
+            .tys
+            .get(&id)
+            .ok_or_else(|| CompileError::new(format!("vector plan: input %{id} of unknown type")))?;
+        self.put_lanes(id, ty, xs, vecs)
     }
 
     /// The scalar translation of `inst` under `guard`: when the guard fails, the four
@@ -225,7 +243,7 @@ impl FnTx<'_, '_, '_> {
     /// The blocks and phi variables of the branch that starts at step `k` (a Step::If): its
     /// Step::Else and Step::EndIf follow, then its Step::Phi. Without an else, the path that
     /// skips the arm brings the phis' second values, defined here.
-    fn open_branch(&mut self, plan: &Plan, k: usize, vecs: &HashMap<Id, Value>) -> R<Branch> {
+    fn open_branch(&mut self, plan: &Plan, k: usize, vecs: &Vecs) -> R<Branch> {
         let rest = plan.steps.get(k + 1..).unwrap_or(&[]);
         let end = rest
             .iter()
@@ -259,7 +277,7 @@ impl FnTx<'_, '_, '_> {
         negate: bool,
         [yes, no]: [Block; 2],
         plan: &Plan,
-        vecs: &HashMap<Id, Value>,
+        vecs: &Vecs,
         bail: Block,
         bail_args: &[BlockArg],
     ) -> R {
@@ -282,7 +300,7 @@ impl FnTx<'_, '_, '_> {
     /// The blocks and variables of the loop that starts at step `k` (a Step::LoopHead): its
     /// phis follow, then after its Step::LoopEnd the exit block's. Defines the loop phis'
     /// values on entry and (with a guard) the exit phis' values from the guard.
-    fn open_loop(&mut self, plan: &Plan, k: usize, vecs: &HashMap<Id, Value>) -> R<Loop> {
+    fn open_loop(&mut self, plan: &Plan, k: usize, vecs: &Vecs) -> R<Loop> {
         let rest = plan.steps.get(k + 1..).unwrap_or(&[]);
         let end = rest
             .iter()
@@ -313,40 +331,46 @@ impl FnTx<'_, '_, '_> {
     /// operands holding its two values.
     fn phi_var(&mut self, phi: &Instruction, plan: &Plan, values: [usize; 2]) -> R<BranchPhi> {
         let (result, ty) = crate::codegen::translate::result(phi)?;
-        let vector = plan.class.get(&result) == Some(&Class::Varying);
         let leaf = self.cx.layout.get(ty)?.leaves.first().copied().unwrap_or(types::I32);
-        let t = if vector {
-            vec_type(leaf).ok_or_else(|| self.err(phi, "vector plan: not a 32-bit phi"))?
+        let rep = if plan.class.get(&result) == Some(&Class::Varying) {
+            Some(rep(self.cx, ty).ok_or_else(|| self.err(phi, "vector plan: not a scalar phi"))?)
         } else {
-            leaf
+            None
+        };
+        let vars = match rep {
+            None => vec![self.b.declare_var(leaf)],
+            Some(Rep::Vector(t)) => vec![self.b.declare_var(t)],
+            Some(Rep::Quad(t)) => (0..LANES).map(|_| self.b.declare_var(t)).collect(),
         };
         Ok(BranchPhi {
             result,
             ty,
-            var: self.b.declare_var(t),
+            vars,
             values: [op_id(phi, values[0])?, op_id(phi, values[1])?],
-            vector,
+            rep,
         })
     }
 
     /// Defines each phi's variable with its value on the first arm's path (`first`) or the
     /// other.
-    fn def_phis(&mut self, phis: &[BranchPhi], first: bool, plan: &Plan, vecs: &HashMap<Id, Value>) -> R {
+    fn def_phis(&mut self, phis: &[BranchPhi], first: bool, plan: &Plan, vecs: &Vecs) -> R {
         for p in phis {
             let v = p.values[if first { 0 } else { 1 }];
-            let x = if p.vector {
-                self.lanes(v, plan, vecs)?
-            } else {
-                self.val1(v)?
+            let xs = match p.rep {
+                Some(Rep::Vector(_)) => vec![self.lanes(v, plan, vecs)?],
+                Some(Rep::Quad(_)) => self.quad(v, plan, vecs)?.to_vec(),
+                None => vec![self.val1(v)?],
             };
-            self.b.def_var(p.var, x);
+            for (var, x) in p.vars.iter().zip(xs) {
+                self.b.def_var(*var, x);
+            }
         }
         Ok(())
     }
 
     /// Whether condition `c` holds in all four lanes, and whether in none (both false: they
     /// disagree).
-    fn all_or_none(&mut self, c: Id, plan: &Plan, vecs: &HashMap<Id, Value>) -> R<(Value, Value)> {
+    fn all_or_none(&mut self, c: Id, plan: &Plan, vecs: &Vecs) -> R<(Value, Value)> {
         if let Some(cmp) = plan.monotone.get(&c) {
             // Lanes 0 and 3 of an ordered comparison of affine x and uniform y: the lanes in
             // between lie between them, unless x wraps around within the four lanes.
@@ -412,8 +436,8 @@ impl FnTx<'_, '_, '_> {
     }
 
     /// Four lanes of operand `id` as a vector of `lane` elements.
-    fn lanes(&mut self, id: Id, plan: &Plan, vecs: &HashMap<Id, Value>) -> R<Value> {
-        if let Some(v) = vecs.get(&id) {
+    fn lanes(&mut self, id: Id, plan: &Plan, vecs: &Vecs) -> R<Value> {
+        if let Some(v) = vecs.v.get(&id) {
             return Ok(*v);
         }
         if let Some(cmp) = plan.monotone.get(&id) {
@@ -444,7 +468,7 @@ impl FnTx<'_, '_, '_> {
     }
 
     /// An OpenCL.std function of [`VECTOR_EXT_F32`] or [`VECTOR_EXT_I32`] on four lanes.
-    fn simd_ext(&mut self, inst: &Instruction, plan: &Plan, vecs: &HashMap<Id, Value>) -> R<Value> {
+    fn simd_ext(&mut self, inst: &Instruction, plan: &Plan, vecs: &Vecs) -> R<Value> {
         let name = ext_name(self.cx, inst).ok_or_else(|| self.err(inst, "vector plan: unknown instruction"))?;
         let mut a = Vec::new();
         for i in 2..inst.operands.len() {
@@ -500,8 +524,142 @@ impl FnTx<'_, '_, '_> {
         })
     }
 
+    /// The scalar value of operand `id` in lane `l` (a boolean as 0 or 1).
+    fn lane(&mut self, id: Id, l: usize, plan: &Plan, vecs: &Vecs) -> R<Value> {
+        if let Some(q) = vecs.q.get(&id) {
+            return Ok(q[l]);
+        }
+        if vecs.v.contains_key(&id) || plan.monotone.contains_key(&id) {
+            let v = self.lanes(id, plan, vecs)?;
+            let x = self.b.ins().extractlane(v, l as u8);
+            let is_bool = plan
+                .tys
+                .get(&id)
+                .and_then(|t| rep(self.cx, *t))
+                .is_some_and(|_| self.cx.layout.get(plan.tys[&id]).is_ok_and(|i| i.leaves == [types::I8]));
+            return Ok(if is_bool {
+                self.b.ins().icmp_imm_s(IntCC::NotEqual, x, 0)
+            } else {
+                x
+            });
+        }
+        let base = self.val1(id)?;
+        match plan.class.get(&id).copied().unwrap_or(Class::Uniform) {
+            Class::Uniform => Ok(base),
+            Class::Affine(s) if l == 0 || s == 0 => Ok(base),
+            Class::Affine(s) => Ok(self.b.ins().iadd_imm_s(base, s.wrapping_mul(l as i64))),
+            c => Err(CompileError::new(format!("vector plan: %{id} has class {c:?}"))),
+        }
+    }
+
+    /// The four lanes of operand `id` as scalars.
+    fn quad(&mut self, id: Id, plan: &Plan, vecs: &Vecs) -> R<[Value; LANES as usize]> {
+        if let Some(q) = vecs.q.get(&id) {
+            return Ok(*q);
+        }
+        let mut q = Vec::with_capacity(LANES as usize);
+        for l in 0..LANES as usize {
+            q.push(self.lane(id, l, plan, vecs)?);
+        }
+        q.try_into().map_err(|_| CompileError::new("vector plan: no lanes"))
+    }
+
+    /// Four scalar lanes `xs` of a value of type `ty` as that value's varying form.
+    fn put_lanes(&mut self, r: Id, ty: Id, xs: [Value; LANES as usize], vecs: &mut Vecs) -> R {
+        match rep(self.cx, ty) {
+            Some(Rep::Vector(vt)) => {
+                let mut v = None;
+                for (l, mut x) in xs.into_iter().enumerate() {
+                    if self.b.func.dfg.value_type(x) == types::I8 {
+                        // A boolean (0 or 1) as a mask lane.
+                        let w = self.b.ins().uextend(types::I32, x);
+                        x = self.b.ins().ineg(w);
+                    }
+                    v = Some(match v {
+                        None => self.b.ins().splat(vt, x),
+                        Some(acc) => self.b.ins().insertlane(acc, x, l as u8),
+                    });
+                }
+                let v = v.ok_or_else(|| CompileError::new("vector plan: no lanes"))?;
+                vecs.v.insert(r, v);
+            }
+            Some(Rep::Quad(_)) => {
+                vecs.q.insert(r, xs);
+            }
+            None => return Err(CompileError::new(format!("vector plan: %{r} is not a scalar"))),
+        }
+        Ok(())
+    }
+
+    /// Step::Lanes: the scalar translation of `inst` once per lane, its varying operands
+    /// given that lane's values (the scalar values they had are put back after).
+    fn by_lanes(&mut self, inst: &Instruction, plan: &Plan, vecs: &mut Vecs) -> R {
+        let (r, ty) = result(inst)?;
+        let mut ids: Vec<Id> = Vec::new();
+        for o in &inst.operands {
+            if let rspirv::dr::Operand::IdRef(x) = o {
+                let varying = plan.class.get(x).is_some_and(|c| *c != Class::Uniform);
+                if varying && !ids.contains(x) {
+                    ids.push(*x);
+                }
+            }
+        }
+        // Every operand's lanes first: an affine one may be read from a variable.
+        let mut lanes = Vec::with_capacity(ids.len());
+        for x in &ids {
+            let t = *plan
+                .tys
+                .get(x)
+                .ok_or_else(|| self.err(inst, "vector plan: operand of unknown type"))?;
+            lanes.push((*x, t, self.quad(*x, plan, vecs)?));
+        }
+        // Values carried across barriers live in variables that a definition would set:
+        // out of the way while the lanes are translated.
+        let mut hidden = Vec::new();
+        if let Some(rg) = self.group.as_mut().and_then(|g| g.regions.as_mut()) {
+            for x in ids.iter().chain([&r]) {
+                if let Some(vs) = rg.crossing.remove(x) {
+                    hidden.push((*x, vs));
+                }
+            }
+        }
+        let saved: Vec<(Id, Option<Vec<Value>>)> = ids
+            .iter()
+            .chain([&r])
+            .map(|x| (*x, self.vals.get(x).cloned()))
+            .collect();
+        let mut out = Vec::with_capacity(LANES as usize);
+        let mut res = Ok(());
+        for l in 0..LANES as usize {
+            for (x, t, q) in &lanes {
+                self.def(*x, *t, vec![q[l]]);
+            }
+            match self.inst(inst).and_then(|_| self.val1(r)) {
+                Ok(v) => out.push(v),
+                Err(e) => {
+                    res = Err(e);
+                    break;
+                }
+            }
+        }
+        for (x, v) in saved {
+            match v {
+                Some(v) => self.vals.insert(x, v),
+                None => self.vals.remove(&x),
+            };
+        }
+        if let Some(rg) = self.group.as_mut().and_then(|g| g.regions.as_mut()) {
+            rg.crossing.extend(hidden);
+        }
+        res?;
+        let xs = out
+            .try_into()
+            .map_err(|_| self.err(inst, "vector plan: missing lanes"))?;
+        self.put_lanes(r, ty, xs, vecs)
+    }
+
     /// A comparison or logical operation as a four-lane mask.
-    fn simd_mask(&mut self, inst: &Instruction, plan: &Plan, vecs: &HashMap<Id, Value>) -> R<Value> {
+    fn simd_mask(&mut self, inst: &Instruction, plan: &Plan, vecs: &Vecs) -> R<Value> {
         let op = inst.opcode;
         let a = self.lanes(op_id(inst, 0)?, plan, vecs)?;
         if op == Op::LogicalNot {
@@ -522,7 +680,7 @@ impl FnTx<'_, '_, '_> {
         }
     }
 
-    fn simd_inst(&mut self, inst: &Instruction, plan: &Plan, vecs: &mut HashMap<Id, Value>) -> R {
+    fn simd_inst(&mut self, inst: &Instruction, plan: &Plan, vecs: &mut Vecs) -> R {
         let flags = MemFlagsData::new();
         let op = inst.opcode;
         if is_compare(op)
@@ -533,7 +691,7 @@ impl FnTx<'_, '_, '_> {
         {
             let (r, _) = result(inst)?;
             let m = self.simd_mask(inst, plan, vecs)?;
-            vecs.insert(r, m);
+            vecs.v.insert(r, m);
             return Ok(());
         }
         if op == Op::Select {
@@ -545,7 +703,7 @@ impl FnTx<'_, '_, '_> {
                 let x = self.lanes(op_id(inst, 1)?, plan, vecs)?;
                 let y = self.lanes(op_id(inst, 2)?, plan, vecs)?;
                 let v = self.b.ins().bitselect(c, x, y);
-                vecs.insert(r, v);
+                vecs.v.insert(r, v);
                 return Ok(());
             }
             let vt = vec_type(t).ok_or_else(|| self.err(inst, "vector plan: not a 32-bit select"))?;
@@ -554,7 +712,7 @@ impl FnTx<'_, '_, '_> {
                 self.lanes(op_id(inst, 1)?, plan, vecs)?,
                 self.lanes(op_id(inst, 2)?, plan, vecs)?,
             );
-            let v = if vecs.contains_key(&c) || plan.monotone.contains_key(&c) {
+            let v = if vecs.v.contains_key(&c) || plan.monotone.contains_key(&c) {
                 let m = self.lanes(c, plan, vecs)?;
                 let m = if self.b.func.dfg.value_type(m) == vt {
                     m
@@ -566,7 +724,7 @@ impl FnTx<'_, '_, '_> {
                 let cv = self.val1(c)?;
                 self.b.ins().select(cv, x, y)
             };
-            vecs.insert(r, v);
+            vecs.v.insert(r, v);
             return Ok(());
         }
         match op {
@@ -574,45 +732,44 @@ impl FnTx<'_, '_, '_> {
                 let (r, ty) = result(inst)?;
                 let p = op_id(inst, 0)?;
                 let t = self.cx.layout.get(ty)?.leaves.first().copied().unwrap_or(types::I32);
-                let vt = vec_type(t).ok_or_else(|| self.err(inst, "vector plan: not a 32-bit load"))?;
-                let Some(Class::Affine(s)) = plan.class.get(&p).copied() else {
-                    return Err(self.err(inst, "vector plan: load through a non-affine pointer"));
-                };
-                let base = self.val1(p)?;
-                let v = if s == 4 {
-                    self.b.ins().load(vt, flags, base, 0)
-                } else {
-                    let mut v = None;
-                    for l in 0..LANES {
-                        let x = self.b.ins().load(t, flags, base, (s * l) as i32);
-                        v = Some(match v {
-                            None => self.b.ins().splat(vt, x),
-                            Some(acc) => self.b.ins().insertlane(acc, x, l as u8),
-                        });
+                let class = plan.class.get(&p).copied();
+                if let (Some(Class::Affine(s)), Some(vt)) = (class, vec_type(t)) {
+                    if s == 4 {
+                        let base = self.val1(p)?;
+                        let v = self.b.ins().load(vt, flags, base, 0);
+                        vecs.v.insert(r, v);
+                        return Ok(());
                     }
-                    v.unwrap_or(base)
-                };
-                vecs.insert(r, v);
+                }
+                // Lane by lane (a gather), each at its lane's address.
+                let addrs = self.quad(p, plan, vecs)?;
+                let xs = addrs.map(|a| self.b.ins().load(t, flags, a, 0));
+                self.put_lanes(r, ty, xs, vecs)?;
             }
             Op::Store => {
                 let p = op_id(inst, 0)?;
                 let vid = op_id(inst, 1)?;
-                let v = self.lanes(vid, plan, vecs)?;
-                let base = self.val1(p)?;
+                let vector = vecs.v.contains_key(&vid) || plan.class.get(&vid).is_some_and(|c| *c != Class::Uniform);
+                let vt = plan.tys.get(&vid).and_then(|t| rep(self.cx, *t));
                 match plan.class.get(&p).copied().unwrap_or(Class::Uniform) {
-                    Class::Affine(4) => {
+                    Class::Affine(4) if vector && matches!(vt, Some(Rep::Vector(_))) => {
+                        let v = self.lanes(vid, plan, vecs)?;
+                        let base = self.val1(p)?;
                         self.b.ins().store(flags, v, base, 0);
                     }
-                    Class::Affine(s) => {
-                        for l in 0..LANES {
-                            let x = self.b.ins().extractlane(v, l as u8);
-                            self.b.ins().store(flags, x, base, (s * l) as i32);
-                        }
-                    }
                     // One location: the last work-item's store is the one that stays.
-                    _ => {
-                        let x = self.b.ins().extractlane(v, (LANES - 1) as u8);
+                    Class::Uniform => {
+                        let x = self.lane(vid, (LANES - 1) as usize, plan, vecs)?;
+                        let base = self.val1(p)?;
                         self.b.ins().store(flags, x, base, 0);
+                    }
+                    // Lane by lane (a scatter), in the lanes' order.
+                    _ => {
+                        let addrs = self.quad(p, plan, vecs)?;
+                        let xs = self.quad(vid, plan, vecs)?;
+                        for (a, x) in addrs.into_iter().zip(xs) {
+                            self.b.ins().store(flags, x, a, 0);
+                        }
                     }
                 }
             }
@@ -622,7 +779,7 @@ impl FnTx<'_, '_, '_> {
                 let vt = vec_type(t).ok_or_else(|| self.err(inst, "vector plan: not a 32-bit result"))?;
                 if op == Op::ExtInst {
                     let v = self.simd_ext(inst, plan, vecs)?;
-                    vecs.insert(r, v);
+                    vecs.v.insert(r, v);
                     return Ok(());
                 }
                 let a = self.lanes(op_id(inst, 0)?, plan, vecs)?;
@@ -638,6 +795,7 @@ impl FnTx<'_, '_, '_> {
                         }
                     }
                     Op::ConvertSToF => self.b.ins().fcvt_from_sint(vt, a),
+                    Op::ConvertUToF => self.b.ins().fcvt_from_uint(vt, a),
                     Op::ShiftLeftLogical | Op::ShiftRightLogical | Op::ShiftRightArithmetic => {
                         let n = self.val1(op_id(inst, 1)?)?;
                         match op {
@@ -663,7 +821,7 @@ impl FnTx<'_, '_, '_> {
                         }
                     }
                 };
-                vecs.insert(r, v);
+                vecs.v.insert(r, v);
             }
         }
         Ok(())

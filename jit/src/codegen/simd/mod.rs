@@ -43,10 +43,13 @@
 mod emit;
 mod plan;
 
+pub(crate) use emit::Vecs;
 pub(crate) use plan::plan;
 
-use super::layout::Id;
+use super::layout::{Id, Scalar, Ty};
+use super::module::Ctx;
 use crate::spirv::Instruction;
+use cranelift_codegen::ir::{types, Type};
 use std::collections::HashMap;
 
 /// Work-items per vector.
@@ -77,6 +80,9 @@ enum Step {
     Builtin,
     /// A four-lane operation.
     Vector,
+    /// The scalar translation once per lane, on each lane's operands (64-bit integers,
+    /// pointers, divisions, built-in calls: whatever has no four-lane form of its own).
+    Lanes,
     /// Nothing yet: a Monotone comparison, evaluated by the Step::If that uses it.
     Deferred,
     /// The start of an arm taken by all four work-items or by none (`negate`: when the
@@ -124,6 +130,31 @@ pub(crate) struct Plan {
     monotone: HashMap<Id, Instruction>,
     /// Where the body ends at a barrier (block label, instruction index), if it does.
     pub yield_at: Option<(Id, usize)>,
+    /// The types of the body's values (instruction results and parameters).
+    tys: HashMap<Id, Id>,
+}
+
+/// How a varying value's four lanes are held.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Rep {
+    /// One four-lane vector of this type: 32-bit integers and floats, and booleans as masks
+    /// (`I32X4`, all ones where true).
+    Vector(Type),
+    /// Four scalars of this type, one per lane: 64-bit integers, pointers, doubles, 8- and
+    /// 16-bit integers.
+    Quad(Type),
+}
+
+/// How the four lanes of a varying value of type `ty` are held (`None`: not a single scalar).
+fn rep(cx: &Ctx, ty: Id) -> Option<Rep> {
+    let info = cx.layout.get(ty).ok()?;
+    match info.ty {
+        Ty::Scalar(Scalar::Bool) => Some(Rep::Vector(types::I32X4)),
+        Ty::Scalar(Scalar::Int(32)) => Some(Rep::Vector(types::I32X4)),
+        Ty::Scalar(Scalar::Float(32)) => Some(Rep::Vector(types::F32X4)),
+        Ty::Scalar(_) | Ty::Pointer(..) if info.leaves.len() == 1 => Some(Rep::Quad(info.leaves[0])),
+        _ => None,
+    }
 }
 
 impl Plan {

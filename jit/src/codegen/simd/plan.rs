@@ -1,7 +1,7 @@
 //! The vector plan: which instructions of a kernel body run per lane, which once for four
 //! work-items, and whether the body can run four work-items at a time at all.
 
-use super::{Class, Guard, Plan, Step};
+use super::{rep, Class, Guard, Plan, Step};
 use crate::codegen::group::is_barrier;
 use crate::codegen::layout::{round_up, Id, Scalar, Ty};
 use crate::codegen::module::Ctx;
@@ -316,8 +316,8 @@ fn plan_with(
                 Class::Affine(s) if single => Class::Affine(s),
                 _ => Class::Varying,
             };
-            if c == Class::Varying && scalar32(cx, ty).is_none() {
-                return Err(format!("{}: not a 32-bit value", inst.describe()));
+            if c == Class::Varying && rep(cx, ty).is_none() {
+                return Err(format!("{}: not a scalar value", inst.describe()));
             }
             class.insert(r, c);
             any_vector |= c != Class::Uniform;
@@ -367,14 +367,14 @@ fn plan_with(
             let single = cx.layout.get(ty).map(|i| i.leaves.len() == 1).unwrap_or(false);
             let c = if all_uniform && single {
                 Class::Uniform
-            } else if scalar32(cx, ty).is_some()
+            } else if rep(cx, ty).is_some()
                 && ids
                     .iter()
                     .all(|x| matches!(cls(x), Class::Uniform | Class::Varying | Class::Affine(_)))
             {
                 Class::Varying
             } else {
-                return Err(format!("{}: not a 32-bit value", inst.describe()));
+                return Err(format!("{}: not a scalar value", inst.describe()));
             };
             let r = inst.result_id.ok_or("OpPhi without a result")?;
             class.insert(r, c);
@@ -390,7 +390,9 @@ fn plan_with(
         let small = |id: &Id| matches!(cls(id), Class::Affine(s) if s.abs() < 1 << 28);
         let checked = match (step, inst.opcode) {
             (Step::ScalarGuarded(_), _) => out.is_some_and(|c| matches!(c, Class::Affine(s) if s.abs() < 1 << 28)),
-            (Step::Vector, Op::Load | Op::Store) => ids.first().is_some_and(|p| cls(p) == Class::Uniform || small(p)),
+            (Step::Vector, Op::Load | Op::Store) => ids
+                .first()
+                .is_some_and(|p| matches!(cls(p), Class::Uniform | Class::Varying) || small(p)),
             _ => true,
         };
         if !checked {
@@ -399,7 +401,7 @@ fn plan_with(
         if inst.opcode == Op::Store {
             stored = true;
         }
-        any_vector |= step == Step::Vector || out.is_some_and(|c| c != Class::Uniform);
+        any_vector |= matches!(step, Step::Vector | Step::Lanes) || out.is_some_and(|c| c != Class::Uniform);
         if let (Some(r), Some(c)) = (inst.result_id, out) {
             class.insert(r, c);
             if c == Class::Monotone {
@@ -417,6 +419,7 @@ fn plan_with(
         class,
         monotone,
         yield_at,
+        tys,
     })
 }
 
@@ -744,8 +747,60 @@ fn speculatable(cx: &Ctx, inst: &Instruction) -> bool {
     }
 }
 
-/// The step and result class of one instruction (`None`: not vectorizable).
+/// The step and result class of one instruction (`None`: not vectorizable): its four-lane
+/// form where it has one, else the scalar translation lane by lane.
 fn classify(
+    cx: &Ctx,
+    tys: &Types,
+    defs: &HashMap<Id, &Instruction>,
+    inst: &Instruction,
+    ids: &[Id],
+    cls: &dyn Fn(&Id) -> Class,
+    all_uniform: bool,
+) -> Option<(Step, Option<Class>)> {
+    classify_vector(cx, tys, defs, inst, ids, cls, all_uniform).or_else(|| by_lanes(cx, tys, inst, ids, cls))
+}
+
+/// Step::Lanes for a computation without effects on single scalars (of any width), every
+/// operand uniform, affine or varying.
+fn by_lanes(
+    cx: &Ctx,
+    tys: &Types,
+    inst: &Instruction,
+    ids: &[Id],
+    cls: &dyn Fn(&Id) -> Class,
+) -> Option<(Step, Option<Class>)> {
+    use Op::*;
+    let op = inst.opcode;
+    let ok = match op {
+        Load | Store | Variable | CompositeExtract | CompositeInsert | CompositeConstruct | VectorShuffle
+        | VectorExtractDynamic | VectorInsertDynamic => false,
+        // Built-in functions that neither touch memory nor have an effect.
+        ExtInst => ext_name(cx, inst).is_some_and(|n| {
+            !(n.starts_with("vstore") || n.starts_with("vload") || matches!(n.as_str(), "printf" | "prefetch"))
+        }),
+        op => pure(op),
+    };
+    if !ok || inst.result_id.is_none() {
+        return None;
+    }
+    rep(cx, inst.result_type?)?;
+    // An OpExtInst's first operand is its instruction set, not a value.
+    let skip = usize::from(op == ExtInst);
+    for x in ids.iter().skip(skip) {
+        match cls(x) {
+            Class::Uniform => {}
+            Class::Affine(_) | Class::Varying | Class::Monotone => {
+                rep(cx, value_type(cx, tys, *x)?)?;
+            }
+            Class::IdX3 => return None,
+        }
+    }
+    Some((Step::Lanes, Some(Class::Varying)))
+}
+
+/// The four-lane step and result class of one instruction (`None`: it has none).
+fn classify_vector(
     cx: &Ctx,
     tys: &Types,
     defs: &HashMap<Id, &Instruction>,
@@ -786,7 +841,8 @@ fn classify(
             }
             match cls(&p) {
                 Uniform => Some((Step::Scalar, Some(Uniform))),
-                Affine(_) if v32 => Some((Step::Vector, Some(Varying))),
+                // Four lanes of a single scalar: a vector load or lane by lane.
+                Affine(_) | Varying if rep(cx, rty?).is_some() => Some((Step::Vector, Some(Varying))),
                 _ => None,
             }
         }
@@ -795,7 +851,9 @@ fn classify(
             let vty = value_type(cx, tys, v)?;
             match (cls(&p), cls(&v)) {
                 (Uniform, Uniform) => Some((Step::Scalar, None)),
-                (Uniform | Affine(_), _) if scalar32(cx, vty).is_some() => Some((Step::Vector, None)),
+                (Uniform | Affine(_) | Varying, Uniform | Affine(_) | Varying) if rep(cx, vty).is_some() => {
+                    Some((Step::Vector, None))
+                }
                 _ => None,
             }
         }
@@ -1070,7 +1128,7 @@ fn classify(
             scalar32(cx, value_type(cx, tys, id(0)?)?)?;
             vector_op(v32, &[c(0)?], false)
         }
-        Op::ConvertSToF if !decorated => {
+        Op::ConvertSToF | Op::ConvertUToF if !decorated => {
             // i32 -> f32 only (rounding to nearest, as the scalar translation does).
             let from = int_bits(cx, value_type(cx, tys, id(0)?)?)?;
             let to = scalar32(cx, rty?)?;
