@@ -640,10 +640,87 @@ fn size_t_index_arithmetic() {
     }
 }
 
-const VECTORIZED: [&str; 20] = [
+#[test]
+fn loops_left_at_different_rounds() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("simd.cl", OPTS);
+    let n = 203usize;
+    let k = p.kernel("escape");
+    for max_iter in [0u32, 1, 7, 200] {
+        for (off, global, local) in launches(n) {
+            let (o, zl) = (ctx.buffer(4 * n), ctx.buffer(4 * n));
+            k.arg_mem(0, &o);
+            k.arg_mem(1, &zl);
+            k.arg(2, &-2.2f32);
+            k.arg(3, &0.015f32);
+            k.arg(4, &max_iter);
+            q.run(&k, &off, &global, &local);
+            let (got, gz) = (from_bytes::<u32>(&q.read(&o, 0, 4 * n)), read_f32(&q, &zl, n));
+            let start = off.first().copied().unwrap_or(0);
+            for i in start..start + global[0] {
+                let (cr, ci) = (-2.2f32 + i as f32 * 0.015f32, 0.25f32);
+                let (mut zr, mut zi, mut it) = (0.0f32, 0.0f32, 0u32);
+                while it < max_iter && zr * zr + zi * zi <= 4.0 {
+                    let t = zr * zr - zi * zi + cr;
+                    zi = 2.0 * zr * zi + ci;
+                    zr = t;
+                    it += 1;
+                }
+                assert_eq!(got[i], it, "escape max {max_iter} {local:?}: out[{i}]");
+                assert!(
+                    same(gz[i], zr),
+                    "escape max {max_iter} {local:?}: last[{i}] = {} not {zr}",
+                    gz[i]
+                );
+            }
+        }
+    }
+    let mut rng = Rng::new(9);
+    let a = floats(&mut rng, n + 8, -2.0, 3.0);
+    let ba = ctx.buffer_from(as_bytes(&a));
+    let k = p.kernel("until");
+    for lim in [-10.0f32, 0.5, 2.0, 100.0] {
+        for (off, global, local) in launches(n) {
+            let o = ctx.buffer(4 * n);
+            let trace = ctx.buffer_from(as_bytes(&vec![-1.0f32; n]));
+            k.arg_mem(0, &ba);
+            k.arg_mem(1, &o);
+            k.arg_mem(2, &trace);
+            k.arg(3, &lim);
+            q.run(&k, &off, &global, &local);
+            let (got, gt) = (read_f32(&q, &o, n), read_f32(&q, &trace, n));
+            let start = off.first().copied().unwrap_or(0);
+            for i in start..start + global[0] {
+                let (mut fx, mut tr) = (a[i], -1.0f32);
+                for j in 0..(i % 7) + 1 {
+                    fx = fx * 0.5 + a[i + j];
+                    if fx > lim {
+                        break;
+                    }
+                    tr = fx + j as f32;
+                }
+                assert!(
+                    same(got[i], fx),
+                    "until lim {lim} {local:?}: o[{i}] = {} not {fx}",
+                    got[i]
+                );
+                assert!(
+                    same(gt[i], tr),
+                    "until lim {lim} {local:?}: trace[{i}] = {} not {tr}",
+                    gt[i]
+                );
+            }
+        }
+    }
+}
+
+const VECTORIZED: [&str; 22] = [
     "sz_split",
     "sz_long",
     "sz_gather",
+    "escape",
+    "until",
     "loop_sum",
     "edges",
     "split_store",

@@ -134,6 +134,21 @@ impl Gen {
                     "    for (int j = 0; j < {bound}; j++) {{\n        fx = fx * 0.5f + {e} + a[i + j];\n        ix = ix * 3 + ({ie}) + ia[i + j];\n    }}\n"
                 ));
             } else if self.chance(0.2) {
+                // A loop with two exits, each work-item leaving at its own round (Mandelbrot's
+                // shape), or one that stores each round and breaks out on a data-dependent test.
+                let bound = self.pick(&["(k & 3) + 5", "(int)(i % 7) + 1", "(ix & 15)", "20"]);
+                if self.chance(0.5) {
+                    let (cr, ci) = (self.f(1), self.f(1));
+                    body.push_str(&format!(
+                        "    {{\n        int it = 0; float zr = 0.0f, zi = 0.0f, cr = ({cr}) * 0.25f, ci = ({ci}) * 0.25f;\n        while (it < {bound} && zr * zr + zi * zi <= 4.0f) {{\n            float t = zr * zr - zi * zi + cr;\n            zi = 2.0f * zr * zi + ci;\n            zr = t;\n            it++;\n        }}\n        fx = fx + (float)it + zr;\n    }}\n"
+                    ));
+                } else {
+                    let thr = self.pick(&["3.0f", "y", "s * 2.0f"]);
+                    body.push_str(&format!(
+                        "    for (int j = 0; j < {bound}; j++) {{\n        fx = fx * 0.5f + a[i + j];\n        if (fx > {thr}) break;\n        o[300 + i] = fx + (float)j;\n    }}\n"
+                    ));
+                }
+            } else if self.chance(0.2) {
                 // A load in one arm of a conditional expression.
                 let (c, e) = (self.cond(1), self.f(1));
                 body.push_str(&format!("    fx = ({c}) ? a[i + 1] : {e};\n"));
@@ -258,7 +273,8 @@ fn differential_child() {
         let err = p.build("-cl-std=CL3.0");
         assert_eq!(err, CL_SUCCESS, "build: {}", p.build_log());
         let mut rng = Rng::new(seed);
-        let len = 2 * N + 8;
+        // (Loops store at o[300 + i], apart from every other store.)
+        let len = 4 * N + 8;
         let mut a: Vec<f32> = (0..len).map(|_| rng.range_f64(-5.0, 5.0) as f32).collect();
         a[..6].copy_from_slice(&[0.0, -0.0, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, 1e-40]);
         let b: Vec<f32> = (0..len).map(|_| rng.range_f64(-5.0, 5.0) as f32).collect();

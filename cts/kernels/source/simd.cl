@@ -178,3 +178,36 @@ kernel void sz_gather(global const float *a, global const uint *idx, global floa
     size_t i = get_global_id(0);
     o[i] = a[idx[i] % n] * 2.0f;
 }
+
+// Loops that work-items leave at different rounds: they run under an execution mask until the
+// last of the four has left. (No contraction into fma from here on: the host computes the same
+// float operations.)
+#pragma OPENCL FP_CONTRACT OFF
+
+// Mandelbrot's shape: two exits, a trip count per work-item.
+kernel void escape(global uint *out, global float *last, float x0, float dx, uint max_iter) {
+    size_t i = get_global_id(0);
+    float cr = x0 + (float)i * dx, ci = 0.25f;
+    float zr = 0.0f, zi = 0.0f;
+    uint it = 0;
+    while (it < max_iter && zr * zr + zi * zi <= 4.0f) {
+        float t = zr * zr - zi * zi + cr;
+        zi = 2.0f * zr * zi + ci;
+        zr = t;
+        it++;
+    }
+    out[i] = it;
+    last[i] = zr;
+}
+
+// A store every round (masked for the work-items that left) and a data-dependent break.
+kernel void until(global const float *a, global float *o, global float *trace, float lim) {
+    size_t i = get_global_id(0);
+    float fx = a[i];
+    for (int j = 0; j < (int)(i % 7) + 1; j++) {
+        fx = fx * 0.5f + a[i + j];
+        if (fx > lim) break;
+        trace[i] = fx + (float)j;
+    }
+    o[i] = fx;
+}

@@ -29,8 +29,12 @@ struct Loop {
     exit: Block,
     /// The loop's phis (values: on entry, from the loop).
     phis: Vec<BranchPhi>,
-    /// The exit block's phis (values: from the loop, from the guard).
+    /// The exit block's phis (values: from each exit, from the guard).
     exit_phis: Vec<BranchPhi>,
+    /// The exits passed so far.
+    exits: usize,
+    /// The execution mask outside the loop (a masked loop's is in `Vecs::exec`).
+    outer: Option<Variable>,
 }
 
 /// A phi of a branch's merge, carried in variables.
@@ -40,8 +44,8 @@ struct BranchPhi {
     ty: Id,
     /// One (a uniform value or a vector) or one per lane (Rep::Quad).
     vars: Vec<Variable>,
-    /// On the first arm's path, on the other.
-    values: [Id; 2],
+    /// On the first arm's path, on the other (a loop's exit phi: from each exit).
+    values: Vec<Id>,
     /// How its four lanes are held (`None`: one uniform value).
     rep: Option<Rep>,
 }
@@ -53,6 +57,45 @@ pub(crate) struct Vecs {
     v: HashMap<Id, Value>,
     /// Four scalars, one per lane.
     q: HashMap<Id, [Value; LANES as usize]>,
+    /// The execution mask (`I32X4`, all ones in the lanes whose work-items run this code)
+    /// inside a masked loop; `None`: all four run it.
+    exec: Option<Variable>,
+}
+
+impl Vecs {
+    /// The values holding `id`'s lanes (one vector or four scalars), taken out.
+    fn take(&mut self, id: Id) -> Vec<Value> {
+        match (self.v.remove(&id), self.q.remove(&id)) {
+            (Some(v), _) => vec![v],
+            (_, Some(q)) => q.to_vec(),
+            _ => vec![],
+        }
+    }
+
+    /// Puts back what [`Vecs::take`] gave.
+    fn put(&mut self, id: Id, vals: &[Value]) {
+        match (vals, <[Value; LANES as usize]>::try_from(vals)) {
+            ([v], _) => {
+                self.v.insert(id, *v);
+            }
+            (_, Ok(q)) => {
+                self.q.insert(id, q);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Whether the loop that ends at step `k` runs under a mask.
+fn looped_masked(plan: &Plan, k: usize) -> bool {
+    plan.steps[..k]
+        .iter()
+        .rev()
+        .find_map(|(_, s)| match s {
+            Step::LoopHead { masked, .. } => Some(*masked),
+            _ => None,
+        })
+        .unwrap_or(false)
 }
 
 fn vec_type(t: Type) -> Option<Type> {
@@ -76,28 +119,91 @@ impl FnTx<'_, '_, '_> {
         for (k, (inst, step)) in plan.steps.iter().enumerate() {
             match *step {
                 Step::Deferred | Step::Phi | Step::Yield | Step::LoopPhi | Step::LoopExitPhi => {}
-                Step::LoopHead { negate } => {
-                    let lp = self.open_loop(plan, k, &vecs)?;
-                    match op_id(inst, 2) {
-                        Err(_) => {
+                Step::LoopHead { negate, masked } => {
+                    let mut lp = self.open_loop(plan, k, masked, &vecs)?;
+                    match (op_id(inst, 2), masked) {
+                        (Err(_), false) => {
                             self.b.ins().jump(lp.head, &[]);
                         }
-                        Ok(c) => {
+                        (Ok(c), false) => {
                             self.all_or_none_branch(c, negate, [lp.head, lp.exit], plan, &vecs, bail, bail_args)?
+                        }
+                        (guard, true) => {
+                            // The work-items that enter run the loop under a mask of their own.
+                            let all = self.exec_mask(&vecs);
+                            let var = self.b.declare_var(types::I32X4);
+                            lp.outer = vecs.exec.replace(var);
+                            match guard {
+                                Err(_) => {
+                                    self.b.def_var(var, all);
+                                    self.b.ins().jump(lp.head, &[]);
+                                }
+                                Ok(c) => {
+                                    let m = self.mask(c, negate, plan, &vecs)?;
+                                    let e = self.b.ins().band(all, m);
+                                    self.b.def_var(var, e);
+                                    let any = self.b.ins().vany_true(e);
+                                    self.b.ins().brif(any, lp.head, &[], lp.exit, &[]);
+                                }
+                            }
                         }
                     }
                     self.b.switch_to_block(lp.head);
                     self.use_phis(&lp.phis, &mut vecs);
                     looping = Some(lp);
                 }
+                Step::LoopExit { negate } => {
+                    let lp = looping
+                        .as_mut()
+                        .ok_or_else(|| self.err(inst, "vector plan: loop exit without a head"))?;
+                    let (exit, at, exit_phis) = (lp.exit, lp.exits, lp.exit_phis.clone());
+                    lp.exits += 1;
+                    let c = op_id(inst, 2)?;
+                    let cont = self.b.create_block();
+                    match vecs.exec {
+                        Some(var) => {
+                            // The lanes for which it holds leave with their values.
+                            let leave = self.mask(c, negate, plan, &vecs)?;
+                            let cur = self.b.use_var(var);
+                            let leaving = self.b.ins().band(cur, leave);
+                            self.capture(&exit_phis, at, leaving, plan, &vecs)?;
+                            let stay = self.b.ins().band_not(cur, leave);
+                            self.b.def_var(var, stay);
+                            let any = self.b.ins().vany_true(stay);
+                            self.b.ins().brif(any, cont, &[], exit, &[]);
+                        }
+                        None => {
+                            // All four leave, or none does (else they go to the scalar loop).
+                            self.def_phis(&exit_phis, at, plan, &vecs)?;
+                            self.all_or_none_branch(c, negate, [exit, cont], plan, &vecs, bail, bail_args)?;
+                        }
+                    }
+                    self.b.seal_block(cont);
+                    self.b.switch_to_block(cont);
+                }
                 Step::LoopEnd { negate } => {
                     let lp = looping
                         .take()
                         .ok_or_else(|| self.err(inst, "vector plan: loop end without a head"))?;
-                    self.def_phis(&lp.phis, false, plan, &vecs)?;
-                    self.def_phis(&lp.exit_phis, true, plan, &vecs)?;
+                    self.def_phis(&lp.phis, 1, plan, &vecs)?;
                     let c = op_id(inst, 2)?;
-                    self.all_or_none_branch(c, negate, [lp.head, lp.exit], plan, &vecs, bail, bail_args)?;
+                    match (vecs.exec, lp.outer.is_some() || vecs.exec.is_some()) {
+                        (Some(var), true) if looped_masked(plan, k) => {
+                            let again = self.mask(c, negate, plan, &vecs)?;
+                            let cur = self.b.use_var(var);
+                            let leaving = self.b.ins().band_not(cur, again);
+                            self.capture(&lp.exit_phis, lp.exits, leaving, plan, &vecs)?;
+                            let cont = self.b.ins().band(cur, again);
+                            self.b.def_var(var, cont);
+                            let any = self.b.ins().vany_true(cont);
+                            self.b.ins().brif(any, lp.head, &[], lp.exit, &[]);
+                            vecs.exec = lp.outer;
+                        }
+                        _ => {
+                            self.def_phis(&lp.exit_phis, lp.exits, plan, &vecs)?;
+                            self.all_or_none_branch(c, negate, [lp.head, lp.exit], plan, &vecs, bail, bail_args)?;
+                        }
+                    }
                     self.b.seal_block(lp.head);
                     self.b.seal_block(lp.exit);
                     self.b.switch_to_block(lp.exit);
@@ -118,7 +224,7 @@ impl FnTx<'_, '_, '_> {
                         .ok_or_else(|| self.err(inst, "vector plan: else without if"))?;
                     let (after, second) = (br.after, br.second);
                     let phis = br.phis.clone();
-                    self.def_phis(&phis, true, plan, &vecs)?;
+                    self.def_phis(&phis, 0, plan, &vecs)?;
                     self.b.ins().jump(after, &[]);
                     self.b.seal_block(second);
                     self.b.switch_to_block(second);
@@ -128,7 +234,7 @@ impl FnTx<'_, '_, '_> {
                         .take()
                         .ok_or_else(|| self.err(inst, "vector plan: end without if"))?;
                     // The first arm's values, or (after an else) the second's.
-                    self.def_phis(&br.phis, !br.has_else, plan, &vecs)?;
+                    self.def_phis(&br.phis, usize::from(br.has_else), plan, &vecs)?;
                     self.b.ins().jump(br.after, &[]);
                     self.b.seal_block(br.after);
                     self.b.switch_to_block(br.after);
@@ -252,7 +358,7 @@ impl FnTx<'_, '_, '_> {
         let has_else = rest[..end].iter().any(|(_, s)| *s == Step::Else);
         let mut phis = Vec::new();
         for (phi, _) in rest[end + 1..].iter().take_while(|(_, s)| *s == Step::Phi) {
-            phis.push(self.phi_var(phi, plan, [0, 1])?);
+            phis.push(self.phi_var(phi, plan)?);
         }
         let after = self.b.create_block();
         let br = Branch {
@@ -263,7 +369,7 @@ impl FnTx<'_, '_, '_> {
             phis,
         };
         if !has_else {
-            self.def_phis(&br.phis, false, plan, vecs)?;
+            self.def_phis(&br.phis, 1, plan, vecs)?;
         }
         Ok(br)
     }
@@ -299,8 +405,9 @@ impl FnTx<'_, '_, '_> {
 
     /// The blocks and variables of the loop that starts at step `k` (a Step::LoopHead): its
     /// phis follow, then after its Step::LoopEnd the exit block's. Defines the loop phis'
-    /// values on entry and (with a guard) the exit phis' values from the guard.
-    fn open_loop(&mut self, plan: &Plan, k: usize, vecs: &Vecs) -> R<Loop> {
+    /// values on entry and the exit phis' values from the guard (with one), or (a masked loop
+    /// without one) zeros.
+    fn open_loop(&mut self, plan: &Plan, k: usize, masked: bool, vecs: &Vecs) -> R<Loop> {
         let rest = plan.steps.get(k + 1..).unwrap_or(&[]);
         let end = rest
             .iter()
@@ -309,27 +416,158 @@ impl FnTx<'_, '_, '_> {
         let guarded = op_id(&plan.steps[k].0, 2).is_ok();
         let mut phis = Vec::new();
         for (phi, _) in rest.iter().take_while(|(_, s)| *s == Step::LoopPhi) {
-            phis.push(self.phi_var(phi, plan, [0, 1])?);
+            phis.push(self.phi_var(phi, plan)?);
         }
         let mut exit_phis = Vec::new();
         for (phi, _) in rest[end + 1..].iter().take_while(|(_, s)| *s == Step::LoopExitPhi) {
-            exit_phis.push(self.phi_var(phi, plan, [0, if guarded { 1 } else { 0 }])?);
+            exit_phis.push(self.phi_var(phi, plan)?);
         }
-        self.def_phis(&phis, true, plan, vecs)?;
+        self.def_phis(&phis, 0, plan, vecs)?;
         if guarded {
-            self.def_phis(&exit_phis, false, plan, vecs)?;
+            for p in &exit_phis {
+                let last = p.values.len() - 1;
+                self.def_phis(std::slice::from_ref(p), last, plan, vecs)?;
+            }
+        }
+        // The loop's values used after it, kept like exit phis with the value itself at every
+        // exit.
+        let exits = rest[..end]
+            .iter()
+            .filter(|(_, s)| matches!(s, Step::LoopExit { .. }))
+            .count()
+            + 1;
+        let mut outs = Vec::new();
+        for x in plan.live_outs.get(&(k + 1 + end)).into_iter().flatten() {
+            let ty = *plan
+                .tys
+                .get(x)
+                .ok_or_else(|| CompileError::new(format!("vector plan: %{x} of unknown type")))?;
+            let rep = rep(self.cx, ty).ok_or_else(|| CompileError::new(format!("vector plan: %{x} not a scalar")))?;
+            let vars = match rep {
+                Rep::Vector(t) => vec![self.b.declare_var(t)],
+                Rep::Quad(t) => (0..LANES).map(|_| self.b.declare_var(t)).collect(),
+            };
+            outs.push(BranchPhi {
+                result: *x,
+                ty,
+                vars,
+                values: vec![*x; exits],
+                rep: Some(rep),
+            });
+        }
+        if masked {
+            // Zeros where no path into the exit defines them yet (the lanes that never enter).
+            let unset: Vec<&BranchPhi> = if guarded {
+                outs.iter().collect()
+            } else {
+                exit_phis.iter().chain(&outs).collect()
+            };
+            let zeros: Vec<(Variable, Type)> = unset
+                .iter()
+                .filter_map(|p| match p.rep {
+                    Some(Rep::Vector(t) | Rep::Quad(t)) => Some(p.vars.iter().map(move |v| (*v, t))),
+                    None => None,
+                })
+                .flatten()
+                .collect();
+            for (var, t) in zeros {
+                let z = self.zero_of(t);
+                self.b.def_var(var, z);
+            }
+        }
+        if masked {
+            exit_phis.extend(outs);
         }
         Ok(Loop {
             head: self.b.create_block(),
             exit: self.b.create_block(),
             phis,
             exit_phis,
+            exits: 0,
+            outer: None,
         })
+    }
+
+    /// Zero of a scalar or vector type.
+    fn zero_of(&mut self, t: Type) -> Value {
+        if t.is_vector() {
+            let lane = t.lane_type();
+            let z = self.zero(lane);
+            self.b.ins().splat(t, z)
+        } else {
+            self.zero(t)
+        }
+    }
+
+    /// The execution mask here: the masked loop's, or all ones.
+    fn exec_mask(&mut self, vecs: &Vecs) -> Value {
+        match vecs.exec {
+            Some(v) => self.b.use_var(v),
+            None => {
+                let ones = self.b.ins().iconst(types::I32, -1);
+                self.b.ins().splat(types::I32X4, ones)
+            }
+        }
+    }
+
+    /// Condition `c` as a mask (its negation if `negate`).
+    fn mask(&mut self, c: Id, negate: bool, plan: &Plan, vecs: &Vecs) -> R<Value> {
+        let m = self.lanes(c, plan, vecs)?;
+        let m = if self.b.func.dfg.value_type(m) == types::I32X4 {
+            m
+        } else {
+            self.b.ins().bitcast(types::I32X4, MemFlagsData::new(), m)
+        };
+        Ok(if negate { self.b.ins().bnot(m) } else { m })
+    }
+
+    /// `mask ? a : b` lane by lane, for values held as `rep` (one value or one per lane).
+    fn select_rep(&mut self, mask: Value, a: &[Value], b: &[Value]) -> Vec<Value> {
+        if let ([a], [b]) = (a, b) {
+            let t = self.b.func.dfg.value_type(*a);
+            if t.is_vector() {
+                let m = if t == types::I32X4 {
+                    mask
+                } else {
+                    self.b.ins().bitcast(t, MemFlagsData::new(), mask)
+                };
+                return vec![self.b.ins().bitselect(m, *a, *b)];
+            }
+        }
+        a.iter()
+            .zip(b)
+            .enumerate()
+            .map(|(l, (x, y))| {
+                let ml = self.b.ins().extractlane(mask, l as u8);
+                self.b.ins().select(ml, *x, *y)
+            })
+            .collect()
+    }
+
+    /// The lanes of `leaving` take value `at` of each exit phi (the others keep theirs).
+    fn capture(&mut self, phis: &[BranchPhi], at: usize, leaving: Value, plan: &Plan, vecs: &Vecs) -> R {
+        for p in phis {
+            let v = *p
+                .values
+                .get(at)
+                .ok_or_else(|| CompileError::new("vector plan: exit phi without a value for an exit"))?;
+            let new = match p.rep {
+                Some(Rep::Vector(_)) => vec![self.lanes(v, plan, vecs)?],
+                Some(Rep::Quad(_)) => self.quad(v, plan, vecs)?.to_vec(),
+                None => return Err(CompileError::new("vector plan: uniform exit value of a masked loop")),
+            };
+            let old: Vec<Value> = p.vars.iter().map(|x| self.b.use_var(*x)).collect();
+            let xs = self.select_rep(leaving, &new, &old);
+            for (var, x) in p.vars.iter().zip(xs) {
+                self.b.def_var(*var, x);
+            }
+        }
+        Ok(())
     }
 
     /// A phi carried in a variable (vector or scalar, as its class says); `values`: the
     /// operands holding its two values.
-    fn phi_var(&mut self, phi: &Instruction, plan: &Plan, values: [usize; 2]) -> R<BranchPhi> {
+    fn phi_var(&mut self, phi: &Instruction, plan: &Plan) -> R<BranchPhi> {
         let (result, ty) = crate::codegen::translate::result(phi)?;
         let leaf = self.cx.layout.get(ty)?.leaves.first().copied().unwrap_or(types::I32);
         let rep = if plan.class.get(&result) == Some(&Class::Varying) {
@@ -346,16 +584,18 @@ impl FnTx<'_, '_, '_> {
             result,
             ty,
             vars,
-            values: [op_id(phi, values[0])?, op_id(phi, values[1])?],
+            values: (0..phi.operands.len()).map(|k| op_id(phi, k)).collect::<R<_>>()?,
             rep,
         })
     }
 
-    /// Defines each phi's variable with its value on the first arm's path (`first`) or the
-    /// other.
-    fn def_phis(&mut self, phis: &[BranchPhi], first: bool, plan: &Plan, vecs: &Vecs) -> R {
+    /// Defines each phi's variables with its value `at` (0: on the first arm's path).
+    fn def_phis(&mut self, phis: &[BranchPhi], at: usize, plan: &Plan, vecs: &Vecs) -> R {
         for p in phis {
-            let v = p.values[if first { 0 } else { 1 }];
+            let v = *p
+                .values
+                .get(at)
+                .ok_or_else(|| CompileError::new("vector plan: phi without a value for a path"))?;
             let xs = match p.rep {
                 Some(Rep::Vector(_)) => vec![self.lanes(v, plan, vecs)?],
                 Some(Rep::Quad(_)) => self.quad(v, plan, vecs)?.to_vec(),
@@ -680,8 +920,145 @@ impl FnTx<'_, '_, '_> {
         }
     }
 
-    fn simd_inst(&mut self, inst: &Instruction, plan: &Plan, vecs: &mut Vecs) -> R {
+    /// A load of four lanes (all four run it).
+    fn load_plain(&mut self, inst: &Instruction, plan: &Plan, vecs: &mut Vecs) -> R {
         let flags = MemFlagsData::new();
+        let (r, ty) = result(inst)?;
+        let p = op_id(inst, 0)?;
+        let t = self.cx.layout.get(ty)?.leaves.first().copied().unwrap_or(types::I32);
+        let class = plan.class.get(&p).copied();
+        if let (Some(Class::Affine(s)), Some(vt)) = (class, vec_type(t)) {
+            if s == 4 {
+                let base = self.val1(p)?;
+                let v = self.b.ins().load(vt, flags, base, 0);
+                vecs.v.insert(r, v);
+                return Ok(());
+            }
+        }
+        // Lane by lane (a gather), each at its lane's address.
+        let addrs = self.quad(p, plan, vecs)?;
+        let xs = addrs.map(|a| self.b.ins().load(t, flags, a, 0));
+        self.put_lanes(r, ty, xs, vecs)?;
+        Ok(())
+    }
+
+    /// A store of four lanes (all four run it).
+    fn store_plain(&mut self, inst: &Instruction, plan: &Plan, vecs: &mut Vecs) -> R {
+        let flags = MemFlagsData::new();
+        let p = op_id(inst, 0)?;
+        let vid = op_id(inst, 1)?;
+        let vector = vecs.v.contains_key(&vid) || plan.class.get(&vid).is_some_and(|c| *c != Class::Uniform);
+        let vt = plan.tys.get(&vid).and_then(|t| rep(self.cx, *t));
+        match plan.class.get(&p).copied().unwrap_or(Class::Uniform) {
+            Class::Affine(4) if vector && matches!(vt, Some(Rep::Vector(_))) => {
+                let v = self.lanes(vid, plan, vecs)?;
+                let base = self.val1(p)?;
+                self.b.ins().store(flags, v, base, 0);
+            }
+            // One location: the last work-item's store is the one that stays.
+            Class::Uniform => {
+                let x = self.lane(vid, (LANES - 1) as usize, plan, vecs)?;
+                let base = self.val1(p)?;
+                self.b.ins().store(flags, x, base, 0);
+            }
+            // Lane by lane (a scatter), in the lanes' order.
+            _ => {
+                let addrs = self.quad(p, plan, vecs)?;
+                let xs = self.quad(vid, plan, vecs)?;
+                for (a, x) in addrs.into_iter().zip(xs) {
+                    self.b.ins().store(flags, x, a, 0);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A load under execution mask `var`: as [`Self::load_plain`] when all four lanes run,
+    /// else lane by lane, only the running lanes touching memory (the others read zero).
+    fn load_masked(&mut self, inst: &Instruction, var: Variable, plan: &Plan, vecs: &mut Vecs) -> R {
+        let (r, ty) = result(inst)?;
+        let p = op_id(inst, 0)?;
+        let t = self.cx.layout.get(ty)?.leaves.first().copied().unwrap_or(types::I32);
+        let m = self.b.use_var(var);
+        let (fast, slow, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+        let all = self.b.ins().vall_true(m);
+        self.b.ins().brif(all, fast, &[], slow, &[]);
+        self.b.seal_block(fast);
+        self.b.seal_block(slow);
+        self.b.switch_to_block(fast);
+        self.load_plain(inst, plan, vecs)?;
+        let vals = vecs.take(r);
+        for v in &vals {
+            let vt = self.b.func.dfg.value_type(*v);
+            self.b.append_block_param(join, vt);
+        }
+        let args: Vec<BlockArg> = vals.iter().map(|v| BlockArg::Value(*v)).collect();
+        self.b.ins().jump(join, &args);
+        self.b.switch_to_block(slow);
+        let addrs = self.quad(p, plan, vecs)?;
+        let mut xs = Vec::with_capacity(LANES as usize);
+        for (l, a) in addrs.into_iter().enumerate() {
+            let ml = self.b.ins().extractlane(m, l as u8);
+            let (go, next) = (self.b.create_block(), self.b.create_block());
+            let x = self.b.append_block_param(next, t);
+            let z = self.zero(t);
+            self.b.ins().brif(ml, go, &[], next, &[BlockArg::Value(z)]);
+            self.b.seal_block(go);
+            self.b.switch_to_block(go);
+            let v = self.b.ins().load(t, MemFlagsData::new(), a, 0);
+            self.b.ins().jump(next, &[BlockArg::Value(v)]);
+            self.b.seal_block(next);
+            self.b.switch_to_block(next);
+            xs.push(x);
+        }
+        let xs = xs
+            .try_into()
+            .map_err(|_| self.err(inst, "vector plan: missing lanes"))?;
+        self.put_lanes(r, ty, xs, vecs)?;
+        let vals = vecs.take(r);
+        let args: Vec<BlockArg> = vals.iter().map(|v| BlockArg::Value(*v)).collect();
+        self.b.ins().jump(join, &args);
+        self.b.seal_block(join);
+        self.b.switch_to_block(join);
+        let params = self.b.block_params(join).to_vec();
+        vecs.put(r, &params);
+        Ok(())
+    }
+
+    /// A store under execution mask `var`: as [`Self::store_plain`] when all four lanes run,
+    /// else lane by lane, for the running lanes only.
+    fn store_masked(&mut self, inst: &Instruction, var: Variable, plan: &Plan, vecs: &mut Vecs) -> R {
+        let (p, vid) = (op_id(inst, 0)?, op_id(inst, 1)?);
+        let m = self.b.use_var(var);
+        let (fast, slow, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+        let all = self.b.ins().vall_true(m);
+        self.b.ins().brif(all, fast, &[], slow, &[]);
+        self.b.seal_block(fast);
+        self.b.seal_block(slow);
+        self.b.switch_to_block(fast);
+        self.store_plain(inst, plan, vecs)?;
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(slow);
+        let addrs = self.quad(p, plan, vecs)?;
+        let xs = self.quad(vid, plan, vecs)?;
+        for (l, (a, x)) in addrs.into_iter().zip(xs).enumerate() {
+            let ml = self.b.ins().extractlane(m, l as u8);
+            let (go, next) = (self.b.create_block(), self.b.create_block());
+            self.b.ins().brif(ml, go, &[], next, &[]);
+            self.b.seal_block(go);
+            self.b.switch_to_block(go);
+            self.b.ins().store(MemFlagsData::new(), x, a, 0);
+            self.b.ins().jump(next, &[]);
+            self.b.seal_block(next);
+            self.b.switch_to_block(next);
+        }
+        self.b.ins().jump(join, &[]);
+        self.b.seal_block(join);
+        self.b.switch_to_block(join);
+        Ok(())
+    }
+
+    fn simd_inst(&mut self, inst: &Instruction, plan: &Plan, vecs: &mut Vecs) -> R {
         let op = inst.opcode;
         if is_compare(op)
             || matches!(
@@ -728,51 +1105,14 @@ impl FnTx<'_, '_, '_> {
             return Ok(());
         }
         match op {
-            Op::Load => {
-                let (r, ty) = result(inst)?;
-                let p = op_id(inst, 0)?;
-                let t = self.cx.layout.get(ty)?.leaves.first().copied().unwrap_or(types::I32);
-                let class = plan.class.get(&p).copied();
-                if let (Some(Class::Affine(s)), Some(vt)) = (class, vec_type(t)) {
-                    if s == 4 {
-                        let base = self.val1(p)?;
-                        let v = self.b.ins().load(vt, flags, base, 0);
-                        vecs.v.insert(r, v);
-                        return Ok(());
-                    }
-                }
-                // Lane by lane (a gather), each at its lane's address.
-                let addrs = self.quad(p, plan, vecs)?;
-                let xs = addrs.map(|a| self.b.ins().load(t, flags, a, 0));
-                self.put_lanes(r, ty, xs, vecs)?;
-            }
-            Op::Store => {
-                let p = op_id(inst, 0)?;
-                let vid = op_id(inst, 1)?;
-                let vector = vecs.v.contains_key(&vid) || plan.class.get(&vid).is_some_and(|c| *c != Class::Uniform);
-                let vt = plan.tys.get(&vid).and_then(|t| rep(self.cx, *t));
-                match plan.class.get(&p).copied().unwrap_or(Class::Uniform) {
-                    Class::Affine(4) if vector && matches!(vt, Some(Rep::Vector(_))) => {
-                        let v = self.lanes(vid, plan, vecs)?;
-                        let base = self.val1(p)?;
-                        self.b.ins().store(flags, v, base, 0);
-                    }
-                    // One location: the last work-item's store is the one that stays.
-                    Class::Uniform => {
-                        let x = self.lane(vid, (LANES - 1) as usize, plan, vecs)?;
-                        let base = self.val1(p)?;
-                        self.b.ins().store(flags, x, base, 0);
-                    }
-                    // Lane by lane (a scatter), in the lanes' order.
-                    _ => {
-                        let addrs = self.quad(p, plan, vecs)?;
-                        let xs = self.quad(vid, plan, vecs)?;
-                        for (a, x) in addrs.into_iter().zip(xs) {
-                            self.b.ins().store(flags, x, a, 0);
-                        }
-                    }
-                }
-            }
+            Op::Load => match vecs.exec {
+                None => self.load_plain(inst, plan, vecs)?,
+                Some(var) => self.load_masked(inst, var, plan, vecs)?,
+            },
+            Op::Store => match vecs.exec {
+                None => self.store_plain(inst, plan, vecs)?,
+                Some(var) => self.store_masked(inst, var, plan, vecs)?,
+            },
             _ => {
                 let (r, ty) = result(inst)?;
                 let t = self.cx.layout.get(ty)?.leaves.first().copied().unwrap_or(types::I32);

@@ -28,12 +28,25 @@
 //! as nothing has been stored yet. An ordered comparison of an affine and a uniform value changes at most
 //! once across the lanes, so lanes 0 and 3 decide it.
 //!
-//! A loop of one block (the rotated form compilers emit, behind a guard or not) is taken the
-//! same way: the four work-items go round together while its test holds for all four, leave
-//! together when it holds for none, and go to the scalar loop when they disagree (so a loop
-//! that stores may only have a test the same for all four). Its phis are carried in variables,
-//! each with the class of its value on entry unless the value from the loop has another (then
-//! the plan is made again with that phi varying).
+//! A loop (the rotated form compilers emit: a chain of blocks, each going on to the next or
+//! leaving to the loop's one exit block, the last one going back to the first; behind a guard
+//! or not) is taken whole. When its guard and tests hold or fail for all four work-items alike
+//! (uniform), the four go round together. When a test differs between work-items (Mandelbrot's
+//! `while (it < max && |z|² <= 4)`, a `break` on a loaded value, a per-work-item trip count),
+//! the loop runs under an execution mask (`I32X4`, all ones in the lanes still in the loop)
+//! until the last lane has left: each exit takes the leaving lanes out of the mask and keeps
+//! their values of the exit block's phis (and of the loop's values used after it) by a select;
+//! stores in the loop write only the lanes still in it, and loads read only theirs (both a
+//! plain vector access when all four are in, lane by lane otherwise); the loop's phis are
+//! carried in variables, each with the class of its value on entry unless the value from the
+//! loop has another (then the plan is made again with that phi varying). A loop whose values
+//! are used after it in a way the mask cannot keep instead sends four work-items that
+//! disagree to the scalar loop, where nothing was stored yet.
+//!
+//! Values that are not 32-bit (size_t and long arithmetic, pointers, doubles, chars) are held
+//! as four scalars, one per lane (`Rep::Quad`); operations without a four-lane form (64-bit
+//! arithmetic, divisions, built-in calls) run the scalar translation once per lane
+//! (Step::Lanes), so vector and scalar loops compute bit-identical results.
 //!
 //! A load or store through an affine pointer whose stride is the element size is one vector
 //! access; other strides gather or scatter lane by lane. Extending a 32-bit affine value to 64
@@ -96,15 +109,20 @@ enum Step {
     Phi,
     /// The barrier that ends a barrier region's code (the caller saves and yields).
     Yield,
-    /// The start of a single-block loop that all four work-items go round together; behind a
-    /// guard (taken when its condition is false if `negate`) when the marker has one.
-    LoopHead { negate: bool },
+    /// The start of a loop (a chain of blocks); behind a guard (taken when its condition is
+    /// false if `negate`) when the marker has one. `masked`: a test of the loop differs
+    /// between work-items, so it runs under an execution mask until the last one has left
+    /// (stores of the work-items that left are masked, their exit values kept).
+    LoopHead { negate: bool, masked: bool },
+    /// A test in the middle of the loop: the work-items for which it holds (is false if
+    /// `negate`) leave.
+    LoopExit { negate: bool },
     /// A phi of that loop: `[value on entry, value from the loop]`.
     LoopPhi,
-    /// The loop's test: round again when the condition holds (is false if `negate`), for all
-    /// four work-items; when they disagree they go to the scalar loop.
+    /// The loop's test: round again when the condition holds (is false if `negate`).
     LoopEnd { negate: bool },
-    /// A phi of the loop's exit block: `[value from the loop, value from the guard]`.
+    /// A phi of the loop's exit block: `[value from each exit in order (the end's last),
+    /// value from the guard]`.
     LoopExitPhi,
 }
 
@@ -132,6 +150,9 @@ pub(crate) struct Plan {
     pub yield_at: Option<(Id, usize)>,
     /// The types of the body's values (instruction results and parameters).
     tys: HashMap<Id, Id>,
+    /// The values of a masked loop (by its Step::LoopEnd's index) used after it other than
+    /// through its exit phis: their lanes are kept as each work-item leaves.
+    live_outs: HashMap<usize, Vec<Id>>,
 }
 
 /// How a varying value's four lanes are held.

@@ -188,27 +188,43 @@ pub(crate) fn plan(
 ) -> Result<Plan, String> {
     // A loop phi takes the class of its value on entry unless the loop's value for it has
     // another: then it is planned again as varying.
+    // A loop whose values are used after it other than through its exit phis runs without a
+    // mask (the four work-items go round together or go to the scalar loop) where it can.
     let mut varying = HashSet::new();
-    for _ in 0..4 {
+    let mut unmasked = HashSet::new();
+    for _ in 0..8 {
         let mut again = Vec::new();
-        match plan_with(cx, f, order, params, inputs, &varying, &mut again) {
-            Err(_) if !again.is_empty() => varying.extend(again),
+        let mut again_loops = Vec::new();
+        match plan_with(
+            cx,
+            f,
+            order,
+            params,
+            inputs,
+            (&varying, &unmasked),
+            (&mut again, &mut again_loops),
+        ) {
+            Err(_) if !again.is_empty() || !again_loops.is_empty() => {
+                varying.extend(again);
+                unmasked.extend(again_loops);
+            }
             r => return r,
         }
     }
     Err("loop values of too many classes".into())
 }
 
-/// As [`plan`], with the loop phis `varying` taken as varying; a loop phi found to need that
-/// is added to `again` (and the plan fails).
+/// As [`plan`], with the loop phis `varying` taken as varying and the loops `unmasked` (by
+/// the place of their head marker in the body) run without a mask; a loop phi found to need
+/// that is added to `again`, a loop to `again_loops` (and the plan fails).
 fn plan_with(
     cx: &Ctx,
     f: &Function,
     order: &[usize],
     params: &[(Id, Id)],
     inputs: &HashSet<Id>,
-    varying: &HashSet<Id>,
-    again: &mut Vec<Id>,
+    (varying, unmasked): (&HashSet<Id>, &HashSet<usize>),
+    (again, again_loops): (&mut Vec<Id>, &mut Vec<usize>),
 ) -> Result<Plan, String> {
     let mut tys: Types = params.iter().copied().collect();
     let mut defs: HashMap<Id, &Instruction> = HashMap::new();
@@ -230,8 +246,41 @@ fn plan_with(
     let mut loop_phis: Vec<(Id, Id, Id)> = Vec::new();
     // Phis here are the loop's (after its head marker) or its exit block's (after its end).
     let (mut at_head, mut at_exit) = (false, false);
+    // The loop being planned: where its head step is, whether a test of it differs between
+    // work-items (then it runs under an execution mask), the values it defines.
+    let mut lp_head = 0;
+    let mut lp_masked = false;
+    let mut lp_defs: HashSet<Id> = HashSet::new();
+    // The values of the last masked loop: after it, each lane has its own last round's, so
+    // only its exit phis may carry them on.
+    let mut left_behind: HashSet<Id> = HashSet::new();
+    // The loop being planned: its head marker's place, whether it may send the four
+    // work-items to the scalar loop instead of masking (nothing stored before its end), and
+    // whether it does (`unmasked`).
+    let (mut lp_at, mut lp_can_bail, mut lp_bail) = (0, false, false);
+    // The head marker's place of the loop `left_behind` is of, and whether it could bail.
+    let mut behind_of = (0, false);
+    let mut live_outs = HashMap::new();
     for (k, inst) in body.iter().enumerate() {
         let cls = |id: &Id| class.get(id).copied().unwrap_or(Class::Uniform);
+        let exit_phi = inst.opcode == Op::Phi && at_exit;
+        if !exit_phi
+            && inst
+                .operands
+                .iter()
+                .any(|o| matches!(o, Operand::IdRef(x) if left_behind.contains(x)))
+        {
+            if behind_of.1 {
+                again_loops.push(behind_of.0);
+            }
+            return Err(format!(
+                "{}: a value of a loop that work-items leave at different rounds",
+                inst.describe()
+            ));
+        }
+        if let Some(r) = inst.result_id {
+            lp_defs.insert(r);
+        }
         if is_barrier(cx, inst) {
             // The end of a barrier region (flatten stops there).
             steps.push((inst.clone(), Step::Yield));
@@ -241,12 +290,6 @@ fn plan_with(
             (Op::LoopMerge, None, Some(Operand::LiteralBit32(m))) => Some(*m),
             _ => None,
         };
-        let cond_ok = |c: &Id, stored: bool| match cls(c) {
-            Class::Uniform => true,
-            // May send the four work-items to the scalar loop: nothing stored yet.
-            Class::Varying | Class::Monotone => !stored,
-            _ => false,
-        };
         if inst.opcode != Op::Phi {
             at_head = false;
             at_exit = false;
@@ -254,30 +297,74 @@ fn plan_with(
         match marker(inst) {
             Some(0) => {
                 let negate = matches!(inst.operands.get(1), Some(Operand::LiteralBit32(1)));
-                if let Ok(c) = op_id(inst, 2) {
-                    if !cond_ok(&c, stored) {
-                        return Err(format!(
-                            "loop guard %{c}: condition differs between work-items after a store"
-                        ));
-                    }
-                }
+                lp_masked = false;
                 // A store in the loop comes before the next round's tests.
                 let end = body[k..]
                     .iter()
                     .position(|i| marker(i) == Some(1))
                     .ok_or("loop without an end")?;
                 stored |= body[k..k + end].iter().any(|i| i.opcode == Op::Store);
+                (lp_at, lp_can_bail, lp_bail) = (k, !stored, unmasked.contains(&k));
+                if let Ok(c) = op_id(inst, 2) {
+                    match cls(&c) {
+                        Class::Uniform => {}
+                        Class::Varying | Class::Monotone if lp_bail => {}
+                        Class::Varying | Class::Monotone => lp_masked = true,
+                        _ => return Err(format!("loop guard %{c}: not a condition")),
+                    }
+                }
                 loop_phis.clear();
+                lp_defs.clear();
+                lp_head = steps.len();
                 at_head = true;
-                steps.push((inst.clone(), Step::LoopHead { negate }));
+                steps.push((inst.clone(), Step::LoopHead { negate, masked: false }));
+                continue;
+            }
+            Some(2) => {
+                // A test in the middle of the loop: the work-items for which it holds (is false
+                // if `negate`) leave.
+                let c = op_id(inst, 2).map_err(|e| e.message)?;
+                match cls(&c) {
+                    Class::Uniform => {}
+                    Class::Varying | Class::Monotone if lp_bail => {}
+                    Class::Varying | Class::Monotone => lp_masked = true,
+                    _ => return Err(format!("loop exit %{c}: not a condition")),
+                }
+                let negate = matches!(inst.operands.get(1), Some(Operand::LiteralBit32(1)));
+                steps.push((inst.clone(), Step::LoopExit { negate }));
                 continue;
             }
             Some(1) => {
                 let c = op_id(inst, 2).map_err(|e| e.message)?;
-                if !cond_ok(&c, stored) {
-                    return Err(format!(
-                        "loop test %{c}: condition differs between work-items after a store"
-                    ));
+                match cls(&c) {
+                    Class::Uniform => {}
+                    Class::Varying | Class::Monotone if lp_bail => {}
+                    Class::Varying | Class::Monotone => lp_masked = true,
+                    _ => return Err(format!("loop test %{c}: not a condition")),
+                }
+                if let Some((_, Step::LoopHead { masked, .. })) = steps.get_mut(lp_head) {
+                    *masked = lp_masked;
+                }
+                if lp_masked {
+                    // The loop's varying values used after it (not through an exit phi): each
+                    // lane keeps its own from the round it left in.
+                    let mut outs = Vec::new();
+                    for later in body[k + 1..].iter().skip_while(|i| i.opcode == Op::Phi) {
+                        for o in &later.operands {
+                            if let Operand::IdRef(x) = o {
+                                let ok = cls(x) == Class::Varying && tys.get(x).is_some_and(|t| rep(cx, *t).is_some());
+                                if lp_defs.contains(x) && ok && !outs.contains(x) {
+                                    outs.push(*x);
+                                }
+                            }
+                        }
+                    }
+                    for x in &outs {
+                        lp_defs.remove(x);
+                    }
+                    live_outs.insert(steps.len(), outs);
+                    left_behind = std::mem::take(&mut lp_defs);
+                    behind_of = (lp_at, lp_can_bail);
                 }
                 // Each loop phi's class must hold for its value from the loop as well.
                 for (r, _, back) in &loop_phis {
@@ -365,7 +452,7 @@ fn plan_with(
             // uniform if both are, else four lanes of a 32-bit value.
             let ty = inst.result_type.ok_or("OpPhi without a type")?;
             let single = cx.layout.get(ty).map(|i| i.leaves.len() == 1).unwrap_or(false);
-            let c = if all_uniform && single {
+            let c = if all_uniform && single && !(at_exit && lp_masked) {
                 Class::Uniform
             } else if rep(cx, ty).is_some()
                 && ids
@@ -420,6 +507,7 @@ fn plan_with(
         monotone,
         yield_at,
         tys,
+        live_outs,
     })
 }
 
@@ -441,21 +529,8 @@ fn flatten(cx: &Ctx, f: &Function, order: &[usize]) -> Option<(Vec<Instruction>,
     let mut selects: Option<(Id, Id, Id)> = None;
     // Set when the phis of the next block were already turned into Step::Phi.
     let mut phis_done = false;
-    // A block that branches to itself or to one exit: (block index, exit label, whether it
-    // goes round again when the condition is true, the condition).
-    let self_loop = |l: Id| -> Option<(usize, Id, bool, Id)> {
-        let li = *index.get(&l)?;
-        let last = f.blocks[li].instructions.last()?;
-        if last.opcode != Op::BranchConditional {
-            return None;
-        }
-        let (c2, a, b) = (op_id(last, 0).ok()?, op_id(last, 1).ok()?, op_id(last, 2).ok()?);
-        match (a == l, b == l) {
-            (true, false) => Some((li, b, true, c2)),
-            (false, true) => Some((li, a, false, c2)),
-            _ => None,
-        }
-    };
+    // A loop from block `l`: (its blocks, its exit label); see [`chain_loop`].
+    let self_loop = |l: Id| chain_loop(f, &index, l);
     loop {
         if std::mem::replace(seen.get_mut(cur)?, true) {
             return None;
@@ -494,10 +569,9 @@ fn flatten(cx: &Ctx, f: &Function, order: &[usize]) -> Option<(Vec<Instruction>,
                 Op::Return => return Some((out, None)),
                 Op::Branch => {
                     let target = op_id(inst, 0).ok()?;
-                    if let Some((li, exit, again, c2)) = self_loop(target) {
+                    if let Some((chain, exit)) = self_loop(target) {
                         // A loop without a guard (do-while).
-                        let (g, blks) = (None, (blk.label, li, exit));
-                        loop_steps(cx, f, &mut out, &mut seen, g, blks, again, c2)?;
+                        loop_steps(cx, f, &mut out, &mut seen, None, blk.label, &chain, exit)?;
                         cur = *index.get(&exit)?;
                         phis_done = true;
                     } else {
@@ -514,12 +588,12 @@ fn flatten(cx: &Ctx, f: &Function, order: &[usize]) -> Option<(Vec<Instruction>,
                     let guarded = [(t, e, false), (e, t, true)]
                         .into_iter()
                         .find_map(|(l, other, negate)| {
-                            let (li, exit, again, c2) = self_loop(l)?;
-                            (exit == other && merge.is_none()).then_some((li, exit, again, c2, negate))
+                            let (chain, exit) = self_loop(l)?;
+                            (exit == other && merge.is_none()).then_some((chain, exit, negate))
                         });
-                    if let Some((li, exit, again, c2, negate)) = guarded {
-                        let blks = (blk.label, li, exit);
-                        loop_steps(cx, f, &mut out, &mut seen, Some((c, negate)), blks, again, c2)?;
+                    if let Some((chain, exit, negate)) = guarded {
+                        let g = Some((c, negate));
+                        loop_steps(cx, f, &mut out, &mut seen, g, blk.label, &chain, exit)?;
                         cur = *index.get(&exit)?;
                         phis_done = true;
                         selects = None;
@@ -657,12 +731,89 @@ fn flatten(cx: &Ctx, f: &Function, order: &[usize]) -> Option<(Vec<Instruction>,
     }
 }
 
-/// The markers and instructions of a single-block loop `li` entered from block `pre` (behind
-/// guard `(condition, negate)`, if any) that leaves to block `exit` (labels): a head marker
-/// (OpLoopMerge [0, negate, guard]), the loop's phis as [entry value, value from the loop],
-/// its body, an end marker (OpLoopMerge [1, again, condition]: it goes round when the
-/// condition is `again`), then the exit block's phis as [value from the loop, value from the
-/// guard] (the second only with a guard).
+/// A loop from block `l` (`index`: block index by label): a chain of blocks, each going on to
+/// the next (unconditionally, or conditionally with the other side the loop's one exit
+/// block), the last one (the latch) back to `l` or to the exit. Gives the chain's block
+/// indexes and the exit's label; `None` for any other shape.
+fn chain_loop(f: &Function, index: &HashMap<Id, usize>, l: Id) -> Option<(Vec<usize>, Id)> {
+    let targets = |bi: usize| -> Option<(Option<Id>, Id, Option<Id>)> {
+        let last = f.blocks[bi].instructions.last()?;
+        match last.opcode {
+            Op::Branch => Some((None, op_id(last, 0).ok()?, None)),
+            Op::BranchConditional => Some((
+                Some(op_id(last, 0).ok()?),
+                op_id(last, 1).ok()?,
+                Some(op_id(last, 2).ok()?),
+            )),
+            _ => None,
+        }
+    };
+    // The latch: the chain's one block with a conditional branch back to `l`; its other
+    // side is the exit.
+    let mut chain = Vec::new();
+    let mut cur = l;
+    let mut exits = Vec::new();
+    loop {
+        let bi = *index.get(&cur)?;
+        if chain.contains(&bi) || chain.len() > 32 {
+            return None;
+        }
+        if bi != index[&l] && f.blocks[bi].instructions.iter().any(|i| i.opcode == Op::Phi) {
+            return None;
+        }
+        chain.push(bi);
+        match targets(bi)? {
+            (None, t, _) if t == l => return None,
+            (None, t, _) => cur = t,
+            (Some(_), a, Some(b)) if a == l || b == l => {
+                let exit = if a == l { b } else { a };
+                if exit == l || exits.iter().any(|e| *e != exit) {
+                    return None;
+                }
+                return Some((chain, exit));
+            }
+            (Some(_), a, Some(b)) => {
+                // One side leaves (to the block the latch leaves to), the other goes on: the
+                // one that leads back to `l`.
+                // Whether the loop's head can be reached from `t` (a bounded search).
+                let on = |t: Id| {
+                    let mut stack = vec![t];
+                    let mut visited = HashSet::new();
+                    while let Some(c) = stack.pop() {
+                        if c == l {
+                            return true;
+                        }
+                        if !visited.insert(c) || visited.len() > 64 {
+                            continue;
+                        }
+                        if let Some((_, x, y)) = index.get(&c).and_then(|i| targets(*i)) {
+                            stack.push(x);
+                            stack.extend(y);
+                        }
+                    }
+                    false
+                };
+                let (next, exit) = match (on(a), on(b)) {
+                    (true, false) => (a, b),
+                    (false, true) => (b, a),
+                    _ => return None,
+                };
+                exits.push(exit);
+                cur = next;
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// The markers and instructions of loop `chain` (block indexes, the first its head) entered
+/// from block `pre` (behind guard `(condition, negate)`, if any) that leaves to block `exit`:
+/// a head marker (OpLoopMerge [0, negate, guard]), the head's phis as [entry value, value from
+/// the latch], the blocks' instructions with a marker for each test in the middle
+/// (OpLoopMerge [2, negate, condition]: the work-items leave when the condition holds, is
+/// false if `negate`), an end marker (OpLoopMerge [1, again, condition]: round again when the
+/// condition is `again`), then the exit block's phis as [value from each exiting block in
+/// the chain's order, value from the guard] (the last only with a guard).
 #[allow(clippy::too_many_arguments)]
 fn loop_steps(
     cx: &Ctx,
@@ -670,13 +821,12 @@ fn loop_steps(
     out: &mut Vec<Instruction>,
     seen: &mut [bool],
     guard: Option<(Id, bool)>,
-    (pre, li, exit): (Id, usize, Id),
-    again: bool,
-    c2: Id,
+    pre: Id,
+    chain: &[usize],
+    exit: Id,
 ) -> Option<()> {
-    if std::mem::replace(seen.get_mut(li)?, true) {
-        return None;
-    }
+    let (&li, _) = chain.split_first()?;
+    let &latch = chain.last()?;
     let lb = &f.blocks[li];
     let marker = |operands: Vec<Operand>| Instruction {
         opcode: Op::LoopMerge,
@@ -701,30 +851,58 @@ fn loop_steps(
             return None;
         }
         let mut p = phi.clone();
-        p.operands = vec![Operand::IdRef(pick(phi, pre)?), Operand::IdRef(pick(phi, lb.label)?)];
+        p.operands = vec![
+            Operand::IdRef(pick(phi, pre)?),
+            Operand::IdRef(pick(phi, f.blocks[latch].label)?),
+        ];
         out.push(p);
     }
-    let (_, rest) = lb.instructions.split_last()?;
-    for inst in rest {
-        match inst.opcode {
-            Op::Phi | Op::Nop | Op::Line | Op::NoLine | Op::LoopMerge | Op::SelectionMerge => {}
-            _ if is_barrier(cx, inst) => return None,
-            _ => out.push(inst.clone()),
+    let mut exiting = Vec::new();
+    for &bi in chain {
+        if std::mem::replace(seen.get_mut(bi)?, true) {
+            return None;
+        }
+        let blk = &f.blocks[bi];
+        let (last, rest) = blk.instructions.split_last()?;
+        for inst in rest {
+            match inst.opcode {
+                Op::Phi | Op::Nop | Op::Line | Op::NoLine | Op::LoopMerge | Op::SelectionMerge => {}
+                _ if is_barrier(cx, inst) => return None,
+                _ => out.push(inst.clone()),
+            }
+        }
+        if last.opcode != Op::BranchConditional {
+            continue;
+        }
+        let (c, a) = (op_id(last, 0).ok()?, op_id(last, 1).ok()?);
+        exiting.push(blk.label);
+        if bi == latch {
+            // Round again when the condition is true if its true side is the head.
+            out.push(marker(vec![
+                Operand::LiteralBit32(1),
+                Operand::LiteralBit32((a == lb.label) as u32),
+                Operand::IdRef(c),
+            ]));
+        } else {
+            // Leave when the condition is true if its true side is the exit.
+            out.push(marker(vec![
+                Operand::LiteralBit32(2),
+                Operand::LiteralBit32((a != exit) as u32),
+                Operand::IdRef(c),
+            ]));
         }
     }
-    out.push(marker(vec![
-        Operand::LiteralBit32(1),
-        Operand::LiteralBit32(again as u32),
-        Operand::IdRef(c2),
-    ]));
     let index = f.blocks.iter().position(|b| b.label == exit)?;
-    let preds = if guard.is_some() { 4 } else { 2 };
+    let preds = 2 * (exiting.len() + usize::from(guard.is_some()));
     for phi in f.blocks[index].instructions.iter().filter(|i| i.opcode == Op::Phi) {
         if phi.operands.len() != preds {
             return None;
         }
         let mut p = phi.clone();
-        p.operands = vec![Operand::IdRef(pick(phi, lb.label)?)];
+        p.operands = exiting
+            .iter()
+            .map(|e| pick(phi, *e).map(Operand::IdRef))
+            .collect::<Option<_>>()?;
         if guard.is_some() {
             p.operands.push(Operand::IdRef(pick(phi, pre)?));
         }
