@@ -715,12 +715,56 @@ fn loops_left_at_different_rounds() {
     }
 }
 
-const VECTORIZED: [&str; 22] = [
+#[test]
+fn branch_arms_under_masks() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("simd.cl", OPTS);
+    let n = 203usize;
+    let mut rng = Rng::new(13);
+    let a = floats(&mut rng, n + 1, -1.0, 2.0);
+    let ba = ctx.buffer_from(as_bytes(&a));
+    let k = p.kernel("masked_arms");
+    for (off, global, local) in launches(n) {
+        let o = ctx.buffer_from(as_bytes(&vec![-7.0f32; 2 * n + 8]));
+        let pb = ctx.buffer_from(as_bytes(&vec![-7.0f32; 2 * n]));
+        k.arg_mem(0, &ba);
+        k.arg_mem(1, &o);
+        k.arg_mem(2, &pb);
+        q.run(&k, &off, &global, &local);
+        let (go, gp) = (read_f32(&q, &o, 2 * n + 8), read_f32(&q, &pb, 2 * n));
+        let start = off.first().copied().unwrap_or(0);
+        let mut want_o = vec![-7.0f32; 2 * n + 8];
+        let mut want_p = vec![-7.0f32; 2 * n];
+        for i in start..start + global[0] {
+            let x = a[i];
+            want_o[i] = x;
+            let y = if x > 0.5 {
+                want_p[2 * i] = x * 2.0;
+                x - 1.0
+            } else {
+                want_p[2 * i + 1] = -x;
+                want_o[i] = x + 1.0;
+                a[i + 1]
+            };
+            want_o[i + global[0] + 8] = y;
+        }
+        for (i, (g, w)) in go.iter().zip(&want_o).enumerate() {
+            assert!(same(*g, *w), "masked_arms {local:?} off {off:?}: o[{i}] = {g} not {w}");
+        }
+        for (i, (g, w)) in gp.iter().zip(&want_p).enumerate() {
+            assert!(same(*g, *w), "masked_arms {local:?} off {off:?}: p[{i}] = {g} not {w}");
+        }
+    }
+}
+
+const VECTORIZED: [&str; 23] = [
     "sz_split",
     "sz_long",
     "sz_gather",
     "escape",
     "until",
+    "masked_arms",
     "loop_sum",
     "edges",
     "split_store",

@@ -211,3 +211,21 @@ kernel void until(global const float *a, global float *o, global float *trace, f
     }
     o[i] = fx;
 }
+
+// A branch that differs between work-items after a store: each arm runs under the mask of its
+// own work-items, its stores going to memory only for them.
+kernel void masked_arms(global const float *a, global float *o, global float *p) {
+    size_t i = get_global_id(0);
+    float x = a[i];
+    o[i] = x;
+    float y;
+    if (x > 0.5f) {
+        p[2 * i] = x * 2.0f;
+        y = x - 1.0f;
+    } else {
+        p[2 * i + 1] = -x;
+        o[i] = x + 1.0f;
+        y = a[i + 1];
+    }
+    o[i + get_global_size(0) + 8] = y;
+}

@@ -21,6 +21,9 @@ struct Branch {
     after: Block,
     has_else: bool,
     phis: Vec<BranchPhi>,
+    /// A masked branch: the lanes of the first arm and of the second, the arms' execution
+    /// mask variable, the one outside.
+    masked: Option<(Value, Value, Variable, Option<Variable>)>,
 }
 
 /// A single-block loop of the vector body being translated (Step::LoopHead to Step::LoopEnd).
@@ -209,13 +212,31 @@ impl FnTx<'_, '_, '_> {
                     self.b.switch_to_block(lp.exit);
                     self.use_phis(&lp.exit_phis, &mut vecs);
                 }
-                Step::If { negate } => {
+                Step::If { negate, masked } => {
                     let c = op_id(inst, 0)?;
-                    let br = self.open_branch(plan, k, &vecs)?;
+                    let mut br = self.open_branch(plan, k, &vecs)?;
                     let (first, second) = (br.first, br.second);
-                    self.all_or_none_branch(c, negate, [first, second], plan, &vecs, bail, bail_args)?;
-                    self.b.seal_block(first);
-                    self.b.switch_to_block(first);
+                    if masked {
+                        // Each arm that some lane takes runs under the mask of its lanes.
+                        let outer = self.exec_mask(&vecs);
+                        let m = self.mask(c, negate, plan, &vecs)?;
+                        let t = self.b.ins().band(outer, m);
+                        let f = self.b.ins().band_not(outer, m);
+                        if br.has_else {
+                            self.zero_phis(&br.phis)?;
+                        }
+                        let ev = self.b.declare_var(types::I32X4);
+                        br.masked = Some((t, f, ev, vecs.exec.replace(ev)));
+                        let any = self.b.ins().vany_true(t);
+                        self.b.ins().brif(any, first, &[], second, &[]);
+                        self.b.seal_block(first);
+                        self.b.switch_to_block(first);
+                        self.b.def_var(ev, t);
+                    } else {
+                        self.all_or_none_branch(c, negate, [first, second], plan, &vecs, bail, bail_args)?;
+                        self.b.seal_block(first);
+                        self.b.switch_to_block(first);
+                    }
                     branch = Some(br);
                 }
                 Step::Else => {
@@ -224,17 +245,36 @@ impl FnTx<'_, '_, '_> {
                         .ok_or_else(|| self.err(inst, "vector plan: else without if"))?;
                     let (after, second) = (br.after, br.second);
                     let phis = br.phis.clone();
-                    self.def_phis(&phis, 0, plan, &vecs)?;
-                    self.b.ins().jump(after, &[]);
-                    self.b.seal_block(second);
-                    self.b.switch_to_block(second);
+                    match br.masked {
+                        Some((t, f, ev, _)) => {
+                            self.capture(&phis, 0, t, plan, &vecs)?;
+                            let any = self.b.ins().vany_true(f);
+                            self.b.ins().brif(any, second, &[], after, &[]);
+                            self.b.seal_block(second);
+                            self.b.switch_to_block(second);
+                            self.b.def_var(ev, f);
+                        }
+                        None => {
+                            self.def_phis(&phis, 0, plan, &vecs)?;
+                            self.b.ins().jump(after, &[]);
+                            self.b.seal_block(second);
+                            self.b.switch_to_block(second);
+                        }
+                    }
                 }
                 Step::EndIf => {
                     let br = branch
                         .take()
                         .ok_or_else(|| self.err(inst, "vector plan: end without if"))?;
                     // The first arm's values, or (after an else) the second's.
-                    self.def_phis(&br.phis, usize::from(br.has_else), plan, &vecs)?;
+                    match br.masked {
+                        Some((t, f, _, outer)) => {
+                            let (at, lanes) = if br.has_else { (1, f) } else { (0, t) };
+                            self.capture(&br.phis, at, lanes, plan, &vecs)?;
+                            vecs.exec = outer;
+                        }
+                        None => self.def_phis(&br.phis, usize::from(br.has_else), plan, &vecs)?,
+                    }
                     self.b.ins().jump(br.after, &[]);
                     self.b.seal_block(br.after);
                     self.b.switch_to_block(br.after);
@@ -367,6 +407,7 @@ impl FnTx<'_, '_, '_> {
             after,
             has_else,
             phis,
+            masked: None,
         };
         if !has_else {
             self.def_phis(&br.phis, 1, plan, vecs)?;
@@ -457,23 +498,10 @@ impl FnTx<'_, '_, '_> {
         }
         if masked {
             // Zeros where no path into the exit defines them yet (the lanes that never enter).
-            let unset: Vec<&BranchPhi> = if guarded {
-                outs.iter().collect()
-            } else {
-                exit_phis.iter().chain(&outs).collect()
-            };
-            let zeros: Vec<(Variable, Type)> = unset
-                .iter()
-                .filter_map(|p| match p.rep {
-                    Some(Rep::Vector(t) | Rep::Quad(t)) => Some(p.vars.iter().map(move |v| (*v, t))),
-                    None => None,
-                })
-                .flatten()
-                .collect();
-            for (var, t) in zeros {
-                let z = self.zero_of(t);
-                self.b.def_var(var, z);
+            if !guarded {
+                self.zero_phis(&exit_phis)?;
             }
+            self.zero_phis(&outs)?;
         }
         if masked {
             exit_phis.extend(outs);
@@ -486,6 +514,20 @@ impl FnTx<'_, '_, '_> {
             exits: 0,
             outer: None,
         })
+    }
+
+    /// Defines varying phis' variables as zeros (the lanes no path defines yet).
+    fn zero_phis(&mut self, phis: &[BranchPhi]) -> R {
+        for p in phis {
+            let Some(Rep::Vector(t) | Rep::Quad(t)) = p.rep else {
+                return Err(CompileError::new("vector plan: uniform phi of a masked branch"));
+            };
+            for var in &p.vars {
+                let z = self.zero_of(t);
+                self.b.def_var(*var, z);
+            }
+        }
+        Ok(())
     }
 
     /// Zero of a scalar or vector type.

@@ -25,7 +25,9 @@
 //! arm of `x > 0 ? in[i - 1] : c`, stores in both arms of an if-else) stays a branch that the
 //! four work-items take together: the merge's phis are carried in variables. When they
 //! disagree (the vector straddles `n`), they go to the scalar loop, which is possible as long
-//! as nothing has been stored yet. An ordered comparison of an affine and a uniform value changes at most
+//! as nothing has been stored yet; after a store, each arm that some lane takes runs under the
+//! execution mask of its lanes (stores and loads touch memory only for them) and the merge's
+//! phis select lane by lane. An ordered comparison of an affine and a uniform value changes at most
 //! once across the lanes, so lanes 0 and 3 decide it.
 //!
 //! A loop (the rotated form compilers emit: a chain of blocks, each going on to the next or
@@ -100,7 +102,9 @@ enum Step {
     Deferred,
     /// The start of an arm taken by all four work-items or by none (`negate`: when the
     /// condition is false); four work-items that disagree go to the scalar loop.
-    If { negate: bool },
+    /// `masked`: the condition differs between work-items after a store, so each arm runs
+    /// under the mask of its lanes (when any lane takes it) and the merge's phis select.
+    If { negate: bool, masked: bool },
     /// The second arm of that branch (an if-else).
     Else,
     /// The end of the branch.

@@ -261,6 +261,8 @@ fn plan_with(
     // The head marker's place of the loop `left_behind` is of, and whether it could bail.
     let mut behind_of = (0, false);
     let mut live_outs = HashMap::new();
+    // Whether the last branch runs its arms under masks (its phis are then varying).
+    let mut br_masked = false;
     for (k, inst) in body.iter().enumerate() {
         let cls = |id: &Id| class.get(id).copied().unwrap_or(Class::Uniform);
         let exit_phi = inst.opcode == Op::Phi && at_exit;
@@ -425,17 +427,21 @@ fn plan_with(
             }
             let c = op_id(inst, 0).map_err(|e| e.message)?;
             let negate = matches!(inst.operands.get(1), Some(Operand::LiteralBit32(1)));
-            match cls(&c) {
-                Class::Uniform => {}
+            br_masked = match cls(&c) {
+                Class::Uniform => false,
                 // May send the four work-items to the scalar loop: nothing stored yet.
-                Class::Varying | Class::Monotone if !stored => {}
-                _ => {
-                    return Err(format!(
-                        "branch on %{c}: condition differs between work-items after a store"
-                    ))
-                }
-            }
-            steps.push((inst.clone(), Step::If { negate }));
+                Class::Varying | Class::Monotone if !stored => false,
+                // Else both arms run, each under the mask of its lanes.
+                Class::Varying | Class::Monotone => true,
+                _ => return Err(format!("branch on %{c}: not a condition")),
+            };
+            steps.push((
+                inst.clone(),
+                Step::If {
+                    negate,
+                    masked: br_masked,
+                },
+            ));
             continue;
         }
         let ids: Vec<Id> = inst
@@ -452,7 +458,8 @@ fn plan_with(
             // uniform if both are, else four lanes of a 32-bit value.
             let ty = inst.result_type.ok_or("OpPhi without a type")?;
             let single = cx.layout.get(ty).map(|i| i.leaves.len() == 1).unwrap_or(false);
-            let c = if all_uniform && single && !(at_exit && lp_masked) {
+            let masked = if at_exit { lp_masked } else { br_masked };
+            let c = if all_uniform && single && !masked {
                 Class::Uniform
             } else if rep(cx, ty).is_some()
                 && ids
