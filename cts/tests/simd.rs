@@ -758,13 +758,55 @@ fn branch_arms_under_masks() {
     }
 }
 
-const VECTORIZED: [&str; 23] = [
+#[test]
+fn built_in_calls() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("simd.cl", OPTS);
+    let n = 203usize;
+    let mut rng = Rng::new(17);
+    let a = floats(&mut rng, n, -6.0, 6.0);
+    let mut b: Vec<i32> = (0..n).map(|_| rng.next_u64() as i32).collect();
+    b[..4].copy_from_slice(&[0, -1, i32::MAX, i32::MIN]);
+    let (ba, bb) = (ctx.buffer_from(as_bytes(&a)), ctx.buffer_from(as_bytes(&b)));
+    let k = p.kernel("calls");
+    for (off, global, local) in launches(n) {
+        let (o, pi) = (ctx.buffer(4 * n), ctx.buffer(4 * n));
+        k.arg_mem(0, &ba);
+        k.arg_mem(1, &bb);
+        k.arg_mem(2, &o);
+        k.arg_mem(3, &pi);
+        q.run(&k, &off, &global, &local);
+        let (got, gp) = (read_f32(&q, &o, n), from_bytes::<i32>(&q.read(&pi, 0, 4 * n)));
+        let start = off.first().copied().unwrap_or(0);
+        for i in start..start + global[0] {
+            // sin: within OpenCL's 4 ulp.
+            let want = (a[i] as f64).sin();
+            assert!(
+                (got[i] as f64 - want).abs() <= 4.0 * f32::EPSILON as f64,
+                "calls: sin(a[{i}]) = {}",
+                got[i]
+            );
+            let x = b[i];
+            let wp = x
+                .clamp(-1000, 1000)
+                .wrapping_add((x >> 4).unsigned_abs() as i32)
+                .wrapping_add(x.count_ones() as i32)
+                .wrapping_add(x.rotate_left(7))
+                .wrapping_add(((x as i64 * 12345) >> 32) as i32);
+            assert_eq!(gp[i], wp, "calls {local:?}: p[{i}] (x = {x})");
+        }
+    }
+}
+
+const VECTORIZED: [&str; 24] = [
     "sz_split",
     "sz_long",
     "sz_gather",
     "escape",
     "until",
     "masked_arms",
+    "calls",
     "loop_sum",
     "edges",
     "split_store",

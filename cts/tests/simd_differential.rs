@@ -32,7 +32,15 @@ impl Gen {
                 .into();
         }
         let (a, b) = (self.f(d - 1), self.f(d - 1));
-        match self.0.below(21) {
+        match self.0.below(25) {
+            // Built-in calls: lane by lane through the scalar builtins, or inline.
+            21 => format!(
+                "{}({a})",
+                self.pick(&["sin", "exp", "log", "cbrt", "native_cos", "tanh"])
+            ),
+            22 => format!("pow(fabs({a}), {b})"),
+            23 => format!("clamp({a}, -1.0f, 2.0f)"),
+            24 => format!("mix({a}, {b}, 0.25f)"),
             20 => format!("a[(i * 7) % 50 + ((size_t)({}) & 15)]", self.i(d - 1)),
             0 => format!("({a} + {b})"),
             1 => format!("({a} - {b})"),
@@ -72,7 +80,10 @@ impl Gen {
                 .into();
         }
         let (a, b) = (self.i(d - 1), self.i(d - 1));
-        match self.0.below(23) {
+        match self.0.below(26) {
+            23 => format!("clamp({a}, -5, {b})"),
+            24 => format!("(int)abs({a}) + popcount({b})"),
+            25 => format!("rotate({a}, {b}) ^ mul_hi({a}, {b})"),
             // 64-bit values: size_t arithmetic, long products, 64-bit comparisons, gathers
             // through a computed index.
             17 => format!("(int)(i % {})", self.pick(&["5", "(size_t)(k + 10)", "3ul"])),

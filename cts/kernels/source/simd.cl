@@ -229,3 +229,11 @@ kernel void masked_arms(global const float *a, global float *o, global float *p)
     }
     o[i + get_global_size(0) + 8] = y;
 }
+
+// Built-in calls: integer ones and sin, lane by lane through the scalar builtins.
+kernel void calls(global const float *a, global const int *b, global float *o, global int *p) {
+    size_t i = get_global_id(0);
+    int x = b[i];
+    o[i] = sin(a[i]);
+    p[i] = clamp(x, -1000, 1000) + (int)abs(x >> 4) + popcount(x) + rotate(x, 7) + mul_hi(x, 12345);
+}

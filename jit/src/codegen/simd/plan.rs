@@ -131,6 +131,8 @@ fn pure(op: Op) -> bool {
                 | SNegate
                 | FNegate
                 | Not
+                | BitCount
+                | BitReverse
                 | BitwiseAnd
                 | BitwiseOr
                 | BitwiseXor
