@@ -557,7 +557,256 @@ fn branches_with_phis_and_else() {
     }
 }
 
-const VECTORIZED: [&str; 17] = [
+#[test]
+fn size_t_index_arithmetic() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("simd.cl", OPTS);
+    let n = 203usize;
+    let mut rng = Rng::new(5);
+    // (The last row of sz_split reads up to w - 1 past the range.)
+    let a = floats(&mut rng, n + 64, -4.0, 4.0);
+    let ba = ctx.buffer_from(as_bytes(&a));
+    let k = p.kernel("sz_split");
+    for w in [1u64, 4, 7, 64] {
+        for (off, global, local) in launches(n) {
+            let (o, pi) = (ctx.buffer(4 * n), ctx.buffer(4 * n));
+            k.arg_mem(0, &ba);
+            k.arg_mem(1, &o);
+            k.arg_mem(2, &pi);
+            k.arg(3, &w);
+            q.run(&k, &off, &global, &local);
+            let (got, gp) = (read_f32(&q, &o, n), from_bytes::<i32>(&q.read(&pi, 0, 4 * n)));
+            let start = off.first().copied().unwrap_or(0);
+            for i in start..start + global[0] {
+                let (x, y) = (i as u64 % w, i as u64 / w);
+                let want = a[(y * w + (w - 1 - x)) as usize] + i as i32 as f32 * 0.5;
+                assert!(
+                    same(got[i], want),
+                    "sz_split w={w} {local:?}: o[{i}] = {} not {want}",
+                    got[i]
+                );
+                let wp = (x * 3 + y) as i32 + if i as u64 == w { 1000 } else { 0 } + (i >> 1) as i32;
+                assert_eq!(gp[i], wp, "sz_split w={w} {local:?}: p[{i}]");
+            }
+        }
+    }
+    let mut la: Vec<i64> = (0..n).map(|_| rng.next_u64() as i64).collect();
+    la[..5].copy_from_slice(&[0, -1, i64::MAX, i64::MIN, 100]);
+    let bl = ctx.buffer_from(as_bytes(&la));
+    let k = p.kernel("sz_long");
+    for m in [3i64, -0x1234_5678_9abc] {
+        for (off, global, local) in launches(n) {
+            let o = ctx.buffer(8 * n);
+            k.arg_mem(0, &bl);
+            k.arg_mem(1, &o);
+            k.arg(2, &m);
+            q.run(&k, &off, &global, &local);
+            let got: Vec<i64> = from_bytes(&q.read(&o, 0, 8 * n));
+            let start = off.first().copied().unwrap_or(0);
+            for i in start..start + global[0] {
+                let v = la[i];
+                let want = v
+                    .wrapping_mul(m)
+                    .wrapping_add(i as i64)
+                    .wrapping_sub(v >> 7)
+                    .wrapping_add((v < i as i64) as i64);
+                assert_eq!(got[i], want, "sz_long m={m} {local:?}: o[{i}]");
+            }
+        }
+    }
+    let idx: Vec<u32> = (0..n).map(|_| rng.next_u64() as u32).collect();
+    let bi = ctx.buffer_from(as_bytes(&idx));
+    let k = p.kernel("sz_gather");
+    for m in [1u64, 50, n as u64] {
+        for (off, global, local) in launches(n) {
+            let o = ctx.buffer(4 * n);
+            k.arg_mem(0, &ba);
+            k.arg_mem(1, &bi);
+            k.arg_mem(2, &o);
+            k.arg(3, &m);
+            q.run(&k, &off, &global, &local);
+            let got = read_f32(&q, &o, n);
+            let start = off.first().copied().unwrap_or(0);
+            for i in start..start + global[0] {
+                let want = a[(idx[i] as u64 % m) as usize] * 2.0;
+                assert!(
+                    same(got[i], want),
+                    "sz_gather m={m} {local:?}: o[{i}] = {} not {want}",
+                    got[i]
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn loops_left_at_different_rounds() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("simd.cl", OPTS);
+    let n = 203usize;
+    let k = p.kernel("escape");
+    for max_iter in [0u32, 1, 7, 200] {
+        for (off, global, local) in launches(n) {
+            let (o, zl) = (ctx.buffer(4 * n), ctx.buffer(4 * n));
+            k.arg_mem(0, &o);
+            k.arg_mem(1, &zl);
+            k.arg(2, &-2.2f32);
+            k.arg(3, &0.015f32);
+            k.arg(4, &max_iter);
+            q.run(&k, &off, &global, &local);
+            let (got, gz) = (from_bytes::<u32>(&q.read(&o, 0, 4 * n)), read_f32(&q, &zl, n));
+            let start = off.first().copied().unwrap_or(0);
+            for i in start..start + global[0] {
+                let (cr, ci) = (-2.2f32 + i as f32 * 0.015f32, 0.25f32);
+                let (mut zr, mut zi, mut it) = (0.0f32, 0.0f32, 0u32);
+                while it < max_iter && zr * zr + zi * zi <= 4.0 {
+                    let t = zr * zr - zi * zi + cr;
+                    zi = 2.0 * zr * zi + ci;
+                    zr = t;
+                    it += 1;
+                }
+                assert_eq!(got[i], it, "escape max {max_iter} {local:?}: out[{i}]");
+                assert!(
+                    same(gz[i], zr),
+                    "escape max {max_iter} {local:?}: last[{i}] = {} not {zr}",
+                    gz[i]
+                );
+            }
+        }
+    }
+    let mut rng = Rng::new(9);
+    let a = floats(&mut rng, n + 8, -2.0, 3.0);
+    let ba = ctx.buffer_from(as_bytes(&a));
+    let k = p.kernel("until");
+    for lim in [-10.0f32, 0.5, 2.0, 100.0] {
+        for (off, global, local) in launches(n) {
+            let o = ctx.buffer(4 * n);
+            let trace = ctx.buffer_from(as_bytes(&vec![-1.0f32; n]));
+            k.arg_mem(0, &ba);
+            k.arg_mem(1, &o);
+            k.arg_mem(2, &trace);
+            k.arg(3, &lim);
+            q.run(&k, &off, &global, &local);
+            let (got, gt) = (read_f32(&q, &o, n), read_f32(&q, &trace, n));
+            let start = off.first().copied().unwrap_or(0);
+            for i in start..start + global[0] {
+                let (mut fx, mut tr) = (a[i], -1.0f32);
+                for j in 0..(i % 7) + 1 {
+                    fx = fx * 0.5 + a[i + j];
+                    if fx > lim {
+                        break;
+                    }
+                    tr = fx + j as f32;
+                }
+                assert!(
+                    same(got[i], fx),
+                    "until lim {lim} {local:?}: o[{i}] = {} not {fx}",
+                    got[i]
+                );
+                assert!(
+                    same(gt[i], tr),
+                    "until lim {lim} {local:?}: trace[{i}] = {} not {tr}",
+                    gt[i]
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn branch_arms_under_masks() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("simd.cl", OPTS);
+    let n = 203usize;
+    let mut rng = Rng::new(13);
+    let a = floats(&mut rng, n + 1, -1.0, 2.0);
+    let ba = ctx.buffer_from(as_bytes(&a));
+    let k = p.kernel("masked_arms");
+    for (off, global, local) in launches(n) {
+        let o = ctx.buffer_from(as_bytes(&vec![-7.0f32; 2 * n + 8]));
+        let pb = ctx.buffer_from(as_bytes(&vec![-7.0f32; 2 * n]));
+        k.arg_mem(0, &ba);
+        k.arg_mem(1, &o);
+        k.arg_mem(2, &pb);
+        q.run(&k, &off, &global, &local);
+        let (go, gp) = (read_f32(&q, &o, 2 * n + 8), read_f32(&q, &pb, 2 * n));
+        let start = off.first().copied().unwrap_or(0);
+        let mut want_o = vec![-7.0f32; 2 * n + 8];
+        let mut want_p = vec![-7.0f32; 2 * n];
+        for i in start..start + global[0] {
+            let x = a[i];
+            want_o[i] = x;
+            let y = if x > 0.5 {
+                want_p[2 * i] = x * 2.0;
+                x - 1.0
+            } else {
+                want_p[2 * i + 1] = -x;
+                want_o[i] = x + 1.0;
+                a[i + 1]
+            };
+            want_o[i + global[0] + 8] = y;
+        }
+        for (i, (g, w)) in go.iter().zip(&want_o).enumerate() {
+            assert!(same(*g, *w), "masked_arms {local:?} off {off:?}: o[{i}] = {g} not {w}");
+        }
+        for (i, (g, w)) in gp.iter().zip(&want_p).enumerate() {
+            assert!(same(*g, *w), "masked_arms {local:?} off {off:?}: p[{i}] = {g} not {w}");
+        }
+    }
+}
+
+#[test]
+fn built_in_calls() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("simd.cl", OPTS);
+    let n = 203usize;
+    let mut rng = Rng::new(17);
+    let a = floats(&mut rng, n, -6.0, 6.0);
+    let mut b: Vec<i32> = (0..n).map(|_| rng.next_u64() as i32).collect();
+    b[..4].copy_from_slice(&[0, -1, i32::MAX, i32::MIN]);
+    let (ba, bb) = (ctx.buffer_from(as_bytes(&a)), ctx.buffer_from(as_bytes(&b)));
+    let k = p.kernel("calls");
+    for (off, global, local) in launches(n) {
+        let (o, pi) = (ctx.buffer(4 * n), ctx.buffer(4 * n));
+        k.arg_mem(0, &ba);
+        k.arg_mem(1, &bb);
+        k.arg_mem(2, &o);
+        k.arg_mem(3, &pi);
+        q.run(&k, &off, &global, &local);
+        let (got, gp) = (read_f32(&q, &o, n), from_bytes::<i32>(&q.read(&pi, 0, 4 * n)));
+        let start = off.first().copied().unwrap_or(0);
+        for i in start..start + global[0] {
+            // sin: within OpenCL's 4 ulp.
+            let want = (a[i] as f64).sin();
+            assert!(
+                (got[i] as f64 - want).abs() <= 4.0 * f32::EPSILON as f64,
+                "calls: sin(a[{i}]) = {}",
+                got[i]
+            );
+            let x = b[i];
+            let wp = x
+                .clamp(-1000, 1000)
+                .wrapping_add((x >> 4).unsigned_abs() as i32)
+                .wrapping_add(x.count_ones() as i32)
+                .wrapping_add(x.rotate_left(7))
+                .wrapping_add(((x as i64 * 12345) >> 32) as i32);
+            assert_eq!(gp[i], wp, "calls {local:?}: p[{i}] (x = {x})");
+        }
+    }
+}
+
+const VECTORIZED: [&str; 24] = [
+    "sz_split",
+    "sz_long",
+    "sz_gather",
+    "escape",
+    "until",
+    "masked_arms",
+    "calls",
     "loop_sum",
     "edges",
     "split_store",

@@ -32,7 +32,16 @@ impl Gen {
                 .into();
         }
         let (a, b) = (self.f(d - 1), self.f(d - 1));
-        match self.0.below(20) {
+        match self.0.below(25) {
+            // Built-in calls: lane by lane through the scalar builtins, or inline.
+            21 => format!(
+                "{}({a})",
+                self.pick(&["sin", "exp", "log", "cbrt", "native_cos", "tanh"])
+            ),
+            22 => format!("pow(fabs({a}), {b})"),
+            23 => format!("clamp({a}, -1.0f, 2.0f)"),
+            24 => format!("mix({a}, {b}, 0.25f)"),
+            20 => format!("a[(i * 7) % 50 + ((size_t)({}) & 15)]", self.i(d - 1)),
             0 => format!("({a} + {b})"),
             1 => format!("({a} - {b})"),
             2 => format!("({a} * {b})"),
@@ -71,7 +80,18 @@ impl Gen {
                 .into();
         }
         let (a, b) = (self.i(d - 1), self.i(d - 1));
-        match self.0.below(17) {
+        match self.0.below(26) {
+            23 => format!("clamp({a}, -5, {b})"),
+            24 => format!("(int)abs({a}) + popcount({b})"),
+            25 => format!("rotate({a}, {b}) ^ mul_hi({a}, {b})"),
+            // 64-bit values: size_t arithmetic, long products, 64-bit comparisons, gathers
+            // through a computed index.
+            17 => format!("(int)(i % {})", self.pick(&["5", "(size_t)(k + 10)", "3ul"])),
+            18 => format!("(int)(i / 3 + (size_t)({a} & 7))"),
+            19 => format!("(int)(((long)({a}) * (long)({b})) >> 20)"),
+            20 => format!("(int)(i * 3 == (size_t)(k + 60) || (long)({a}) < (long)i - 40)"),
+            21 => format!("ia[((size_t)({a}) & 63) + (i % 3)]"),
+            22 => format!("(int)((ulong)(uint)({a}) % 13ul)"),
             0 => format!("({a} + {b})"),
             1 => format!("({a} - {b})"),
             2 => format!("({a} * {b})"),
@@ -124,6 +144,21 @@ impl Gen {
                 body.push_str(&format!(
                     "    for (int j = 0; j < {bound}; j++) {{\n        fx = fx * 0.5f + {e} + a[i + j];\n        ix = ix * 3 + ({ie}) + ia[i + j];\n    }}\n"
                 ));
+            } else if self.chance(0.2) {
+                // A loop with two exits, each work-item leaving at its own round (Mandelbrot's
+                // shape), or one that stores each round and breaks out on a data-dependent test.
+                let bound = self.pick(&["(k & 3) + 5", "(int)(i % 7) + 1", "(ix & 15)", "20"]);
+                if self.chance(0.5) {
+                    let (cr, ci) = (self.f(1), self.f(1));
+                    body.push_str(&format!(
+                        "    {{\n        int it = 0; float zr = 0.0f, zi = 0.0f, cr = ({cr}) * 0.25f, ci = ({ci}) * 0.25f;\n        while (it < {bound} && zr * zr + zi * zi <= 4.0f) {{\n            float t = zr * zr - zi * zi + cr;\n            zi = 2.0f * zr * zi + ci;\n            zr = t;\n            it++;\n        }}\n        fx = fx + (float)it + zr;\n    }}\n"
+                    ));
+                } else {
+                    let thr = self.pick(&["3.0f", "y", "s * 2.0f"]);
+                    body.push_str(&format!(
+                        "    for (int j = 0; j < {bound}; j++) {{\n        fx = fx * 0.5f + a[i + j];\n        if (fx > {thr}) break;\n        o[300 + i] = fx + (float)j;\n    }}\n"
+                    ));
+                }
             } else if self.chance(0.2) {
                 // A load in one arm of a conditional expression.
                 let (c, e) = (self.cond(1), self.f(1));
@@ -249,7 +284,8 @@ fn differential_child() {
         let err = p.build("-cl-std=CL3.0");
         assert_eq!(err, CL_SUCCESS, "build: {}", p.build_log());
         let mut rng = Rng::new(seed);
-        let len = 2 * N + 8;
+        // (Loops store at o[300 + i], apart from every other store.)
+        let len = 4 * N + 8;
         let mut a: Vec<f32> = (0..len).map(|_| rng.range_f64(-5.0, 5.0) as f32).collect();
         a[..6].copy_from_slice(&[0.0, -0.0, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, 1e-40]);
         let b: Vec<f32> = (0..len).map(|_| rng.range_f64(-5.0, 5.0) as f32).collect();

@@ -155,3 +155,85 @@ kernel void tree_sum(global const float *a, global float *o, local float *t, uin
     if (l == 0)
         o[get_group_id(0)] = t[0];
 }
+
+// size_t index arithmetic: 64-bit values that differ between work-items (i % w, i / w, shifts),
+// (int)i, 64-bit comparisons, and a load through a computed index.
+kernel void sz_split(global const float *a, global float *o, global int *p, ulong w) {
+    size_t i = get_global_id(0);
+    size_t x = i % w, y = i / w;
+    int k = (int)i;
+    o[i] = a[y * w + (w - 1 - x)] + (float)k * 0.5f;
+    p[i] = (int)(x * 3 + y) + (i == w ? 1000 : 0) + (int)(i >> 1);
+}
+
+// long values: 64-bit loads, stores, products, shifts and comparisons per work-item.
+kernel void sz_long(global const long *a, global long *o, long m) {
+    size_t i = get_global_id(0);
+    long v = a[i];
+    o[i] = v * m + (long)i - (v >> 7) + (v < (long)i ? 1 : 0);
+}
+
+// A gather: each work-item loads through an index it read.
+kernel void sz_gather(global const float *a, global const uint *idx, global float *o, ulong n) {
+    size_t i = get_global_id(0);
+    o[i] = a[idx[i] % n] * 2.0f;
+}
+
+// Loops that work-items leave at different rounds: they run under an execution mask until the
+// last of the four has left. (No contraction into fma from here on: the host computes the same
+// float operations.)
+#pragma OPENCL FP_CONTRACT OFF
+
+// Mandelbrot's shape: two exits, a trip count per work-item.
+kernel void escape(global uint *out, global float *last, float x0, float dx, uint max_iter) {
+    size_t i = get_global_id(0);
+    float cr = x0 + (float)i * dx, ci = 0.25f;
+    float zr = 0.0f, zi = 0.0f;
+    uint it = 0;
+    while (it < max_iter && zr * zr + zi * zi <= 4.0f) {
+        float t = zr * zr - zi * zi + cr;
+        zi = 2.0f * zr * zi + ci;
+        zr = t;
+        it++;
+    }
+    out[i] = it;
+    last[i] = zr;
+}
+
+// A store every round (masked for the work-items that left) and a data-dependent break.
+kernel void until(global const float *a, global float *o, global float *trace, float lim) {
+    size_t i = get_global_id(0);
+    float fx = a[i];
+    for (int j = 0; j < (int)(i % 7) + 1; j++) {
+        fx = fx * 0.5f + a[i + j];
+        if (fx > lim) break;
+        trace[i] = fx + (float)j;
+    }
+    o[i] = fx;
+}
+
+// A branch that differs between work-items after a store: each arm runs under the mask of its
+// own work-items, its stores going to memory only for them.
+kernel void masked_arms(global const float *a, global float *o, global float *p) {
+    size_t i = get_global_id(0);
+    float x = a[i];
+    o[i] = x;
+    float y;
+    if (x > 0.5f) {
+        p[2 * i] = x * 2.0f;
+        y = x - 1.0f;
+    } else {
+        p[2 * i + 1] = -x;
+        o[i] = x + 1.0f;
+        y = a[i + 1];
+    }
+    o[i + get_global_size(0) + 8] = y;
+}
+
+// Built-in calls: integer ones and sin, lane by lane through the scalar builtins.
+kernel void calls(global const float *a, global const int *b, global float *o, global int *p) {
+    size_t i = get_global_id(0);
+    int x = b[i];
+    o[i] = sin(a[i]);
+    p[i] = clamp(x, -1000, 1000) + (int)abs(x >> 4) + popcount(x) + rotate(x, 7) + mul_hi(x, 12345);
+}

@@ -961,7 +961,7 @@ fn build(
             if let Some(g) = t.group.as_mut() {
                 g.builtins = vb;
             }
-            t.simd_body(plan, xhead, &rest, HashMap::new())?;
+            t.simd_body(plan, xhead, &rest, simd::Vecs::default())?;
             let nx = t.b.ins().iadd_imm_s(vx, simd::LANES);
             let ngx = t.b.ins().iadd_imm_s(vgx, simd::LANES);
             t.b.ins().jump(vhead, &[BlockArg::Value(nx), BlockArg::Value(ngx)]);

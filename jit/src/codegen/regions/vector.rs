@@ -15,7 +15,7 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, Block, BlockArg, InstBuilder, MemFlagsData, StackSlot, Value};
 use cranelift_frontend::Variable;
 use rspirv::spirv::{BuiltIn, Op};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 /// Groups of four work-items sent to the scalar loop after which a region's execution stops
 /// trying the vector loop.
@@ -41,7 +41,7 @@ impl FnTx<'_, '_, '_> {
         }
         let inputs: HashSet<Id> = self
             .slot_ids(&e.slots)
-            .ok_or("values kept per work-item at its start other than 32-bit scalars")?
+            .ok_or("values kept per work-item at its start other than 32- or 64-bit scalars")?
             .into_iter()
             .map(|(id, ..)| id)
             .collect();
@@ -105,20 +105,20 @@ impl FnTx<'_, '_, '_> {
                     .slot_ids(&slots)
                     .is_some_and(|ids| ids.iter().all(|(id, ..)| plan.has_lanes(*id)));
             if !ok {
-                return Err("values kept per work-item at its end other than 32-bit scalars".into());
+                return Err("values kept per work-item at its end other than 32- or 64-bit scalars".into());
             }
         }
         Ok(plan)
     }
 
-    /// The values of record slots `slots` (id, offset, type), when each is a 32-bit scalar
+    /// The values of record slots `slots` (id, offset, type), when each is a 32- or 64-bit scalar
     /// value (not a private variable).
     fn slot_ids(&self, slots: &[Slot]) -> Option<Vec<(Id, i32, types::Type)>> {
         let r = self.group.as_ref()?.regions.as_ref()?;
         slots
             .iter()
             .map(|(var, off, ty)| {
-                if !matches!(*ty, types::I32 | types::F32) {
+                if !matches!(*ty, types::I32 | types::F32 | types::I64 | types::F64) {
                     return None;
                 }
                 let id = r.crossing.iter().find(|(_, vs)| vs.as_slice() == [*var])?.0;
@@ -197,20 +197,10 @@ impl FnTx<'_, '_, '_> {
         }
         let vals = self.vals.clone();
         // The four work-items' values kept in their records, as vectors.
-        let mut inputs = HashMap::new();
+        let mut inputs = simd::Vecs::default();
         for (id, off, ty) in self.slot_ids(&e.slots).unwrap_or_default() {
-            let vt = if ty == types::F32 { types::F32X4 } else { types::I32X4 };
-            let mut v = None;
-            for l in 0..lanes {
-                let x = self.b.ins().load(ty, flags, vrec, (l * record) as i32 + off);
-                v = Some(match v {
-                    None => self.b.ins().splat(vt, x),
-                    Some(v) => self.b.ins().insertlane(v, x, l as u8),
-                });
-            }
-            if let Some(v) = v {
-                inputs.insert(id, v);
-            }
+            let xs = [0, 1, 2, 3].map(|l| self.b.ins().load(ty, flags, vrec, (l * record) as i32 + off));
+            self.simd_input(id, plan, xs, &mut inputs)?;
         }
         let vecs = self.simd_body(plan, vbail, &[], inputs)?;
         // The end: a barrier (uniform values saved once, the four wait there) or the return.
@@ -233,9 +223,8 @@ impl FnTx<'_, '_, '_> {
                     .slot_ids(&slots)
                     .ok_or_else(|| CompileError::new("vector plan: a kept value is not a 32-bit scalar"))?;
                 for (id, off, _) in ids {
-                    let v = self.simd_lanes(id, plan, &vecs)?;
-                    for l in 0..lanes {
-                        let x = self.b.ins().extractlane(v, l as u8);
+                    let xs = self.simd_lanes(id, plan, &vecs)?;
+                    for (l, x) in (0..lanes).zip(xs) {
                         self.b.ins().store(flags, x, vrec, (l * record) as i32 + off);
                     }
                 }

@@ -1,7 +1,7 @@
 //! The vector body's code: the plan's steps translated into the vector loop's block.
 
 use super::plan::{base_name, ext_name, is_compare};
-use super::{Class, Guard, Plan, Step, LANES};
+use super::{rep, Class, Guard, Plan, Rep, Step, LANES};
 use crate::codegen::arith::{float_cc, int_cc};
 use crate::codegen::layout::Id;
 use crate::codegen::translate::{op_id, result, FnTx, R};
@@ -21,6 +21,9 @@ struct Branch {
     after: Block,
     has_else: bool,
     phis: Vec<BranchPhi>,
+    /// A masked branch: the lanes of the first arm and of the second, the arms' execution
+    /// mask variable, the one outside.
+    masked: Option<(Value, Value, Variable, Option<Variable>)>,
 }
 
 /// A single-block loop of the vector body being translated (Step::LoopHead to Step::LoopEnd).
@@ -29,20 +32,73 @@ struct Loop {
     exit: Block,
     /// The loop's phis (values: on entry, from the loop).
     phis: Vec<BranchPhi>,
-    /// The exit block's phis (values: from the loop, from the guard).
+    /// The exit block's phis (values: from each exit, from the guard).
     exit_phis: Vec<BranchPhi>,
+    /// The exits passed so far.
+    exits: usize,
+    /// The execution mask outside the loop (a masked loop's is in `Vecs::exec`).
+    outer: Option<Variable>,
 }
 
-/// A phi of a branch's merge, carried in a variable.
+/// A phi of a branch's merge, carried in variables.
 #[derive(Clone)]
 struct BranchPhi {
     result: Id,
     ty: Id,
-    var: Variable,
-    /// On the first arm's path, on the other.
-    values: [Id; 2],
-    /// Four lanes (else one uniform value).
-    vector: bool,
+    /// One (a uniform value or a vector) or one per lane (Rep::Quad).
+    vars: Vec<Variable>,
+    /// On the first arm's path, on the other (a loop's exit phi: from each exit).
+    values: Vec<Id>,
+    /// How its four lanes are held (`None`: one uniform value).
+    rep: Option<Rep>,
+}
+
+/// The values of the vector body that differ between work-items, as [`Rep`] says.
+#[derive(Default)]
+pub(crate) struct Vecs {
+    /// Four-lane vectors (32-bit values and masks).
+    v: HashMap<Id, Value>,
+    /// Four scalars, one per lane.
+    q: HashMap<Id, [Value; LANES as usize]>,
+    /// The execution mask (`I32X4`, all ones in the lanes whose work-items run this code)
+    /// inside a masked loop; `None`: all four run it.
+    exec: Option<Variable>,
+}
+
+impl Vecs {
+    /// The values holding `id`'s lanes (one vector or four scalars), taken out.
+    fn take(&mut self, id: Id) -> Vec<Value> {
+        match (self.v.remove(&id), self.q.remove(&id)) {
+            (Some(v), _) => vec![v],
+            (_, Some(q)) => q.to_vec(),
+            _ => vec![],
+        }
+    }
+
+    /// Puts back what [`Vecs::take`] gave.
+    fn put(&mut self, id: Id, vals: &[Value]) {
+        match (vals, <[Value; LANES as usize]>::try_from(vals)) {
+            ([v], _) => {
+                self.v.insert(id, *v);
+            }
+            (_, Ok(q)) => {
+                self.q.insert(id, q);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Whether the loop that ends at step `k` runs under a mask.
+fn looped_masked(plan: &Plan, k: usize) -> bool {
+    plan.steps[..k]
+        .iter()
+        .rev()
+        .find_map(|(_, s)| match s {
+            Step::LoopHead { masked, .. } => Some(*masked),
+            _ => None,
+        })
+        .unwrap_or(false)
 }
 
 fn vec_type(t: Type) -> Option<Type> {
@@ -57,55 +113,130 @@ impl FnTx<'_, '_, '_> {
     /// Translates the vector body of `plan` into the current block: four work-items whose
     /// first one's builtins are the group's builtin values. A failed guard jumps to `bail`
     /// with `bail_args` (before any store). Ends in the block where the body ends.
-    /// `inputs`: the four lanes of the plan's inputs. Gives the four lanes of the values at
-    /// the end.
-    pub(crate) fn simd_body(
-        &mut self,
-        plan: &Plan,
-        bail: Block,
-        bail_args: &[BlockArg],
-        inputs: HashMap<Id, Value>,
-    ) -> R<HashMap<Id, Value>> {
+    /// `inputs`: the four lanes of the plan's inputs ([`FnTx::simd_input`]). Gives the four
+    /// lanes of the values at the end.
+    pub(crate) fn simd_body(&mut self, plan: &Plan, bail: Block, bail_args: &[BlockArg], inputs: Vecs) -> R<Vecs> {
         let mut vecs = inputs;
         let mut branch: Option<Branch> = None;
         let mut looping: Option<Loop> = None;
         for (k, (inst, step)) in plan.steps.iter().enumerate() {
             match *step {
                 Step::Deferred | Step::Phi | Step::Yield | Step::LoopPhi | Step::LoopExitPhi => {}
-                Step::LoopHead { negate } => {
-                    let lp = self.open_loop(plan, k, &vecs)?;
-                    match op_id(inst, 2) {
-                        Err(_) => {
+                Step::LoopHead { negate, masked } => {
+                    let mut lp = self.open_loop(plan, k, masked, &vecs)?;
+                    match (op_id(inst, 2), masked) {
+                        (Err(_), false) => {
                             self.b.ins().jump(lp.head, &[]);
                         }
-                        Ok(c) => {
+                        (Ok(c), false) => {
                             self.all_or_none_branch(c, negate, [lp.head, lp.exit], plan, &vecs, bail, bail_args)?
+                        }
+                        (guard, true) => {
+                            // The work-items that enter run the loop under a mask of their own.
+                            let all = self.exec_mask(&vecs);
+                            let var = self.b.declare_var(types::I32X4);
+                            lp.outer = vecs.exec.replace(var);
+                            match guard {
+                                Err(_) => {
+                                    self.b.def_var(var, all);
+                                    self.b.ins().jump(lp.head, &[]);
+                                }
+                                Ok(c) => {
+                                    let m = self.mask(c, negate, plan, &vecs)?;
+                                    let e = self.b.ins().band(all, m);
+                                    self.b.def_var(var, e);
+                                    let any = self.b.ins().vany_true(e);
+                                    self.b.ins().brif(any, lp.head, &[], lp.exit, &[]);
+                                }
+                            }
                         }
                     }
                     self.b.switch_to_block(lp.head);
                     self.use_phis(&lp.phis, &mut vecs);
                     looping = Some(lp);
                 }
+                Step::LoopExit { negate } => {
+                    let lp = looping
+                        .as_mut()
+                        .ok_or_else(|| self.err(inst, "vector plan: loop exit without a head"))?;
+                    let (exit, at, exit_phis) = (lp.exit, lp.exits, lp.exit_phis.clone());
+                    lp.exits += 1;
+                    let c = op_id(inst, 2)?;
+                    let cont = self.b.create_block();
+                    match vecs.exec {
+                        Some(var) => {
+                            // The lanes for which it holds leave with their values.
+                            let leave = self.mask(c, negate, plan, &vecs)?;
+                            let cur = self.b.use_var(var);
+                            let leaving = self.b.ins().band(cur, leave);
+                            self.capture(&exit_phis, at, leaving, plan, &vecs)?;
+                            let stay = self.b.ins().band_not(cur, leave);
+                            self.b.def_var(var, stay);
+                            let any = self.b.ins().vany_true(stay);
+                            self.b.ins().brif(any, cont, &[], exit, &[]);
+                        }
+                        None => {
+                            // All four leave, or none does (else they go to the scalar loop).
+                            self.def_phis(&exit_phis, at, plan, &vecs)?;
+                            self.all_or_none_branch(c, negate, [exit, cont], plan, &vecs, bail, bail_args)?;
+                        }
+                    }
+                    self.b.seal_block(cont);
+                    self.b.switch_to_block(cont);
+                }
                 Step::LoopEnd { negate } => {
                     let lp = looping
                         .take()
                         .ok_or_else(|| self.err(inst, "vector plan: loop end without a head"))?;
-                    self.def_phis(&lp.phis, false, plan, &vecs)?;
-                    self.def_phis(&lp.exit_phis, true, plan, &vecs)?;
+                    self.def_phis(&lp.phis, 1, plan, &vecs)?;
                     let c = op_id(inst, 2)?;
-                    self.all_or_none_branch(c, negate, [lp.head, lp.exit], plan, &vecs, bail, bail_args)?;
+                    match (vecs.exec, lp.outer.is_some() || vecs.exec.is_some()) {
+                        (Some(var), true) if looped_masked(plan, k) => {
+                            let again = self.mask(c, negate, plan, &vecs)?;
+                            let cur = self.b.use_var(var);
+                            let leaving = self.b.ins().band_not(cur, again);
+                            self.capture(&lp.exit_phis, lp.exits, leaving, plan, &vecs)?;
+                            let cont = self.b.ins().band(cur, again);
+                            self.b.def_var(var, cont);
+                            let any = self.b.ins().vany_true(cont);
+                            self.b.ins().brif(any, lp.head, &[], lp.exit, &[]);
+                            vecs.exec = lp.outer;
+                        }
+                        _ => {
+                            self.def_phis(&lp.exit_phis, lp.exits, plan, &vecs)?;
+                            self.all_or_none_branch(c, negate, [lp.head, lp.exit], plan, &vecs, bail, bail_args)?;
+                        }
+                    }
                     self.b.seal_block(lp.head);
                     self.b.seal_block(lp.exit);
                     self.b.switch_to_block(lp.exit);
                     self.use_phis(&lp.exit_phis, &mut vecs);
                 }
-                Step::If { negate } => {
+                Step::If { negate, masked } => {
                     let c = op_id(inst, 0)?;
-                    let br = self.open_branch(plan, k, &vecs)?;
+                    let mut br = self.open_branch(plan, k, &vecs)?;
                     let (first, second) = (br.first, br.second);
-                    self.all_or_none_branch(c, negate, [first, second], plan, &vecs, bail, bail_args)?;
-                    self.b.seal_block(first);
-                    self.b.switch_to_block(first);
+                    if masked {
+                        // Each arm that some lane takes runs under the mask of its lanes.
+                        let outer = self.exec_mask(&vecs);
+                        let m = self.mask(c, negate, plan, &vecs)?;
+                        let t = self.b.ins().band(outer, m);
+                        let f = self.b.ins().band_not(outer, m);
+                        if br.has_else {
+                            self.zero_phis(&br.phis)?;
+                        }
+                        let ev = self.b.declare_var(types::I32X4);
+                        br.masked = Some((t, f, ev, vecs.exec.replace(ev)));
+                        let any = self.b.ins().vany_true(t);
+                        self.b.ins().brif(any, first, &[], second, &[]);
+                        self.b.seal_block(first);
+                        self.b.switch_to_block(first);
+                        self.b.def_var(ev, t);
+                    } else {
+                        self.all_or_none_branch(c, negate, [first, second], plan, &vecs, bail, bail_args)?;
+                        self.b.seal_block(first);
+                        self.b.switch_to_block(first);
+                    }
                     branch = Some(br);
                 }
                 Step::Else => {
@@ -114,17 +245,36 @@ impl FnTx<'_, '_, '_> {
                         .ok_or_else(|| self.err(inst, "vector plan: else without if"))?;
                     let (after, second) = (br.after, br.second);
                     let phis = br.phis.clone();
-                    self.def_phis(&phis, true, plan, &vecs)?;
-                    self.b.ins().jump(after, &[]);
-                    self.b.seal_block(second);
-                    self.b.switch_to_block(second);
+                    match br.masked {
+                        Some((t, f, ev, _)) => {
+                            self.capture(&phis, 0, t, plan, &vecs)?;
+                            let any = self.b.ins().vany_true(f);
+                            self.b.ins().brif(any, second, &[], after, &[]);
+                            self.b.seal_block(second);
+                            self.b.switch_to_block(second);
+                            self.b.def_var(ev, f);
+                        }
+                        None => {
+                            self.def_phis(&phis, 0, plan, &vecs)?;
+                            self.b.ins().jump(after, &[]);
+                            self.b.seal_block(second);
+                            self.b.switch_to_block(second);
+                        }
+                    }
                 }
                 Step::EndIf => {
                     let br = branch
                         .take()
                         .ok_or_else(|| self.err(inst, "vector plan: end without if"))?;
                     // The first arm's values, or (after an else) the second's.
-                    self.def_phis(&br.phis, !br.has_else, plan, &vecs)?;
+                    match br.masked {
+                        Some((t, f, _, outer)) => {
+                            let (at, lanes) = if br.has_else { (1, f) } else { (0, t) };
+                            self.capture(&br.phis, at, lanes, plan, &vecs)?;
+                            vecs.exec = outer;
+                        }
+                        None => self.def_phis(&br.phis, usize::from(br.has_else), plan, &vecs)?,
+                    }
                     self.b.ins().jump(br.after, &[]);
                     self.b.seal_block(br.after);
                     self.b.switch_to_block(br.after);
@@ -141,26 +291,40 @@ impl FnTx<'_, '_, '_> {
                     self.def(r, ty, v);
                 }
                 Step::Vector => self.simd_inst(inst, plan, &mut vecs)?,
+                Step::Lanes => self.by_lanes(inst, plan, &mut vecs)?,
             }
         }
         Ok(vecs)
     }
 
     /// The values of carried phis where their paths meet: four lanes, or the scalar value.
-    fn use_phis(&mut self, phis: &[BranchPhi], vecs: &mut HashMap<Id, Value>) {
+    fn use_phis(&mut self, phis: &[BranchPhi], vecs: &mut Vecs) {
         for p in phis {
-            let x = self.b.use_var(p.var);
-            if p.vector {
-                vecs.insert(p.result, x);
-            } else {
-                self.def(p.result, p.ty, vec![x]);
+            let xs: Vec<Value> = p.vars.iter().map(|v| self.b.use_var(*v)).collect();
+            match (p.rep, <[Value; LANES as usize]>::try_from(xs.as_slice())) {
+                (Some(Rep::Quad(_)), Ok(q)) => {
+                    vecs.q.insert(p.result, q);
+                }
+                (Some(Rep::Vector(_)), _) => {
+                    vecs.v.insert(p.result, xs[0]);
+                }
+                _ => self.def(p.result, p.ty, xs),
             }
         }
     }
 
-    /// Four lanes of value `id` at the end of the vector body (`vecs`: what it gave).
-    pub(crate) fn simd_lanes(&mut self, id: Id, plan: &Plan, vecs: &HashMap<Id, Value>) -> R<Value> {
-        self.lanes(id, plan, vecs)
+    /// The four lanes of value `id` at the end of the vector body (`vecs`: what it gave).
+    pub(crate) fn simd_lanes(&mut self, id: Id, plan: &Plan, vecs: &Vecs) -> R<[Value; LANES as usize]> {
+        self.quad(id, plan, vecs)
+    }
+
+    /// Adds the four lanes `xs` of input `id` of `plan` to `vecs`.
+    pub(crate) fn simd_input(&mut self, id: Id, plan: &Plan, xs: [Value; LANES as usize], vecs: &mut Vecs) -> R {
+        let ty = *plan
+            .tys
+            .get(&id)
+            .ok_or_else(|| CompileError::new(format!("vector plan: input %{id} of unknown type")))?;
+        self.put_lanes(id, ty, xs, vecs)
     }
 
     /// The scalar translation of `inst` under `guard`: when the guard fails, the four
@@ -225,7 +389,7 @@ impl FnTx<'_, '_, '_> {
     /// The blocks and phi variables of the branch that starts at step `k` (a Step::If): its
     /// Step::Else and Step::EndIf follow, then its Step::Phi. Without an else, the path that
     /// skips the arm brings the phis' second values, defined here.
-    fn open_branch(&mut self, plan: &Plan, k: usize, vecs: &HashMap<Id, Value>) -> R<Branch> {
+    fn open_branch(&mut self, plan: &Plan, k: usize, vecs: &Vecs) -> R<Branch> {
         let rest = plan.steps.get(k + 1..).unwrap_or(&[]);
         let end = rest
             .iter()
@@ -234,7 +398,7 @@ impl FnTx<'_, '_, '_> {
         let has_else = rest[..end].iter().any(|(_, s)| *s == Step::Else);
         let mut phis = Vec::new();
         for (phi, _) in rest[end + 1..].iter().take_while(|(_, s)| *s == Step::Phi) {
-            phis.push(self.phi_var(phi, plan, [0, 1])?);
+            phis.push(self.phi_var(phi, plan)?);
         }
         let after = self.b.create_block();
         let br = Branch {
@@ -243,9 +407,10 @@ impl FnTx<'_, '_, '_> {
             after,
             has_else,
             phis,
+            masked: None,
         };
         if !has_else {
-            self.def_phis(&br.phis, false, plan, vecs)?;
+            self.def_phis(&br.phis, 1, plan, vecs)?;
         }
         Ok(br)
     }
@@ -259,7 +424,7 @@ impl FnTx<'_, '_, '_> {
         negate: bool,
         [yes, no]: [Block; 2],
         plan: &Plan,
-        vecs: &HashMap<Id, Value>,
+        vecs: &Vecs,
         bail: Block,
         bail_args: &[BlockArg],
     ) -> R {
@@ -281,8 +446,9 @@ impl FnTx<'_, '_, '_> {
 
     /// The blocks and variables of the loop that starts at step `k` (a Step::LoopHead): its
     /// phis follow, then after its Step::LoopEnd the exit block's. Defines the loop phis'
-    /// values on entry and (with a guard) the exit phis' values from the guard.
-    fn open_loop(&mut self, plan: &Plan, k: usize, vecs: &HashMap<Id, Value>) -> R<Loop> {
+    /// values on entry and the exit phis' values from the guard (with one), or (a masked loop
+    /// without one) zeros.
+    fn open_loop(&mut self, plan: &Plan, k: usize, masked: bool, vecs: &Vecs) -> R<Loop> {
         let rest = plan.steps.get(k + 1..).unwrap_or(&[]);
         let end = rest
             .iter()
@@ -291,62 +457,202 @@ impl FnTx<'_, '_, '_> {
         let guarded = op_id(&plan.steps[k].0, 2).is_ok();
         let mut phis = Vec::new();
         for (phi, _) in rest.iter().take_while(|(_, s)| *s == Step::LoopPhi) {
-            phis.push(self.phi_var(phi, plan, [0, 1])?);
+            phis.push(self.phi_var(phi, plan)?);
         }
         let mut exit_phis = Vec::new();
         for (phi, _) in rest[end + 1..].iter().take_while(|(_, s)| *s == Step::LoopExitPhi) {
-            exit_phis.push(self.phi_var(phi, plan, [0, if guarded { 1 } else { 0 }])?);
+            exit_phis.push(self.phi_var(phi, plan)?);
         }
-        self.def_phis(&phis, true, plan, vecs)?;
+        self.def_phis(&phis, 0, plan, vecs)?;
         if guarded {
-            self.def_phis(&exit_phis, false, plan, vecs)?;
+            for p in &exit_phis {
+                let last = p.values.len() - 1;
+                self.def_phis(std::slice::from_ref(p), last, plan, vecs)?;
+            }
+        }
+        // The loop's values used after it, kept like exit phis with the value itself at every
+        // exit.
+        let exits = rest[..end]
+            .iter()
+            .filter(|(_, s)| matches!(s, Step::LoopExit { .. }))
+            .count()
+            + 1;
+        let mut outs = Vec::new();
+        for x in plan.live_outs.get(&(k + 1 + end)).into_iter().flatten() {
+            let ty = *plan
+                .tys
+                .get(x)
+                .ok_or_else(|| CompileError::new(format!("vector plan: %{x} of unknown type")))?;
+            let rep = rep(self.cx, ty).ok_or_else(|| CompileError::new(format!("vector plan: %{x} not a scalar")))?;
+            let vars = match rep {
+                Rep::Vector(t) => vec![self.b.declare_var(t)],
+                Rep::Quad(t) => (0..LANES).map(|_| self.b.declare_var(t)).collect(),
+            };
+            outs.push(BranchPhi {
+                result: *x,
+                ty,
+                vars,
+                values: vec![*x; exits],
+                rep: Some(rep),
+            });
+        }
+        if masked {
+            // Zeros where no path into the exit defines them yet (the lanes that never enter).
+            if !guarded {
+                self.zero_phis(&exit_phis)?;
+            }
+            self.zero_phis(&outs)?;
+        }
+        if masked {
+            exit_phis.extend(outs);
         }
         Ok(Loop {
             head: self.b.create_block(),
             exit: self.b.create_block(),
             phis,
             exit_phis,
+            exits: 0,
+            outer: None,
         })
+    }
+
+    /// Defines varying phis' variables as zeros (the lanes no path defines yet).
+    fn zero_phis(&mut self, phis: &[BranchPhi]) -> R {
+        for p in phis {
+            let Some(Rep::Vector(t) | Rep::Quad(t)) = p.rep else {
+                return Err(CompileError::new("vector plan: uniform phi of a masked branch"));
+            };
+            for var in &p.vars {
+                let z = self.zero_of(t);
+                self.b.def_var(*var, z);
+            }
+        }
+        Ok(())
+    }
+
+    /// Zero of a scalar or vector type.
+    fn zero_of(&mut self, t: Type) -> Value {
+        if t.is_vector() {
+            let lane = t.lane_type();
+            let z = self.zero(lane);
+            self.b.ins().splat(t, z)
+        } else {
+            self.zero(t)
+        }
+    }
+
+    /// The execution mask here: the masked loop's, or all ones.
+    fn exec_mask(&mut self, vecs: &Vecs) -> Value {
+        match vecs.exec {
+            Some(v) => self.b.use_var(v),
+            None => {
+                let ones = self.b.ins().iconst(types::I32, -1);
+                self.b.ins().splat(types::I32X4, ones)
+            }
+        }
+    }
+
+    /// Condition `c` as a mask (its negation if `negate`).
+    fn mask(&mut self, c: Id, negate: bool, plan: &Plan, vecs: &Vecs) -> R<Value> {
+        let m = self.lanes(c, plan, vecs)?;
+        let m = if self.b.func.dfg.value_type(m) == types::I32X4 {
+            m
+        } else {
+            self.b.ins().bitcast(types::I32X4, MemFlagsData::new(), m)
+        };
+        Ok(if negate { self.b.ins().bnot(m) } else { m })
+    }
+
+    /// `mask ? a : b` lane by lane, for values held as `rep` (one value or one per lane).
+    fn select_rep(&mut self, mask: Value, a: &[Value], b: &[Value]) -> Vec<Value> {
+        if let ([a], [b]) = (a, b) {
+            let t = self.b.func.dfg.value_type(*a);
+            if t.is_vector() {
+                let m = if t == types::I32X4 {
+                    mask
+                } else {
+                    self.b.ins().bitcast(t, MemFlagsData::new(), mask)
+                };
+                return vec![self.b.ins().bitselect(m, *a, *b)];
+            }
+        }
+        a.iter()
+            .zip(b)
+            .enumerate()
+            .map(|(l, (x, y))| {
+                let ml = self.b.ins().extractlane(mask, l as u8);
+                self.b.ins().select(ml, *x, *y)
+            })
+            .collect()
+    }
+
+    /// The lanes of `leaving` take value `at` of each exit phi (the others keep theirs).
+    fn capture(&mut self, phis: &[BranchPhi], at: usize, leaving: Value, plan: &Plan, vecs: &Vecs) -> R {
+        for p in phis {
+            let v = *p
+                .values
+                .get(at)
+                .ok_or_else(|| CompileError::new("vector plan: exit phi without a value for an exit"))?;
+            let new = match p.rep {
+                Some(Rep::Vector(_)) => vec![self.lanes(v, plan, vecs)?],
+                Some(Rep::Quad(_)) => self.quad(v, plan, vecs)?.to_vec(),
+                None => return Err(CompileError::new("vector plan: uniform exit value of a masked loop")),
+            };
+            let old: Vec<Value> = p.vars.iter().map(|x| self.b.use_var(*x)).collect();
+            let xs = self.select_rep(leaving, &new, &old);
+            for (var, x) in p.vars.iter().zip(xs) {
+                self.b.def_var(*var, x);
+            }
+        }
+        Ok(())
     }
 
     /// A phi carried in a variable (vector or scalar, as its class says); `values`: the
     /// operands holding its two values.
-    fn phi_var(&mut self, phi: &Instruction, plan: &Plan, values: [usize; 2]) -> R<BranchPhi> {
+    fn phi_var(&mut self, phi: &Instruction, plan: &Plan) -> R<BranchPhi> {
         let (result, ty) = crate::codegen::translate::result(phi)?;
-        let vector = plan.class.get(&result) == Some(&Class::Varying);
         let leaf = self.cx.layout.get(ty)?.leaves.first().copied().unwrap_or(types::I32);
-        let t = if vector {
-            vec_type(leaf).ok_or_else(|| self.err(phi, "vector plan: not a 32-bit phi"))?
+        let rep = if plan.class.get(&result) == Some(&Class::Varying) {
+            Some(rep(self.cx, ty).ok_or_else(|| self.err(phi, "vector plan: not a scalar phi"))?)
         } else {
-            leaf
+            None
+        };
+        let vars = match rep {
+            None => vec![self.b.declare_var(leaf)],
+            Some(Rep::Vector(t)) => vec![self.b.declare_var(t)],
+            Some(Rep::Quad(t)) => (0..LANES).map(|_| self.b.declare_var(t)).collect(),
         };
         Ok(BranchPhi {
             result,
             ty,
-            var: self.b.declare_var(t),
-            values: [op_id(phi, values[0])?, op_id(phi, values[1])?],
-            vector,
+            vars,
+            values: (0..phi.operands.len()).map(|k| op_id(phi, k)).collect::<R<_>>()?,
+            rep,
         })
     }
 
-    /// Defines each phi's variable with its value on the first arm's path (`first`) or the
-    /// other.
-    fn def_phis(&mut self, phis: &[BranchPhi], first: bool, plan: &Plan, vecs: &HashMap<Id, Value>) -> R {
+    /// Defines each phi's variables with its value `at` (0: on the first arm's path).
+    fn def_phis(&mut self, phis: &[BranchPhi], at: usize, plan: &Plan, vecs: &Vecs) -> R {
         for p in phis {
-            let v = p.values[if first { 0 } else { 1 }];
-            let x = if p.vector {
-                self.lanes(v, plan, vecs)?
-            } else {
-                self.val1(v)?
+            let v = *p
+                .values
+                .get(at)
+                .ok_or_else(|| CompileError::new("vector plan: phi without a value for a path"))?;
+            let xs = match p.rep {
+                Some(Rep::Vector(_)) => vec![self.lanes(v, plan, vecs)?],
+                Some(Rep::Quad(_)) => self.quad(v, plan, vecs)?.to_vec(),
+                None => vec![self.val1(v)?],
             };
-            self.b.def_var(p.var, x);
+            for (var, x) in p.vars.iter().zip(xs) {
+                self.b.def_var(*var, x);
+            }
         }
         Ok(())
     }
 
     /// Whether condition `c` holds in all four lanes, and whether in none (both false: they
     /// disagree).
-    fn all_or_none(&mut self, c: Id, plan: &Plan, vecs: &HashMap<Id, Value>) -> R<(Value, Value)> {
+    fn all_or_none(&mut self, c: Id, plan: &Plan, vecs: &Vecs) -> R<(Value, Value)> {
         if let Some(cmp) = plan.monotone.get(&c) {
             // Lanes 0 and 3 of an ordered comparison of affine x and uniform y: the lanes in
             // between lie between them, unless x wraps around within the four lanes.
@@ -412,8 +718,8 @@ impl FnTx<'_, '_, '_> {
     }
 
     /// Four lanes of operand `id` as a vector of `lane` elements.
-    fn lanes(&mut self, id: Id, plan: &Plan, vecs: &HashMap<Id, Value>) -> R<Value> {
-        if let Some(v) = vecs.get(&id) {
+    fn lanes(&mut self, id: Id, plan: &Plan, vecs: &Vecs) -> R<Value> {
+        if let Some(v) = vecs.v.get(&id) {
             return Ok(*v);
         }
         if let Some(cmp) = plan.monotone.get(&id) {
@@ -444,7 +750,7 @@ impl FnTx<'_, '_, '_> {
     }
 
     /// An OpenCL.std function of [`VECTOR_EXT_F32`] or [`VECTOR_EXT_I32`] on four lanes.
-    fn simd_ext(&mut self, inst: &Instruction, plan: &Plan, vecs: &HashMap<Id, Value>) -> R<Value> {
+    fn simd_ext(&mut self, inst: &Instruction, plan: &Plan, vecs: &Vecs) -> R<Value> {
         let name = ext_name(self.cx, inst).ok_or_else(|| self.err(inst, "vector plan: unknown instruction"))?;
         let mut a = Vec::new();
         for i in 2..inst.operands.len() {
@@ -500,8 +806,142 @@ impl FnTx<'_, '_, '_> {
         })
     }
 
+    /// The scalar value of operand `id` in lane `l` (a boolean as 0 or 1).
+    fn lane(&mut self, id: Id, l: usize, plan: &Plan, vecs: &Vecs) -> R<Value> {
+        if let Some(q) = vecs.q.get(&id) {
+            return Ok(q[l]);
+        }
+        if vecs.v.contains_key(&id) || plan.monotone.contains_key(&id) {
+            let v = self.lanes(id, plan, vecs)?;
+            let x = self.b.ins().extractlane(v, l as u8);
+            let is_bool = plan
+                .tys
+                .get(&id)
+                .and_then(|t| rep(self.cx, *t))
+                .is_some_and(|_| self.cx.layout.get(plan.tys[&id]).is_ok_and(|i| i.leaves == [types::I8]));
+            return Ok(if is_bool {
+                self.b.ins().icmp_imm_s(IntCC::NotEqual, x, 0)
+            } else {
+                x
+            });
+        }
+        let base = self.val1(id)?;
+        match plan.class.get(&id).copied().unwrap_or(Class::Uniform) {
+            Class::Uniform => Ok(base),
+            Class::Affine(s) if l == 0 || s == 0 => Ok(base),
+            Class::Affine(s) => Ok(self.b.ins().iadd_imm_s(base, s.wrapping_mul(l as i64))),
+            c => Err(CompileError::new(format!("vector plan: %{id} has class {c:?}"))),
+        }
+    }
+
+    /// The four lanes of operand `id` as scalars.
+    fn quad(&mut self, id: Id, plan: &Plan, vecs: &Vecs) -> R<[Value; LANES as usize]> {
+        if let Some(q) = vecs.q.get(&id) {
+            return Ok(*q);
+        }
+        let mut q = Vec::with_capacity(LANES as usize);
+        for l in 0..LANES as usize {
+            q.push(self.lane(id, l, plan, vecs)?);
+        }
+        q.try_into().map_err(|_| CompileError::new("vector plan: no lanes"))
+    }
+
+    /// Four scalar lanes `xs` of a value of type `ty` as that value's varying form.
+    fn put_lanes(&mut self, r: Id, ty: Id, xs: [Value; LANES as usize], vecs: &mut Vecs) -> R {
+        match rep(self.cx, ty) {
+            Some(Rep::Vector(vt)) => {
+                let mut v = None;
+                for (l, mut x) in xs.into_iter().enumerate() {
+                    if self.b.func.dfg.value_type(x) == types::I8 {
+                        // A boolean (0 or 1) as a mask lane.
+                        let w = self.b.ins().uextend(types::I32, x);
+                        x = self.b.ins().ineg(w);
+                    }
+                    v = Some(match v {
+                        None => self.b.ins().splat(vt, x),
+                        Some(acc) => self.b.ins().insertlane(acc, x, l as u8),
+                    });
+                }
+                let v = v.ok_or_else(|| CompileError::new("vector plan: no lanes"))?;
+                vecs.v.insert(r, v);
+            }
+            Some(Rep::Quad(_)) => {
+                vecs.q.insert(r, xs);
+            }
+            None => return Err(CompileError::new(format!("vector plan: %{r} is not a scalar"))),
+        }
+        Ok(())
+    }
+
+    /// Step::Lanes: the scalar translation of `inst` once per lane, its varying operands
+    /// given that lane's values (the scalar values they had are put back after).
+    fn by_lanes(&mut self, inst: &Instruction, plan: &Plan, vecs: &mut Vecs) -> R {
+        let (r, ty) = result(inst)?;
+        let mut ids: Vec<Id> = Vec::new();
+        for o in &inst.operands {
+            if let rspirv::dr::Operand::IdRef(x) = o {
+                let varying = plan.class.get(x).is_some_and(|c| *c != Class::Uniform);
+                if varying && !ids.contains(x) {
+                    ids.push(*x);
+                }
+            }
+        }
+        // Every operand's lanes first: an affine one may be read from a variable.
+        let mut lanes = Vec::with_capacity(ids.len());
+        for x in &ids {
+            let t = *plan
+                .tys
+                .get(x)
+                .ok_or_else(|| self.err(inst, "vector plan: operand of unknown type"))?;
+            lanes.push((*x, t, self.quad(*x, plan, vecs)?));
+        }
+        // Values carried across barriers live in variables that a definition would set:
+        // out of the way while the lanes are translated.
+        let mut hidden = Vec::new();
+        if let Some(rg) = self.group.as_mut().and_then(|g| g.regions.as_mut()) {
+            for x in ids.iter().chain([&r]) {
+                if let Some(vs) = rg.crossing.remove(x) {
+                    hidden.push((*x, vs));
+                }
+            }
+        }
+        let saved: Vec<(Id, Option<Vec<Value>>)> = ids
+            .iter()
+            .chain([&r])
+            .map(|x| (*x, self.vals.get(x).cloned()))
+            .collect();
+        let mut out = Vec::with_capacity(LANES as usize);
+        let mut res = Ok(());
+        for l in 0..LANES as usize {
+            for (x, t, q) in &lanes {
+                self.def(*x, *t, vec![q[l]]);
+            }
+            match self.inst(inst).and_then(|_| self.val1(r)) {
+                Ok(v) => out.push(v),
+                Err(e) => {
+                    res = Err(e);
+                    break;
+                }
+            }
+        }
+        for (x, v) in saved {
+            match v {
+                Some(v) => self.vals.insert(x, v),
+                None => self.vals.remove(&x),
+            };
+        }
+        if let Some(rg) = self.group.as_mut().and_then(|g| g.regions.as_mut()) {
+            rg.crossing.extend(hidden);
+        }
+        res?;
+        let xs = out
+            .try_into()
+            .map_err(|_| self.err(inst, "vector plan: missing lanes"))?;
+        self.put_lanes(r, ty, xs, vecs)
+    }
+
     /// A comparison or logical operation as a four-lane mask.
-    fn simd_mask(&mut self, inst: &Instruction, plan: &Plan, vecs: &HashMap<Id, Value>) -> R<Value> {
+    fn simd_mask(&mut self, inst: &Instruction, plan: &Plan, vecs: &Vecs) -> R<Value> {
         let op = inst.opcode;
         let a = self.lanes(op_id(inst, 0)?, plan, vecs)?;
         if op == Op::LogicalNot {
@@ -522,8 +962,145 @@ impl FnTx<'_, '_, '_> {
         }
     }
 
-    fn simd_inst(&mut self, inst: &Instruction, plan: &Plan, vecs: &mut HashMap<Id, Value>) -> R {
+    /// A load of four lanes (all four run it).
+    fn load_plain(&mut self, inst: &Instruction, plan: &Plan, vecs: &mut Vecs) -> R {
         let flags = MemFlagsData::new();
+        let (r, ty) = result(inst)?;
+        let p = op_id(inst, 0)?;
+        let t = self.cx.layout.get(ty)?.leaves.first().copied().unwrap_or(types::I32);
+        let class = plan.class.get(&p).copied();
+        if let (Some(Class::Affine(s)), Some(vt)) = (class, vec_type(t)) {
+            if s == 4 {
+                let base = self.val1(p)?;
+                let v = self.b.ins().load(vt, flags, base, 0);
+                vecs.v.insert(r, v);
+                return Ok(());
+            }
+        }
+        // Lane by lane (a gather), each at its lane's address.
+        let addrs = self.quad(p, plan, vecs)?;
+        let xs = addrs.map(|a| self.b.ins().load(t, flags, a, 0));
+        self.put_lanes(r, ty, xs, vecs)?;
+        Ok(())
+    }
+
+    /// A store of four lanes (all four run it).
+    fn store_plain(&mut self, inst: &Instruction, plan: &Plan, vecs: &mut Vecs) -> R {
+        let flags = MemFlagsData::new();
+        let p = op_id(inst, 0)?;
+        let vid = op_id(inst, 1)?;
+        let vector = vecs.v.contains_key(&vid) || plan.class.get(&vid).is_some_and(|c| *c != Class::Uniform);
+        let vt = plan.tys.get(&vid).and_then(|t| rep(self.cx, *t));
+        match plan.class.get(&p).copied().unwrap_or(Class::Uniform) {
+            Class::Affine(4) if vector && matches!(vt, Some(Rep::Vector(_))) => {
+                let v = self.lanes(vid, plan, vecs)?;
+                let base = self.val1(p)?;
+                self.b.ins().store(flags, v, base, 0);
+            }
+            // One location: the last work-item's store is the one that stays.
+            Class::Uniform => {
+                let x = self.lane(vid, (LANES - 1) as usize, plan, vecs)?;
+                let base = self.val1(p)?;
+                self.b.ins().store(flags, x, base, 0);
+            }
+            // Lane by lane (a scatter), in the lanes' order.
+            _ => {
+                let addrs = self.quad(p, plan, vecs)?;
+                let xs = self.quad(vid, plan, vecs)?;
+                for (a, x) in addrs.into_iter().zip(xs) {
+                    self.b.ins().store(flags, x, a, 0);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A load under execution mask `var`: as [`Self::load_plain`] when all four lanes run,
+    /// else lane by lane, only the running lanes touching memory (the others read zero).
+    fn load_masked(&mut self, inst: &Instruction, var: Variable, plan: &Plan, vecs: &mut Vecs) -> R {
+        let (r, ty) = result(inst)?;
+        let p = op_id(inst, 0)?;
+        let t = self.cx.layout.get(ty)?.leaves.first().copied().unwrap_or(types::I32);
+        let m = self.b.use_var(var);
+        let (fast, slow, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+        let all = self.b.ins().vall_true(m);
+        self.b.ins().brif(all, fast, &[], slow, &[]);
+        self.b.seal_block(fast);
+        self.b.seal_block(slow);
+        self.b.switch_to_block(fast);
+        self.load_plain(inst, plan, vecs)?;
+        let vals = vecs.take(r);
+        for v in &vals {
+            let vt = self.b.func.dfg.value_type(*v);
+            self.b.append_block_param(join, vt);
+        }
+        let args: Vec<BlockArg> = vals.iter().map(|v| BlockArg::Value(*v)).collect();
+        self.b.ins().jump(join, &args);
+        self.b.switch_to_block(slow);
+        let addrs = self.quad(p, plan, vecs)?;
+        let mut xs = Vec::with_capacity(LANES as usize);
+        for (l, a) in addrs.into_iter().enumerate() {
+            let ml = self.b.ins().extractlane(m, l as u8);
+            let (go, next) = (self.b.create_block(), self.b.create_block());
+            let x = self.b.append_block_param(next, t);
+            let z = self.zero(t);
+            self.b.ins().brif(ml, go, &[], next, &[BlockArg::Value(z)]);
+            self.b.seal_block(go);
+            self.b.switch_to_block(go);
+            let v = self.b.ins().load(t, MemFlagsData::new(), a, 0);
+            self.b.ins().jump(next, &[BlockArg::Value(v)]);
+            self.b.seal_block(next);
+            self.b.switch_to_block(next);
+            xs.push(x);
+        }
+        let xs = xs
+            .try_into()
+            .map_err(|_| self.err(inst, "vector plan: missing lanes"))?;
+        self.put_lanes(r, ty, xs, vecs)?;
+        let vals = vecs.take(r);
+        let args: Vec<BlockArg> = vals.iter().map(|v| BlockArg::Value(*v)).collect();
+        self.b.ins().jump(join, &args);
+        self.b.seal_block(join);
+        self.b.switch_to_block(join);
+        let params = self.b.block_params(join).to_vec();
+        vecs.put(r, &params);
+        Ok(())
+    }
+
+    /// A store under execution mask `var`: as [`Self::store_plain`] when all four lanes run,
+    /// else lane by lane, for the running lanes only.
+    fn store_masked(&mut self, inst: &Instruction, var: Variable, plan: &Plan, vecs: &mut Vecs) -> R {
+        let (p, vid) = (op_id(inst, 0)?, op_id(inst, 1)?);
+        let m = self.b.use_var(var);
+        let (fast, slow, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+        let all = self.b.ins().vall_true(m);
+        self.b.ins().brif(all, fast, &[], slow, &[]);
+        self.b.seal_block(fast);
+        self.b.seal_block(slow);
+        self.b.switch_to_block(fast);
+        self.store_plain(inst, plan, vecs)?;
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(slow);
+        let addrs = self.quad(p, plan, vecs)?;
+        let xs = self.quad(vid, plan, vecs)?;
+        for (l, (a, x)) in addrs.into_iter().zip(xs).enumerate() {
+            let ml = self.b.ins().extractlane(m, l as u8);
+            let (go, next) = (self.b.create_block(), self.b.create_block());
+            self.b.ins().brif(ml, go, &[], next, &[]);
+            self.b.seal_block(go);
+            self.b.switch_to_block(go);
+            self.b.ins().store(MemFlagsData::new(), x, a, 0);
+            self.b.ins().jump(next, &[]);
+            self.b.seal_block(next);
+            self.b.switch_to_block(next);
+        }
+        self.b.ins().jump(join, &[]);
+        self.b.seal_block(join);
+        self.b.switch_to_block(join);
+        Ok(())
+    }
+
+    fn simd_inst(&mut self, inst: &Instruction, plan: &Plan, vecs: &mut Vecs) -> R {
         let op = inst.opcode;
         if is_compare(op)
             || matches!(
@@ -533,7 +1110,7 @@ impl FnTx<'_, '_, '_> {
         {
             let (r, _) = result(inst)?;
             let m = self.simd_mask(inst, plan, vecs)?;
-            vecs.insert(r, m);
+            vecs.v.insert(r, m);
             return Ok(());
         }
         if op == Op::Select {
@@ -545,7 +1122,7 @@ impl FnTx<'_, '_, '_> {
                 let x = self.lanes(op_id(inst, 1)?, plan, vecs)?;
                 let y = self.lanes(op_id(inst, 2)?, plan, vecs)?;
                 let v = self.b.ins().bitselect(c, x, y);
-                vecs.insert(r, v);
+                vecs.v.insert(r, v);
                 return Ok(());
             }
             let vt = vec_type(t).ok_or_else(|| self.err(inst, "vector plan: not a 32-bit select"))?;
@@ -554,7 +1131,7 @@ impl FnTx<'_, '_, '_> {
                 self.lanes(op_id(inst, 1)?, plan, vecs)?,
                 self.lanes(op_id(inst, 2)?, plan, vecs)?,
             );
-            let v = if vecs.contains_key(&c) || plan.monotone.contains_key(&c) {
+            let v = if vecs.v.contains_key(&c) || plan.monotone.contains_key(&c) {
                 let m = self.lanes(c, plan, vecs)?;
                 let m = if self.b.func.dfg.value_type(m) == vt {
                     m
@@ -566,63 +1143,25 @@ impl FnTx<'_, '_, '_> {
                 let cv = self.val1(c)?;
                 self.b.ins().select(cv, x, y)
             };
-            vecs.insert(r, v);
+            vecs.v.insert(r, v);
             return Ok(());
         }
         match op {
-            Op::Load => {
-                let (r, ty) = result(inst)?;
-                let p = op_id(inst, 0)?;
-                let t = self.cx.layout.get(ty)?.leaves.first().copied().unwrap_or(types::I32);
-                let vt = vec_type(t).ok_or_else(|| self.err(inst, "vector plan: not a 32-bit load"))?;
-                let Some(Class::Affine(s)) = plan.class.get(&p).copied() else {
-                    return Err(self.err(inst, "vector plan: load through a non-affine pointer"));
-                };
-                let base = self.val1(p)?;
-                let v = if s == 4 {
-                    self.b.ins().load(vt, flags, base, 0)
-                } else {
-                    let mut v = None;
-                    for l in 0..LANES {
-                        let x = self.b.ins().load(t, flags, base, (s * l) as i32);
-                        v = Some(match v {
-                            None => self.b.ins().splat(vt, x),
-                            Some(acc) => self.b.ins().insertlane(acc, x, l as u8),
-                        });
-                    }
-                    v.unwrap_or(base)
-                };
-                vecs.insert(r, v);
-            }
-            Op::Store => {
-                let p = op_id(inst, 0)?;
-                let vid = op_id(inst, 1)?;
-                let v = self.lanes(vid, plan, vecs)?;
-                let base = self.val1(p)?;
-                match plan.class.get(&p).copied().unwrap_or(Class::Uniform) {
-                    Class::Affine(4) => {
-                        self.b.ins().store(flags, v, base, 0);
-                    }
-                    Class::Affine(s) => {
-                        for l in 0..LANES {
-                            let x = self.b.ins().extractlane(v, l as u8);
-                            self.b.ins().store(flags, x, base, (s * l) as i32);
-                        }
-                    }
-                    // One location: the last work-item's store is the one that stays.
-                    _ => {
-                        let x = self.b.ins().extractlane(v, (LANES - 1) as u8);
-                        self.b.ins().store(flags, x, base, 0);
-                    }
-                }
-            }
+            Op::Load => match vecs.exec {
+                None => self.load_plain(inst, plan, vecs)?,
+                Some(var) => self.load_masked(inst, var, plan, vecs)?,
+            },
+            Op::Store => match vecs.exec {
+                None => self.store_plain(inst, plan, vecs)?,
+                Some(var) => self.store_masked(inst, var, plan, vecs)?,
+            },
             _ => {
                 let (r, ty) = result(inst)?;
                 let t = self.cx.layout.get(ty)?.leaves.first().copied().unwrap_or(types::I32);
                 let vt = vec_type(t).ok_or_else(|| self.err(inst, "vector plan: not a 32-bit result"))?;
                 if op == Op::ExtInst {
                     let v = self.simd_ext(inst, plan, vecs)?;
-                    vecs.insert(r, v);
+                    vecs.v.insert(r, v);
                     return Ok(());
                 }
                 let a = self.lanes(op_id(inst, 0)?, plan, vecs)?;
@@ -638,6 +1177,7 @@ impl FnTx<'_, '_, '_> {
                         }
                     }
                     Op::ConvertSToF => self.b.ins().fcvt_from_sint(vt, a),
+                    Op::ConvertUToF => self.b.ins().fcvt_from_uint(vt, a),
                     Op::ShiftLeftLogical | Op::ShiftRightLogical | Op::ShiftRightArithmetic => {
                         let n = self.val1(op_id(inst, 1)?)?;
                         match op {
@@ -663,7 +1203,7 @@ impl FnTx<'_, '_, '_> {
                         }
                     }
                 };
-                vecs.insert(r, v);
+                vecs.v.insert(r, v);
             }
         }
         Ok(())

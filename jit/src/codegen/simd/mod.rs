@@ -25,15 +25,30 @@
 //! arm of `x > 0 ? in[i - 1] : c`, stores in both arms of an if-else) stays a branch that the
 //! four work-items take together: the merge's phis are carried in variables. When they
 //! disagree (the vector straddles `n`), they go to the scalar loop, which is possible as long
-//! as nothing has been stored yet. An ordered comparison of an affine and a uniform value changes at most
+//! as nothing has been stored yet; after a store, each arm that some lane takes runs under the
+//! execution mask of its lanes (stores and loads touch memory only for them) and the merge's
+//! phis select lane by lane. An ordered comparison of an affine and a uniform value changes at most
 //! once across the lanes, so lanes 0 and 3 decide it.
 //!
-//! A loop of one block (the rotated form compilers emit, behind a guard or not) is taken the
-//! same way: the four work-items go round together while its test holds for all four, leave
-//! together when it holds for none, and go to the scalar loop when they disagree (so a loop
-//! that stores may only have a test the same for all four). Its phis are carried in variables,
-//! each with the class of its value on entry unless the value from the loop has another (then
-//! the plan is made again with that phi varying).
+//! A loop (the rotated form compilers emit: a chain of blocks, each going on to the next or
+//! leaving to the loop's one exit block, the last one going back to the first; behind a guard
+//! or not) is taken whole. When its guard and tests hold or fail for all four work-items alike
+//! (uniform), the four go round together. When a test differs between work-items (Mandelbrot's
+//! `while (it < max && |z|² <= 4)`, a `break` on a loaded value, a per-work-item trip count),
+//! the loop runs under an execution mask (`I32X4`, all ones in the lanes still in the loop)
+//! until the last lane has left: each exit takes the leaving lanes out of the mask and keeps
+//! their values of the exit block's phis (and of the loop's values used after it) by a select;
+//! stores in the loop write only the lanes still in it, and loads read only theirs (both a
+//! plain vector access when all four are in, lane by lane otherwise); the loop's phis are
+//! carried in variables, each with the class of its value on entry unless the value from the
+//! loop has another (then the plan is made again with that phi varying). A loop whose values
+//! are used after it in a way the mask cannot keep instead sends four work-items that
+//! disagree to the scalar loop, where nothing was stored yet.
+//!
+//! Values that are not 32-bit (size_t and long arithmetic, pointers, doubles, chars) are held
+//! as four scalars, one per lane (`Rep::Quad`); operations without a four-lane form (64-bit
+//! arithmetic, divisions, built-in calls) run the scalar translation once per lane
+//! (Step::Lanes), so vector and scalar loops compute bit-identical results.
 //!
 //! A load or store through an affine pointer whose stride is the element size is one vector
 //! access; other strides gather or scatter lane by lane. Extending a 32-bit affine value to 64
@@ -43,10 +58,13 @@
 mod emit;
 mod plan;
 
+pub(crate) use emit::Vecs;
 pub(crate) use plan::plan;
 
-use super::layout::Id;
+use super::layout::{Id, Scalar, Ty};
+use super::module::Ctx;
 use crate::spirv::Instruction;
+use cranelift_codegen::ir::{types, Type};
 use std::collections::HashMap;
 
 /// Work-items per vector.
@@ -77,11 +95,16 @@ enum Step {
     Builtin,
     /// A four-lane operation.
     Vector,
+    /// The scalar translation once per lane, on each lane's operands (64-bit integers,
+    /// pointers, divisions, built-in calls: whatever has no four-lane form of its own).
+    Lanes,
     /// Nothing yet: a Monotone comparison, evaluated by the Step::If that uses it.
     Deferred,
     /// The start of an arm taken by all four work-items or by none (`negate`: when the
     /// condition is false); four work-items that disagree go to the scalar loop.
-    If { negate: bool },
+    /// `masked`: the condition differs between work-items after a store, so each arm runs
+    /// under the mask of its lanes (when any lane takes it) and the merge's phis select.
+    If { negate: bool, masked: bool },
     /// The second arm of that branch (an if-else).
     Else,
     /// The end of the branch.
@@ -90,15 +113,20 @@ enum Step {
     Phi,
     /// The barrier that ends a barrier region's code (the caller saves and yields).
     Yield,
-    /// The start of a single-block loop that all four work-items go round together; behind a
-    /// guard (taken when its condition is false if `negate`) when the marker has one.
-    LoopHead { negate: bool },
+    /// The start of a loop (a chain of blocks); behind a guard (taken when its condition is
+    /// false if `negate`) when the marker has one. `masked`: a test of the loop differs
+    /// between work-items, so it runs under an execution mask until the last one has left
+    /// (stores of the work-items that left are masked, their exit values kept).
+    LoopHead { negate: bool, masked: bool },
+    /// A test in the middle of the loop: the work-items for which it holds (is false if
+    /// `negate`) leave.
+    LoopExit { negate: bool },
     /// A phi of that loop: `[value on entry, value from the loop]`.
     LoopPhi,
-    /// The loop's test: round again when the condition holds (is false if `negate`), for all
-    /// four work-items; when they disagree they go to the scalar loop.
+    /// The loop's test: round again when the condition holds (is false if `negate`).
     LoopEnd { negate: bool },
-    /// A phi of the loop's exit block: `[value from the loop, value from the guard]`.
+    /// A phi of the loop's exit block: `[value from each exit in order (the end's last),
+    /// value from the guard]`.
     LoopExitPhi,
 }
 
@@ -124,6 +152,34 @@ pub(crate) struct Plan {
     monotone: HashMap<Id, Instruction>,
     /// Where the body ends at a barrier (block label, instruction index), if it does.
     pub yield_at: Option<(Id, usize)>,
+    /// The types of the body's values (instruction results and parameters).
+    tys: HashMap<Id, Id>,
+    /// The values of a masked loop (by its Step::LoopEnd's index) used after it other than
+    /// through its exit phis: their lanes are kept as each work-item leaves.
+    live_outs: HashMap<usize, Vec<Id>>,
+}
+
+/// How a varying value's four lanes are held.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Rep {
+    /// One four-lane vector of this type: 32-bit integers and floats, and booleans as masks
+    /// (`I32X4`, all ones where true).
+    Vector(Type),
+    /// Four scalars of this type, one per lane: 64-bit integers, pointers, doubles, 8- and
+    /// 16-bit integers.
+    Quad(Type),
+}
+
+/// How the four lanes of a varying value of type `ty` are held (`None`: not a single scalar).
+fn rep(cx: &Ctx, ty: Id) -> Option<Rep> {
+    let info = cx.layout.get(ty).ok()?;
+    match info.ty {
+        Ty::Scalar(Scalar::Bool) => Some(Rep::Vector(types::I32X4)),
+        Ty::Scalar(Scalar::Int(32)) => Some(Rep::Vector(types::I32X4)),
+        Ty::Scalar(Scalar::Float(32)) => Some(Rep::Vector(types::F32X4)),
+        Ty::Scalar(_) | Ty::Pointer(..) if info.leaves.len() == 1 => Some(Rep::Quad(info.leaves[0])),
+        _ => None,
+    }
 }
 
 impl Plan {

@@ -1,7 +1,7 @@
 //! The vector plan: which instructions of a kernel body run per lane, which once for four
 //! work-items, and whether the body can run four work-items at a time at all.
 
-use super::{Class, Guard, Plan, Step};
+use super::{rep, Class, Guard, Plan, Step};
 use crate::codegen::group::is_barrier;
 use crate::codegen::layout::{round_up, Id, Scalar, Ty};
 use crate::codegen::module::Ctx;
@@ -131,6 +131,8 @@ fn pure(op: Op) -> bool {
                 | SNegate
                 | FNegate
                 | Not
+                | BitCount
+                | BitReverse
                 | BitwiseAnd
                 | BitwiseOr
                 | BitwiseXor
@@ -188,27 +190,43 @@ pub(crate) fn plan(
 ) -> Result<Plan, String> {
     // A loop phi takes the class of its value on entry unless the loop's value for it has
     // another: then it is planned again as varying.
+    // A loop whose values are used after it other than through its exit phis runs without a
+    // mask (the four work-items go round together or go to the scalar loop) where it can.
     let mut varying = HashSet::new();
-    for _ in 0..4 {
+    let mut unmasked = HashSet::new();
+    for _ in 0..8 {
         let mut again = Vec::new();
-        match plan_with(cx, f, order, params, inputs, &varying, &mut again) {
-            Err(_) if !again.is_empty() => varying.extend(again),
+        let mut again_loops = Vec::new();
+        match plan_with(
+            cx,
+            f,
+            order,
+            params,
+            inputs,
+            (&varying, &unmasked),
+            (&mut again, &mut again_loops),
+        ) {
+            Err(_) if !again.is_empty() || !again_loops.is_empty() => {
+                varying.extend(again);
+                unmasked.extend(again_loops);
+            }
             r => return r,
         }
     }
     Err("loop values of too many classes".into())
 }
 
-/// As [`plan`], with the loop phis `varying` taken as varying; a loop phi found to need that
-/// is added to `again` (and the plan fails).
+/// As [`plan`], with the loop phis `varying` taken as varying and the loops `unmasked` (by
+/// the place of their head marker in the body) run without a mask; a loop phi found to need
+/// that is added to `again`, a loop to `again_loops` (and the plan fails).
 fn plan_with(
     cx: &Ctx,
     f: &Function,
     order: &[usize],
     params: &[(Id, Id)],
     inputs: &HashSet<Id>,
-    varying: &HashSet<Id>,
-    again: &mut Vec<Id>,
+    (varying, unmasked): (&HashSet<Id>, &HashSet<usize>),
+    (again, again_loops): (&mut Vec<Id>, &mut Vec<usize>),
 ) -> Result<Plan, String> {
     let mut tys: Types = params.iter().copied().collect();
     let mut defs: HashMap<Id, &Instruction> = HashMap::new();
@@ -230,8 +248,43 @@ fn plan_with(
     let mut loop_phis: Vec<(Id, Id, Id)> = Vec::new();
     // Phis here are the loop's (after its head marker) or its exit block's (after its end).
     let (mut at_head, mut at_exit) = (false, false);
+    // The loop being planned: where its head step is, whether a test of it differs between
+    // work-items (then it runs under an execution mask), the values it defines.
+    let mut lp_head = 0;
+    let mut lp_masked = false;
+    let mut lp_defs: HashSet<Id> = HashSet::new();
+    // The values of the last masked loop: after it, each lane has its own last round's, so
+    // only its exit phis may carry them on.
+    let mut left_behind: HashSet<Id> = HashSet::new();
+    // The loop being planned: its head marker's place, whether it may send the four
+    // work-items to the scalar loop instead of masking (nothing stored before its end), and
+    // whether it does (`unmasked`).
+    let (mut lp_at, mut lp_can_bail, mut lp_bail) = (0, false, false);
+    // The head marker's place of the loop `left_behind` is of, and whether it could bail.
+    let mut behind_of = (0, false);
+    let mut live_outs = HashMap::new();
+    // Whether the last branch runs its arms under masks (its phis are then varying).
+    let mut br_masked = false;
     for (k, inst) in body.iter().enumerate() {
         let cls = |id: &Id| class.get(id).copied().unwrap_or(Class::Uniform);
+        let exit_phi = inst.opcode == Op::Phi && at_exit;
+        if !exit_phi
+            && inst
+                .operands
+                .iter()
+                .any(|o| matches!(o, Operand::IdRef(x) if left_behind.contains(x)))
+        {
+            if behind_of.1 {
+                again_loops.push(behind_of.0);
+            }
+            return Err(format!(
+                "{}: a value of a loop that work-items leave at different rounds",
+                inst.describe()
+            ));
+        }
+        if let Some(r) = inst.result_id {
+            lp_defs.insert(r);
+        }
         if is_barrier(cx, inst) {
             // The end of a barrier region (flatten stops there).
             steps.push((inst.clone(), Step::Yield));
@@ -241,12 +294,6 @@ fn plan_with(
             (Op::LoopMerge, None, Some(Operand::LiteralBit32(m))) => Some(*m),
             _ => None,
         };
-        let cond_ok = |c: &Id, stored: bool| match cls(c) {
-            Class::Uniform => true,
-            // May send the four work-items to the scalar loop: nothing stored yet.
-            Class::Varying | Class::Monotone => !stored,
-            _ => false,
-        };
         if inst.opcode != Op::Phi {
             at_head = false;
             at_exit = false;
@@ -254,30 +301,74 @@ fn plan_with(
         match marker(inst) {
             Some(0) => {
                 let negate = matches!(inst.operands.get(1), Some(Operand::LiteralBit32(1)));
-                if let Ok(c) = op_id(inst, 2) {
-                    if !cond_ok(&c, stored) {
-                        return Err(format!(
-                            "loop guard %{c}: condition differs between work-items after a store"
-                        ));
-                    }
-                }
+                lp_masked = false;
                 // A store in the loop comes before the next round's tests.
                 let end = body[k..]
                     .iter()
                     .position(|i| marker(i) == Some(1))
                     .ok_or("loop without an end")?;
                 stored |= body[k..k + end].iter().any(|i| i.opcode == Op::Store);
+                (lp_at, lp_can_bail, lp_bail) = (k, !stored, unmasked.contains(&k));
+                if let Ok(c) = op_id(inst, 2) {
+                    match cls(&c) {
+                        Class::Uniform => {}
+                        Class::Varying | Class::Monotone if lp_bail => {}
+                        Class::Varying | Class::Monotone => lp_masked = true,
+                        _ => return Err(format!("loop guard %{c}: not a condition")),
+                    }
+                }
                 loop_phis.clear();
+                lp_defs.clear();
+                lp_head = steps.len();
                 at_head = true;
-                steps.push((inst.clone(), Step::LoopHead { negate }));
+                steps.push((inst.clone(), Step::LoopHead { negate, masked: false }));
+                continue;
+            }
+            Some(2) => {
+                // A test in the middle of the loop: the work-items for which it holds (is false
+                // if `negate`) leave.
+                let c = op_id(inst, 2).map_err(|e| e.message)?;
+                match cls(&c) {
+                    Class::Uniform => {}
+                    Class::Varying | Class::Monotone if lp_bail => {}
+                    Class::Varying | Class::Monotone => lp_masked = true,
+                    _ => return Err(format!("loop exit %{c}: not a condition")),
+                }
+                let negate = matches!(inst.operands.get(1), Some(Operand::LiteralBit32(1)));
+                steps.push((inst.clone(), Step::LoopExit { negate }));
                 continue;
             }
             Some(1) => {
                 let c = op_id(inst, 2).map_err(|e| e.message)?;
-                if !cond_ok(&c, stored) {
-                    return Err(format!(
-                        "loop test %{c}: condition differs between work-items after a store"
-                    ));
+                match cls(&c) {
+                    Class::Uniform => {}
+                    Class::Varying | Class::Monotone if lp_bail => {}
+                    Class::Varying | Class::Monotone => lp_masked = true,
+                    _ => return Err(format!("loop test %{c}: not a condition")),
+                }
+                if let Some((_, Step::LoopHead { masked, .. })) = steps.get_mut(lp_head) {
+                    *masked = lp_masked;
+                }
+                if lp_masked {
+                    // The loop's varying values used after it (not through an exit phi): each
+                    // lane keeps its own from the round it left in.
+                    let mut outs = Vec::new();
+                    for later in body[k + 1..].iter().skip_while(|i| i.opcode == Op::Phi) {
+                        for o in &later.operands {
+                            if let Operand::IdRef(x) = o {
+                                let ok = cls(x) == Class::Varying && tys.get(x).is_some_and(|t| rep(cx, *t).is_some());
+                                if lp_defs.contains(x) && ok && !outs.contains(x) {
+                                    outs.push(*x);
+                                }
+                            }
+                        }
+                    }
+                    for x in &outs {
+                        lp_defs.remove(x);
+                    }
+                    live_outs.insert(steps.len(), outs);
+                    left_behind = std::mem::take(&mut lp_defs);
+                    behind_of = (lp_at, lp_can_bail);
                 }
                 // Each loop phi's class must hold for its value from the loop as well.
                 for (r, _, back) in &loop_phis {
@@ -316,8 +407,8 @@ fn plan_with(
                 Class::Affine(s) if single => Class::Affine(s),
                 _ => Class::Varying,
             };
-            if c == Class::Varying && scalar32(cx, ty).is_none() {
-                return Err(format!("{}: not a 32-bit value", inst.describe()));
+            if c == Class::Varying && rep(cx, ty).is_none() {
+                return Err(format!("{}: not a scalar value", inst.describe()));
             }
             class.insert(r, c);
             any_vector |= c != Class::Uniform;
@@ -338,17 +429,21 @@ fn plan_with(
             }
             let c = op_id(inst, 0).map_err(|e| e.message)?;
             let negate = matches!(inst.operands.get(1), Some(Operand::LiteralBit32(1)));
-            match cls(&c) {
-                Class::Uniform => {}
+            br_masked = match cls(&c) {
+                Class::Uniform => false,
                 // May send the four work-items to the scalar loop: nothing stored yet.
-                Class::Varying | Class::Monotone if !stored => {}
-                _ => {
-                    return Err(format!(
-                        "branch on %{c}: condition differs between work-items after a store"
-                    ))
-                }
-            }
-            steps.push((inst.clone(), Step::If { negate }));
+                Class::Varying | Class::Monotone if !stored => false,
+                // Else both arms run, each under the mask of its lanes.
+                Class::Varying | Class::Monotone => true,
+                _ => return Err(format!("branch on %{c}: not a condition")),
+            };
+            steps.push((
+                inst.clone(),
+                Step::If {
+                    negate,
+                    masked: br_masked,
+                },
+            ));
             continue;
         }
         let ids: Vec<Id> = inst
@@ -365,16 +460,17 @@ fn plan_with(
             // uniform if both are, else four lanes of a 32-bit value.
             let ty = inst.result_type.ok_or("OpPhi without a type")?;
             let single = cx.layout.get(ty).map(|i| i.leaves.len() == 1).unwrap_or(false);
-            let c = if all_uniform && single {
+            let masked = if at_exit { lp_masked } else { br_masked };
+            let c = if all_uniform && single && !masked {
                 Class::Uniform
-            } else if scalar32(cx, ty).is_some()
+            } else if rep(cx, ty).is_some()
                 && ids
                     .iter()
                     .all(|x| matches!(cls(x), Class::Uniform | Class::Varying | Class::Affine(_)))
             {
                 Class::Varying
             } else {
-                return Err(format!("{}: not a 32-bit value", inst.describe()));
+                return Err(format!("{}: not a scalar value", inst.describe()));
             };
             let r = inst.result_id.ok_or("OpPhi without a result")?;
             class.insert(r, c);
@@ -390,7 +486,9 @@ fn plan_with(
         let small = |id: &Id| matches!(cls(id), Class::Affine(s) if s.abs() < 1 << 28);
         let checked = match (step, inst.opcode) {
             (Step::ScalarGuarded(_), _) => out.is_some_and(|c| matches!(c, Class::Affine(s) if s.abs() < 1 << 28)),
-            (Step::Vector, Op::Load | Op::Store) => ids.first().is_some_and(|p| cls(p) == Class::Uniform || small(p)),
+            (Step::Vector, Op::Load | Op::Store) => ids
+                .first()
+                .is_some_and(|p| matches!(cls(p), Class::Uniform | Class::Varying) || small(p)),
             _ => true,
         };
         if !checked {
@@ -399,7 +497,7 @@ fn plan_with(
         if inst.opcode == Op::Store {
             stored = true;
         }
-        any_vector |= step == Step::Vector || out.is_some_and(|c| c != Class::Uniform);
+        any_vector |= matches!(step, Step::Vector | Step::Lanes) || out.is_some_and(|c| c != Class::Uniform);
         if let (Some(r), Some(c)) = (inst.result_id, out) {
             class.insert(r, c);
             if c == Class::Monotone {
@@ -417,6 +515,8 @@ fn plan_with(
         class,
         monotone,
         yield_at,
+        tys,
+        live_outs,
     })
 }
 
@@ -438,21 +538,8 @@ fn flatten(cx: &Ctx, f: &Function, order: &[usize]) -> Option<(Vec<Instruction>,
     let mut selects: Option<(Id, Id, Id)> = None;
     // Set when the phis of the next block were already turned into Step::Phi.
     let mut phis_done = false;
-    // A block that branches to itself or to one exit: (block index, exit label, whether it
-    // goes round again when the condition is true, the condition).
-    let self_loop = |l: Id| -> Option<(usize, Id, bool, Id)> {
-        let li = *index.get(&l)?;
-        let last = f.blocks[li].instructions.last()?;
-        if last.opcode != Op::BranchConditional {
-            return None;
-        }
-        let (c2, a, b) = (op_id(last, 0).ok()?, op_id(last, 1).ok()?, op_id(last, 2).ok()?);
-        match (a == l, b == l) {
-            (true, false) => Some((li, b, true, c2)),
-            (false, true) => Some((li, a, false, c2)),
-            _ => None,
-        }
-    };
+    // A loop from block `l`: (its blocks, its exit label); see [`chain_loop`].
+    let self_loop = |l: Id| chain_loop(f, &index, l);
     loop {
         if std::mem::replace(seen.get_mut(cur)?, true) {
             return None;
@@ -491,10 +578,9 @@ fn flatten(cx: &Ctx, f: &Function, order: &[usize]) -> Option<(Vec<Instruction>,
                 Op::Return => return Some((out, None)),
                 Op::Branch => {
                     let target = op_id(inst, 0).ok()?;
-                    if let Some((li, exit, again, c2)) = self_loop(target) {
+                    if let Some((chain, exit)) = self_loop(target) {
                         // A loop without a guard (do-while).
-                        let (g, blks) = (None, (blk.label, li, exit));
-                        loop_steps(cx, f, &mut out, &mut seen, g, blks, again, c2)?;
+                        loop_steps(cx, f, &mut out, &mut seen, None, blk.label, &chain, exit)?;
                         cur = *index.get(&exit)?;
                         phis_done = true;
                     } else {
@@ -511,12 +597,12 @@ fn flatten(cx: &Ctx, f: &Function, order: &[usize]) -> Option<(Vec<Instruction>,
                     let guarded = [(t, e, false), (e, t, true)]
                         .into_iter()
                         .find_map(|(l, other, negate)| {
-                            let (li, exit, again, c2) = self_loop(l)?;
-                            (exit == other && merge.is_none()).then_some((li, exit, again, c2, negate))
+                            let (chain, exit) = self_loop(l)?;
+                            (exit == other && merge.is_none()).then_some((chain, exit, negate))
                         });
-                    if let Some((li, exit, again, c2, negate)) = guarded {
-                        let blks = (blk.label, li, exit);
-                        loop_steps(cx, f, &mut out, &mut seen, Some((c, negate)), blks, again, c2)?;
+                    if let Some((chain, exit, negate)) = guarded {
+                        let g = Some((c, negate));
+                        loop_steps(cx, f, &mut out, &mut seen, g, blk.label, &chain, exit)?;
                         cur = *index.get(&exit)?;
                         phis_done = true;
                         selects = None;
@@ -654,12 +740,89 @@ fn flatten(cx: &Ctx, f: &Function, order: &[usize]) -> Option<(Vec<Instruction>,
     }
 }
 
-/// The markers and instructions of a single-block loop `li` entered from block `pre` (behind
-/// guard `(condition, negate)`, if any) that leaves to block `exit` (labels): a head marker
-/// (OpLoopMerge [0, negate, guard]), the loop's phis as [entry value, value from the loop],
-/// its body, an end marker (OpLoopMerge [1, again, condition]: it goes round when the
-/// condition is `again`), then the exit block's phis as [value from the loop, value from the
-/// guard] (the second only with a guard).
+/// A loop from block `l` (`index`: block index by label): a chain of blocks, each going on to
+/// the next (unconditionally, or conditionally with the other side the loop's one exit
+/// block), the last one (the latch) back to `l` or to the exit. Gives the chain's block
+/// indexes and the exit's label; `None` for any other shape.
+fn chain_loop(f: &Function, index: &HashMap<Id, usize>, l: Id) -> Option<(Vec<usize>, Id)> {
+    let targets = |bi: usize| -> Option<(Option<Id>, Id, Option<Id>)> {
+        let last = f.blocks[bi].instructions.last()?;
+        match last.opcode {
+            Op::Branch => Some((None, op_id(last, 0).ok()?, None)),
+            Op::BranchConditional => Some((
+                Some(op_id(last, 0).ok()?),
+                op_id(last, 1).ok()?,
+                Some(op_id(last, 2).ok()?),
+            )),
+            _ => None,
+        }
+    };
+    // The latch: the chain's one block with a conditional branch back to `l`; its other
+    // side is the exit.
+    let mut chain = Vec::new();
+    let mut cur = l;
+    let mut exits = Vec::new();
+    loop {
+        let bi = *index.get(&cur)?;
+        if chain.contains(&bi) || chain.len() > 32 {
+            return None;
+        }
+        if bi != index[&l] && f.blocks[bi].instructions.iter().any(|i| i.opcode == Op::Phi) {
+            return None;
+        }
+        chain.push(bi);
+        match targets(bi)? {
+            (None, t, _) if t == l => return None,
+            (None, t, _) => cur = t,
+            (Some(_), a, Some(b)) if a == l || b == l => {
+                let exit = if a == l { b } else { a };
+                if exit == l || exits.iter().any(|e| *e != exit) {
+                    return None;
+                }
+                return Some((chain, exit));
+            }
+            (Some(_), a, Some(b)) => {
+                // One side leaves (to the block the latch leaves to), the other goes on: the
+                // one that leads back to `l`.
+                // Whether the loop's head can be reached from `t` (a bounded search).
+                let on = |t: Id| {
+                    let mut stack = vec![t];
+                    let mut visited = HashSet::new();
+                    while let Some(c) = stack.pop() {
+                        if c == l {
+                            return true;
+                        }
+                        if !visited.insert(c) || visited.len() > 64 {
+                            continue;
+                        }
+                        if let Some((_, x, y)) = index.get(&c).and_then(|i| targets(*i)) {
+                            stack.push(x);
+                            stack.extend(y);
+                        }
+                    }
+                    false
+                };
+                let (next, exit) = match (on(a), on(b)) {
+                    (true, false) => (a, b),
+                    (false, true) => (b, a),
+                    _ => return None,
+                };
+                exits.push(exit);
+                cur = next;
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// The markers and instructions of loop `chain` (block indexes, the first its head) entered
+/// from block `pre` (behind guard `(condition, negate)`, if any) that leaves to block `exit`:
+/// a head marker (OpLoopMerge [0, negate, guard]), the head's phis as [entry value, value from
+/// the latch], the blocks' instructions with a marker for each test in the middle
+/// (OpLoopMerge [2, negate, condition]: the work-items leave when the condition holds, is
+/// false if `negate`), an end marker (OpLoopMerge [1, again, condition]: round again when the
+/// condition is `again`), then the exit block's phis as [value from each exiting block in
+/// the chain's order, value from the guard] (the last only with a guard).
 #[allow(clippy::too_many_arguments)]
 fn loop_steps(
     cx: &Ctx,
@@ -667,13 +830,12 @@ fn loop_steps(
     out: &mut Vec<Instruction>,
     seen: &mut [bool],
     guard: Option<(Id, bool)>,
-    (pre, li, exit): (Id, usize, Id),
-    again: bool,
-    c2: Id,
+    pre: Id,
+    chain: &[usize],
+    exit: Id,
 ) -> Option<()> {
-    if std::mem::replace(seen.get_mut(li)?, true) {
-        return None;
-    }
+    let (&li, _) = chain.split_first()?;
+    let &latch = chain.last()?;
     let lb = &f.blocks[li];
     let marker = |operands: Vec<Operand>| Instruction {
         opcode: Op::LoopMerge,
@@ -698,30 +860,58 @@ fn loop_steps(
             return None;
         }
         let mut p = phi.clone();
-        p.operands = vec![Operand::IdRef(pick(phi, pre)?), Operand::IdRef(pick(phi, lb.label)?)];
+        p.operands = vec![
+            Operand::IdRef(pick(phi, pre)?),
+            Operand::IdRef(pick(phi, f.blocks[latch].label)?),
+        ];
         out.push(p);
     }
-    let (_, rest) = lb.instructions.split_last()?;
-    for inst in rest {
-        match inst.opcode {
-            Op::Phi | Op::Nop | Op::Line | Op::NoLine | Op::LoopMerge | Op::SelectionMerge => {}
-            _ if is_barrier(cx, inst) => return None,
-            _ => out.push(inst.clone()),
+    let mut exiting = Vec::new();
+    for &bi in chain {
+        if std::mem::replace(seen.get_mut(bi)?, true) {
+            return None;
+        }
+        let blk = &f.blocks[bi];
+        let (last, rest) = blk.instructions.split_last()?;
+        for inst in rest {
+            match inst.opcode {
+                Op::Phi | Op::Nop | Op::Line | Op::NoLine | Op::LoopMerge | Op::SelectionMerge => {}
+                _ if is_barrier(cx, inst) => return None,
+                _ => out.push(inst.clone()),
+            }
+        }
+        if last.opcode != Op::BranchConditional {
+            continue;
+        }
+        let (c, a) = (op_id(last, 0).ok()?, op_id(last, 1).ok()?);
+        exiting.push(blk.label);
+        if bi == latch {
+            // Round again when the condition is true if its true side is the head.
+            out.push(marker(vec![
+                Operand::LiteralBit32(1),
+                Operand::LiteralBit32((a == lb.label) as u32),
+                Operand::IdRef(c),
+            ]));
+        } else {
+            // Leave when the condition is true if its true side is the exit.
+            out.push(marker(vec![
+                Operand::LiteralBit32(2),
+                Operand::LiteralBit32((a != exit) as u32),
+                Operand::IdRef(c),
+            ]));
         }
     }
-    out.push(marker(vec![
-        Operand::LiteralBit32(1),
-        Operand::LiteralBit32(again as u32),
-        Operand::IdRef(c2),
-    ]));
     let index = f.blocks.iter().position(|b| b.label == exit)?;
-    let preds = if guard.is_some() { 4 } else { 2 };
+    let preds = 2 * (exiting.len() + usize::from(guard.is_some()));
     for phi in f.blocks[index].instructions.iter().filter(|i| i.opcode == Op::Phi) {
         if phi.operands.len() != preds {
             return None;
         }
         let mut p = phi.clone();
-        p.operands = vec![Operand::IdRef(pick(phi, lb.label)?)];
+        p.operands = exiting
+            .iter()
+            .map(|e| pick(phi, *e).map(Operand::IdRef))
+            .collect::<Option<_>>()?;
         if guard.is_some() {
             p.operands.push(Operand::IdRef(pick(phi, pre)?));
         }
@@ -744,8 +934,60 @@ fn speculatable(cx: &Ctx, inst: &Instruction) -> bool {
     }
 }
 
-/// The step and result class of one instruction (`None`: not vectorizable).
+/// The step and result class of one instruction (`None`: not vectorizable): its four-lane
+/// form where it has one, else the scalar translation lane by lane.
 fn classify(
+    cx: &Ctx,
+    tys: &Types,
+    defs: &HashMap<Id, &Instruction>,
+    inst: &Instruction,
+    ids: &[Id],
+    cls: &dyn Fn(&Id) -> Class,
+    all_uniform: bool,
+) -> Option<(Step, Option<Class>)> {
+    classify_vector(cx, tys, defs, inst, ids, cls, all_uniform).or_else(|| by_lanes(cx, tys, inst, ids, cls))
+}
+
+/// Step::Lanes for a computation without effects on single scalars (of any width), every
+/// operand uniform, affine or varying.
+fn by_lanes(
+    cx: &Ctx,
+    tys: &Types,
+    inst: &Instruction,
+    ids: &[Id],
+    cls: &dyn Fn(&Id) -> Class,
+) -> Option<(Step, Option<Class>)> {
+    use Op::*;
+    let op = inst.opcode;
+    let ok = match op {
+        Load | Store | Variable | CompositeExtract | CompositeInsert | CompositeConstruct | VectorShuffle
+        | VectorExtractDynamic | VectorInsertDynamic => false,
+        // Built-in functions that neither touch memory nor have an effect.
+        ExtInst => ext_name(cx, inst).is_some_and(|n| {
+            !(n.starts_with("vstore") || n.starts_with("vload") || matches!(n.as_str(), "printf" | "prefetch"))
+        }),
+        op => pure(op),
+    };
+    if !ok || inst.result_id.is_none() {
+        return None;
+    }
+    rep(cx, inst.result_type?)?;
+    // An OpExtInst's first operand is its instruction set, not a value.
+    let skip = usize::from(op == ExtInst);
+    for x in ids.iter().skip(skip) {
+        match cls(x) {
+            Class::Uniform => {}
+            Class::Affine(_) | Class::Varying | Class::Monotone => {
+                rep(cx, value_type(cx, tys, *x)?)?;
+            }
+            Class::IdX3 => return None,
+        }
+    }
+    Some((Step::Lanes, Some(Class::Varying)))
+}
+
+/// The four-lane step and result class of one instruction (`None`: it has none).
+fn classify_vector(
     cx: &Ctx,
     tys: &Types,
     defs: &HashMap<Id, &Instruction>,
@@ -786,7 +1028,8 @@ fn classify(
             }
             match cls(&p) {
                 Uniform => Some((Step::Scalar, Some(Uniform))),
-                Affine(_) if v32 => Some((Step::Vector, Some(Varying))),
+                // Four lanes of a single scalar: a vector load or lane by lane.
+                Affine(_) | Varying if rep(cx, rty?).is_some() => Some((Step::Vector, Some(Varying))),
                 _ => None,
             }
         }
@@ -795,7 +1038,9 @@ fn classify(
             let vty = value_type(cx, tys, v)?;
             match (cls(&p), cls(&v)) {
                 (Uniform, Uniform) => Some((Step::Scalar, None)),
-                (Uniform | Affine(_), _) if scalar32(cx, vty).is_some() => Some((Step::Vector, None)),
+                (Uniform | Affine(_) | Varying, Uniform | Affine(_) | Varying) if rep(cx, vty).is_some() => {
+                    Some((Step::Vector, None))
+                }
                 _ => None,
             }
         }
@@ -1070,7 +1315,7 @@ fn classify(
             scalar32(cx, value_type(cx, tys, id(0)?)?)?;
             vector_op(v32, &[c(0)?], false)
         }
-        Op::ConvertSToF if !decorated => {
+        Op::ConvertSToF | Op::ConvertUToF if !decorated => {
             // i32 -> f32 only (rounding to nearest, as the scalar translation does).
             let from = int_bits(cx, value_type(cx, tys, id(0)?)?)?;
             let to = scalar32(cx, rty?)?;
