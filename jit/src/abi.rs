@@ -112,6 +112,11 @@ pub struct ImageDesc {
     /// Bytes from one row to the next, and from one 2D slice (3D) or layer (arrays) to the next.
     pub row_pitch: u64,
     pub slice_pitch: u64,
+    /// The reads kernels call for this image: `crate::image::reads_for(self)`, chosen once
+    /// from the format and image type (reads specialised for them, or the reference engine's
+    /// entry points for the other formats). Never null: `crate::image::GENERIC_READS` when
+    /// there is no better choice.
+    pub reads: *const crate::image::ReadTable,
 }
 
 // SAFETY: `data` points at the image object's storage, shared memory by the OpenCL model.
@@ -124,6 +129,7 @@ pub const IMAGE_WIDTH_OFFSET: i32 = std::mem::offset_of!(ImageDesc, width) as i3
 pub const IMAGE_HEIGHT_OFFSET: i32 = std::mem::offset_of!(ImageDesc, height) as i32;
 pub const IMAGE_DEPTH_OFFSET: i32 = std::mem::offset_of!(ImageDesc, depth) as i32;
 pub const IMAGE_ARRAY_SIZE_OFFSET: i32 = std::mem::offset_of!(ImageDesc, array_size) as i32;
+pub const IMAGE_READS_OFFSET: i32 = std::mem::offset_of!(ImageDesc, reads) as i32;
 
 /// A sampler as kernels see it (`ArgKind::Sampler` arguments and OpConstantSampler): the
 /// bits of OpenCL C's `sampler_t` initializers, so both spellings agree.

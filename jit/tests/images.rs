@@ -97,7 +97,7 @@ const KERNELS: &str = r#"
 "#;
 
 fn desc(data: &mut [u8], order: u32, ty: u32, elem: u32, w: u64, h: u64) -> ImageDesc {
-    ImageDesc {
+    let mut d = ImageDesc {
         data: data.as_mut_ptr(),
         image_type: CL_MEM_OBJECT_IMAGE2D,
         channel_order: order,
@@ -109,7 +109,10 @@ fn desc(data: &mut [u8], order: u32, ty: u32, elem: u32, w: u64, h: u64) -> Imag
         array_size: 1,
         row_pitch: w * elem as u64,
         slice_pitch: w * h * elem as u64,
-    }
+        reads: &jit::image::GENERIC_READS,
+    };
+    d.reads = jit::image::reads_for(&d);
+    d
 }
 
 fn run_single(k: &jit::Kernel, block: &[u64]) {

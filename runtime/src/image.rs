@@ -257,7 +257,7 @@ impl Image {
         layout: Layout,
         data: *mut u8,
     ) -> Image {
-        let desc = Box::new(ImageDesc {
+        let mut desc = Box::new(ImageDesc {
             data,
             image_type,
             channel_order: format.image_channel_order,
@@ -269,7 +269,10 @@ impl Image {
             array_size: dims.array_size as u64,
             row_pitch: layout.row_pitch as u64,
             slice_pitch: layout.slice_pitch as u64,
+            reads: &jit::image::GENERIC_READS,
         });
+        // The reads kernels call: chosen once, from the format and image type.
+        desc.reads = jit::image::reads_for(&desc);
         Image {
             image_type,
             format,

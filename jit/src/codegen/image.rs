@@ -1,15 +1,20 @@
 //! Image instructions (OpenCL SPIR-V environment section 7): sampled and sampler-less reads,
-//! writes and the size/format/order queries. Reads and writes call the image engine
-//! (`crate::image`, the `clift_image_*` symbols); the queries load the runtime's `ImageDesc`.
+//! writes and the size/format/order queries. Reads call the entry of the image's read table
+//! (`ImageDesc::reads`, `crate::image::fast`) for the read kind and sampler: code specialised
+//! for the image's format, image type and sampler, or the engine's generic entry point;
+//! writes call the image engine (`crate::image`, the `clift_image_*` symbols); the queries
+//! load the runtime's `ImageDesc`.
 
 use super::helpers::RTE;
 use super::layout::Scalar;
 use super::translate::{op_id, result, FnTx, R};
 use super::CompileError;
 use crate::abi::{self, sampler_bits};
+use crate::image::fast;
 use crate::spirv::module::Type;
 use crate::spirv::Instruction;
-use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, StackSlotData, StackSlotKind, Value};
+use cranelift_codegen::ir::{types, AbiParam, InstBuilder, MemFlagsData, StackSlotData, StackSlotKind, Value};
+use cranelift_module::Module;
 use rspirv::spirv::{Dim, Op, SamplerAddressingMode, SamplerFilterMode};
 
 /// `image_channel_order` values start here; OpImageQueryOrder answers the SPIR-V
@@ -170,6 +175,28 @@ impl FnTx<'_, '_, '_> {
         Ok((buf, float))
     }
 
+    /// The image's `ReadTable` (`ImageDesc::reads`, never null).
+    fn read_table(&mut self, image: Value) -> Value {
+        self.b.ins().load(
+            types::I64,
+            MemFlagsData::trusted().with_readonly(),
+            image,
+            abi::IMAGE_READS_OFFSET,
+        )
+    }
+
+    /// Calls the read whose function pointer is at `at + offset` with `args` (no results).
+    fn call_read(&mut self, at: Value, offset: i32, params: &[types::Type], args: &[Value]) {
+        let f = self
+            .b
+            .ins()
+            .load(types::I64, MemFlagsData::trusted().with_readonly(), at, offset);
+        let mut sig = self.cx.jit.make_signature();
+        sig.params.extend(params.iter().map(|t| AbiParam::new(*t)));
+        let sig = self.b.import_signature(sig);
+        self.b.ins().call_indirect(sig, f, args);
+    }
+
     pub fn image(&mut self, inst: &Instruction) -> R {
         let ptr = types::I64;
         match inst.opcode {
@@ -193,18 +220,25 @@ impl FnTx<'_, '_, '_> {
                 let (s, _) = self.cx.layout.shape(ty)?;
                 let float = matches!(s, Scalar::Float(_));
                 let buf = self.texel_slot();
-                let name = if float {
-                    "clift_image_sample_float"
+                // The image's entry for this sampler: `sample_* [sampler & 63]` of its
+                // ReadTable (a constant index when the sampler is a constant).
+                let table = self.read_table(image);
+                let index = self.b.ins().band_imm_u(sampler, i64::from(fast::SAMPLER_INDEX_MASK));
+                let index = self.b.ins().uextend(ptr, index);
+                let offset = self.b.ins().ishl_imm_u(index, 3);
+                let entry = self.b.ins().iadd(table, offset);
+                let kind = if float {
+                    fast::SAMPLE_FLOAT_OFFSET
                 } else {
-                    "clift_image_sample_int"
+                    fast::SAMPLE_INT_OFFSET
                 };
                 let f32t = types::F32;
-                self.call_helper(
-                    name,
+                self.call_read(
+                    entry,
+                    kind,
                     &[ptr, types::I32, f32t, f32t, f32t, ptr],
-                    &[],
                     &[image, sampler, x, y, z, buf],
-                )?;
+                );
                 self.def_texel(inst, r, ty, buf, float)?;
             }
             Op::ImageRead => {
@@ -216,13 +250,14 @@ impl FnTx<'_, '_, '_> {
                 let (s, _) = self.cx.layout.shape(ty)?;
                 let float = matches!(s, Scalar::Float(_));
                 let buf = self.texel_slot();
-                let name = if float {
-                    "clift_image_read_float"
+                let table = self.read_table(image);
+                let kind = if float {
+                    fast::READ_FLOAT_OFFSET
                 } else {
-                    "clift_image_read_int"
+                    fast::READ_INT_OFFSET
                 };
                 let i32t = types::I32;
-                self.call_helper(name, &[ptr, i32t, i32t, i32t, ptr], &[], &[image, x, y, z, buf])?;
+                self.call_read(table, kind, &[ptr, i32t, i32t, i32t, ptr], &[image, x, y, z, buf]);
                 self.def_texel(inst, r, ty, buf, float)?;
             }
             Op::ImageWrite => {

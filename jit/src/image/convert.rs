@@ -56,6 +56,7 @@ fn rint_f64(x: f64) -> f64 {
 }
 
 /// Half bits to float: exact (7.4.2, "lossless").
+#[inline]
 pub fn half_to_f32(h: u16) -> f32 {
     let sign = ((h & 0x8000) as u32) << 16;
     let exp = ((h >> 10) & 0x1f) as u32;
@@ -231,7 +232,7 @@ fn put_u32(t: &mut Texel, i: usize, v: u32) {
 
 /// Applies the 7.6 mapping: component c of the result is stored channel `comp[c]`, or 0 /
 /// `one` for `ZERO` / `ONE`.
-#[inline]
+#[inline(always)]
 fn map<T: Copy>(raw: [T; 4], comp: [u8; 4], zero: T, one: T) -> [T; 4] {
     comp.map(|k| match k {
         ZERO => zero,
@@ -242,7 +243,7 @@ fn map<T: Copy>(raw: [T; 4], comp: [u8; 4], zero: T, one: T) -> [T; 4] {
 
 /// The stored channels of a texel as floats, memory order, for the normalized, half and
 /// float types (integer types give their value as a float: undefined for read_imagef).
-#[inline]
+#[inline(always)]
 fn raw_float(f: Format, t: &Texel) -> [f32; 4] {
     let n = f.stored_channels().min(4);
     let mut raw = [0.0f32; 4];
@@ -328,18 +329,19 @@ fn raw_float(f: Format, t: &Texel) -> [f32; 4] {
     raw
 }
 
-/// The stored channels as 32-bit integers (raw bits: sign-extended for signed types,
-/// zero-extended for unsigned ones), memory order (7.4.4: reads return the stored values
-/// unmodified). Float types give the bits of their float value (undefined for
-/// read_imagei/ui).
-#[inline]
 /// Sets the first `n` channels of `raw` to `value(channel)`.
+#[inline(always)]
 fn per_channel<T>(raw: &mut [T; 4], n: usize, value: impl Fn(usize) -> T) {
     for (i, r) in raw.iter_mut().enumerate().take(n) {
         *r = value(i);
     }
 }
 
+/// The stored channels as 32-bit integers (raw bits: sign-extended for signed types,
+/// zero-extended for unsigned ones), memory order (7.4.4: reads return the stored values
+/// unmodified). Float types give the bits of their float value (undefined for
+/// read_imagei/ui).
+#[inline(always)]
 fn raw_int(f: Format, t: &Texel) -> [i32; 4] {
     let n = f.stored_channels().min(4);
     let mut raw = [0i32; 4];
@@ -368,14 +370,14 @@ fn raw_int(f: Format, t: &Texel) -> [i32; 4] {
 
 /// What read_imagef (and read_imageh) returns for a texel: 7.4.1-7.4.3 and 7.4.5
 /// conversions, then the 7.6 channel mapping.
-#[inline]
+#[inline(always)]
 pub fn decode_float(f: Format, t: &Texel) -> [f32; 4] {
     map(raw_float(f, t), f.components(), 0.0, 1.0)
 }
 
 /// What read_imagei / read_imageui return for a texel, as raw i32 bits (7.4.4, 7.6; a
 /// missing alpha reads integer 1).
-#[inline]
+#[inline(always)]
 pub fn decode_int(f: Format, t: &Texel) -> [i32; 4] {
     map(raw_int(f, t), f.components(), 0, 1)
 }

@@ -11,13 +11,17 @@
 //! (null data, zero sizes, unknown format) reads zeros and writes nothing.
 
 pub mod convert;
+pub mod fast;
 pub mod format;
 pub mod sample;
 
 #[cfg(test)]
+mod fast_tests;
+#[cfg(test)]
 mod tests;
 
 pub use convert::fill_texel;
+pub use fast::{reads_for, ReadTable, GENERIC_READS};
 pub use format::{channel_count, element_size, supported_formats};
 pub use sample::Image;
 

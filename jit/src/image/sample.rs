@@ -37,11 +37,19 @@ impl Image {
     /// format's).
     pub fn new(desc: &ImageDesc) -> Option<Image> {
         let format = Format::new(desc.channel_order, desc.channel_data_type)?;
+        Image::with_format(desc, format, desc.image_type)
+    }
+
+    /// The image `desc` describes, read as `format` and `image_type` (which the caller has
+    /// taken from `desc`): the checks of `new` but the format's. Inlined with constant
+    /// arguments, it is the specialised reads' (`super::fast`) view of their image.
+    #[inline(always)]
+    pub(super) fn with_format(desc: &ImageDesc, format: Format, image_type: u32) -> Option<Image> {
         let elem = format.element_size();
         if desc.data.is_null() || desc.element_size as usize != elem {
             return None;
         }
-        let (dims, arrayed) = match desc.image_type {
+        let (dims, arrayed) = match image_type {
             CL_MEM_OBJECT_IMAGE1D | CL_MEM_OBJECT_IMAGE1D_BUFFER => (1, false),
             CL_MEM_OBJECT_IMAGE1D_ARRAY => (1, true),
             CL_MEM_OBJECT_IMAGE2D => (2, false),
@@ -70,7 +78,7 @@ impl Image {
     }
 
     /// The address of texel (i, j, k) of `layer`, or `None` outside the image.
-    #[inline]
+    #[inline(always)]
     fn locate(&self, i: i64, j: i64, k: i64, layer: i64) -> Option<*mut u8> {
         let inside = |c: i64, n: i64| (0..n).contains(&c);
         if !(inside(i, self.size[0])
@@ -90,7 +98,7 @@ impl Image {
 
     /// # Safety
     /// `p` is a texel address from `locate`.
-    #[inline]
+    #[inline(always)]
     unsafe fn load(&self, p: *const u8) -> Texel {
         // Fixed-size loads for the usual sizes (LLVM turns a copy of `elem` bytes into a
         // memcpy call, even split by size).
@@ -128,7 +136,7 @@ impl Image {
     ///
     /// # Safety
     /// The descriptor's data must cover every texel its sizes and pitches describe.
-    #[inline]
+    #[inline(always)]
     pub unsafe fn fetch_float(&self, i: i64, j: i64, k: i64, layer: i64) -> [f32; 4] {
         match self.locate(i, j, k, layer) {
             Some(p) => decode_float(self.format, &self.load(p)),
@@ -140,7 +148,7 @@ impl Image {
     ///
     /// # Safety
     /// As `fetch_float`.
-    #[inline]
+    #[inline(always)]
     pub unsafe fn fetch_int(&self, i: i64, j: i64, k: i64, layer: i64) -> [i32; 4] {
         match self.locate(i, j, k, layer) {
             Some(p) => decode_int(self.format, &self.load(p)),
@@ -150,6 +158,7 @@ impl Image {
 
     /// Splits integer coordinates into (i, j, k, layer): the layer is the coordinate after
     /// the spatial ones for arrays (7.5, taken as it is); unused coordinates are ignored.
+    #[inline(always)]
     fn split(&self, c: [i32; 3]) -> (i64, i64, i64, i64) {
         let c = c.map(i64::from);
         let mut ijk = [0i64; 3];
@@ -163,6 +172,7 @@ impl Image {
     ///
     /// # Safety
     /// As `fetch_float`.
+    #[inline(always)]
     pub unsafe fn read_float(&self, c: [i32; 3]) -> [f32; 4] {
         let (i, j, k, l) = self.split(c);
         self.fetch_float(i, j, k, l)
@@ -172,6 +182,7 @@ impl Image {
     ///
     /// # Safety
     /// As `fetch_float`.
+    #[inline(always)]
     pub unsafe fn read_int(&self, c: [i32; 3]) -> [i32; 4] {
         let (i, j, k, l) = self.split(c);
         self.fetch_int(i, j, k, l)
@@ -200,6 +211,7 @@ impl Image {
     }
 
     /// The array layer of a sampled read: clamp(rint(coord), 0, layers - 1) (7.5).
+    #[inline(always)]
     fn layer(&self, c: [f32; 3]) -> i64 {
         if !self.arrayed {
             return 0;
@@ -213,6 +225,7 @@ impl Image {
     ///
     /// # Safety
     /// As `fetch_float`.
+    #[inline(always)]
     pub unsafe fn sample_float(&self, sampler: u32, c: [f32; 3]) -> [f32; 4] {
         let linear = sampler & sb::FILTER_MASK == sb::FILTER_LINEAR;
         if !linear || self.format.data_type.kind() != Kind::Float {
@@ -270,12 +283,14 @@ impl Image {
     ///
     /// # Safety
     /// As `fetch_float`.
+    #[inline(always)]
     pub unsafe fn sample_int(&self, sampler: u32, c: [f32; 3]) -> [i32; 4] {
         let [i, j, k] = self.nearest(sampler, c);
         self.fetch_int(i, j, k, self.layer(c))
     }
 
     /// The nearest texel's (i, j, k) (unused dimensions 0).
+    #[inline(always)]
     fn nearest(&self, sampler: u32, c: [f32; 3]) -> [i64; 3] {
         let mut ijk = [0i64; 3];
         for (d, o) in ijk.iter_mut().enumerate().take(self.dims) {
@@ -287,13 +302,13 @@ impl Image {
 
 /// (int)floor(x), kept far inside i64 so that the +1 of linear filtering cannot overflow
 /// (NaN gives 0; 7.1 leaves INF and NaN coordinates undefined).
-#[inline]
+#[inline(always)]
 fn ifloor(x: f32) -> i64 {
     (floor_f32(x) as i64).clamp(-(1 << 41), 1 << 41)
 }
 
 /// frac(x) = x - floor(x) (7.2.1).
-#[inline]
+#[inline(always)]
 fn frac(x: f32) -> f32 {
     x - floor_f32(x)
 }
@@ -308,7 +323,7 @@ struct Linear {
 
 /// address_mode of table 8 for CLAMP, CLAMP_TO_EDGE and NONE (unknown modes act as NONE).
 /// CLAMP gives -1 or `size` for a location outside, which reads the border colour.
-#[inline]
+#[inline(always)]
 fn clamp_mode(addr: u32, i: i64, size: i64) -> i64 {
     match addr {
         sb::ADDRESS_CLAMP_TO_EDGE => i.clamp(0, size - 1),
@@ -319,7 +334,7 @@ fn clamp_mode(addr: u32, i: i64, size: i64) -> i64 {
 
 /// The normalized coordinate s of REPEAT and MIRRORED_REPEAT (7.2.2, 7.2.3). These modes
 /// require normalized coordinates; unnormalized ones (undefined) are divided by the size.
-#[inline]
+#[inline(always)]
 fn normalized(sampler: u32, x: f32, size: i64) -> f32 {
     if sampler & sb::NORMALIZED != 0 {
         x
@@ -329,7 +344,7 @@ fn normalized(sampler: u32, x: f32, size: i64) -> f32 {
 }
 
 /// The unnormalized coordinate u (7.1: s × wt for normalized coordinates).
-#[inline]
+#[inline(always)]
 fn unnormalized(sampler: u32, x: f32, size: i64) -> f32 {
     if sampler & sb::NORMALIZED != 0 {
         x * size as f32
@@ -339,6 +354,7 @@ fn unnormalized(sampler: u32, x: f32, size: i64) -> f32 {
 }
 
 /// The nearest texel index along one axis (7.2.1-7.2.3, nearest filtering).
+#[inline(always)]
 fn nearest_axis(sampler: u32, x: f32, size: i64) -> i64 {
     let wt = size as f32;
     match sampler & sb::ADDRESS_MASK {
@@ -363,6 +379,7 @@ fn nearest_axis(sampler: u32, x: f32, size: i64) -> i64 {
 }
 
 /// The two texel indices and weight along one axis (7.2.1-7.2.3, linear filtering).
+#[inline(always)]
 fn linear_axis(sampler: u32, x: f32, size: i64) -> Linear {
     let wt = size as f32;
     match sampler & sb::ADDRESS_MASK {

@@ -49,6 +49,7 @@ impl TestImage {
             array_size: size[3],
             row_pitch,
             slice_pitch,
+            reads: &super::GENERIC_READS,
         };
         TestImage { data, desc }
     }
@@ -846,6 +847,7 @@ fn garbage_descriptors_do_nothing() {
         array_size: 1,
         row_pitch: 8,
         slice_pitch: 16,
+        reads: &super::GENERIC_READS,
     };
     let bad = [
         ImageDesc {
