@@ -265,7 +265,9 @@ mod tests {
     fn a_failed_group_skips_the_rest() {
         let ran = Arc::new(AtomicUsize::new(0));
         let r = ran.clone();
+        let pool = Pool::new(&[0, 0], true);
         let ok = run(
+            &pool,
             100_000,
             64,
             0,
@@ -283,6 +285,7 @@ mod tests {
         let r = ran.clone();
         ran.store(0, Ordering::Relaxed);
         let ok = run(
+            &pool,
             1000,
             64,
             0,
@@ -302,7 +305,9 @@ mod tests {
         let ran = Arc::new(AtomicUsize::new(0));
         let r = ran.clone();
         let start = std::time::Instant::now();
+        let pool = Pool::new(&[0, 0], true);
         let ok = run(
+            &pool,
             10_000,
             64,
             0,
