@@ -178,6 +178,64 @@ fn section4_atomics() {
     rejects_with(&with64, &no64, &["capability Int64Atomics is not supported"]);
 }
 
+/// The reference kernel with a Workgroup float `%wf` (and a 64-bit `%wd`, a 16-bit `%wh`) and its
+/// atomic replaced by `atomic`.
+fn float_atomic_variant(atomic: &str) -> String {
+    variant("%a = OpAtomicIAdd %uint %p %c1 %c0 %c1", atomic)
+        .replacen(
+            "OpCapability Int64\n",
+            "OpCapability Int64\nOpCapability Float64\nOpCapability Float16\n",
+            1,
+        )
+        .replacen(
+            "%c1l = OpConstant %ulong 1\n",
+            "%c1l = OpConstant %ulong 1\n%double = OpTypeFloat 64\n%half = OpTypeFloat 16\n\
+             %pf = OpTypePointer Workgroup %float\n%pd = OpTypePointer Workgroup %double\n\
+             %ph = OpTypePointer Workgroup %half\n%wf = OpVariable %pf Workgroup\n\
+             %wd = OpVariable %pd Workgroup\n%wh = OpVariable %ph Workgroup\n\
+             %f1 = OpConstant %float 1\n%d1 = OpConstant %double 1\n%h1 = OpConstant %half 1\n",
+            1,
+        )
+}
+
+#[test]
+fn section4_float_atomics_move_values_only() {
+    // Load, store and exchange move 32- and 64-bit floats (atomic_xchg on float, atomic_float,
+    // atomic_double); no Int64Atomics is needed for the double.
+    for ok in [
+        "%a = OpAtomicExchange %float %wf %c2 %c0 %f1",
+        "%a = OpAtomicLoad %float %wf %c2 %c0",
+        "OpAtomicStore %wf %c2 %c0 %f1",
+        "%a = OpAtomicExchange %double %wd %c2 %c0 %d1",
+        "%a = OpAtomicLoad %double %wd %c2 %c0",
+        "OpAtomicStore %wd %c2 %c0 %d1",
+    ] {
+        check_text(&float_atomic_variant(ok), &DeviceFeatures::default()).unwrap_or_else(|e| panic!("{ok}: {e}"));
+    }
+    // Arithmetic and compare-exchange on floats stay invalid, named by instruction.
+    rejects(
+        &float_atomic_variant("%a = OpAtomicIAdd %float %wf %c2 %c0 %f1"),
+        &[
+            "OpAtomicIAdd on a 32-bit float",
+            "atomic instructions",
+            "OpAtomicIAdd %",
+        ],
+    );
+    rejects(
+        &float_atomic_variant("%a = OpAtomicCompareExchange %double %wd %c2 %c0 %c0 %d1 %d1"),
+        &["OpAtomicCompareExchange on a 64-bit float", "OpAtomicCompareExchange %"],
+    );
+    rejects(
+        &float_atomic_variant("%a = OpAtomicExchange %half %wh %c2 %c0 %h1"),
+        &["OpAtomicExchange on a 16-bit float", "only 32- and 64-bit floats"],
+    );
+    // The value type must still match the pointee.
+    rejects(
+        &float_atomic_variant("%a = OpAtomicExchange %float %wd %c2 %c0 %f1"),
+        &["differs from the type the Pointer points to", "OpAtomicExchange %"],
+    );
+}
+
 #[test]
 fn section4_scopes_and_semantics() {
     let atomic = "%a = OpAtomicIAdd %uint %p %c1 %c0 %c1";

@@ -1460,6 +1460,11 @@ fn check_instruction(ctx: &Ctx, i: &Instruction, fn_ret: Id) -> R {
     Ok(())
 }
 
+/// The atomics that only read, write or swap a value (no arithmetic on it).
+fn moves_value_only(op: Op) -> bool {
+    matches!(op, Op::AtomicLoad | Op::AtomicStore | Op::AtomicExchange)
+}
+
 /// Section 4, atomic instructions.
 fn check_atomic(ctx: &Ctx, i: &Instruction) -> R {
     let ops = &i.operands;
@@ -1491,33 +1496,44 @@ fn check_atomic(ctx: &Ctx, i: &Instruction) -> R {
         i.result_type
     };
     if let Some(t) = value_ty {
-        let width = match ctx.ty(t) {
-            Some(Type::Int { width, .. }) => *width,
+        let (width, what) = match ctx.ty(t) {
+            Some(Type::Int { width, .. }) => (*width, "integer"),
+            // Later revisions of the environment specification (and OpenCL C's atomic_xchg on
+            // float, atomic_float and atomic_double) allow floating-point values in the atomics
+            // that only move a value: OpAtomicLoad, OpAtomicStore and OpAtomicExchange.
+            Some(Type::Float { width }) if moves_value_only(i.opcode) => (*width, "float"),
             Some(Type::Float { width }) => {
                 return Err(err(
                     rule,
                     format!(
-                        "atomic on a {}-bit float; only 32-bit integer types are supported",
+                        "{} on a {}-bit float; only OpAtomicLoad, OpAtomicStore and OpAtomicExchange take floating-point values",
+                        i.name(),
                         width
                     ),
                     Some(i),
                 ))
             }
-            _ => return Err(err(rule, "atomic value is not an integer", Some(i))),
+            _ => {
+                return Err(err(
+                    rule,
+                    format!("{}: the atomic value is not an integer or a float", i.name()),
+                    Some(i),
+                ))
+            }
         };
-        let ok = width == 32 || (width == 64 && ctx.caps.contains(&Cap::Int64Atomics));
-        if !ok {
+        // 64-bit integers need Int64Atomics; a 64-bit float already needs Float64, and
+        // llvm-spirv (like spirv-val) asks for nothing more to move an atomic_double.
+        let problem = match (width, what) {
+            (32, _) | (64, "float") => None,
+            (64, _) if ctx.caps.contains(&Cap::Int64Atomics) => None,
+            (64, _) => Some("64-bit integers need the Int64Atomics capability"),
+            (_, "float") => Some("only 32- and 64-bit floats are supported"),
+            _ => Some("only 32- and 64-bit integers are supported"),
+        };
+        if let Some(problem) = problem {
             return Err(err(
                 rule,
-                format!(
-                    "atomic on a {}-bit integer; only 32-bit integer types are supported{}",
-                    width,
-                    if width == 64 {
-                        " (64-bit needs the Int64Atomics capability)"
-                    } else {
-                        ""
-                    }
-                ),
+                format!("{} on a {}-bit {}; {}", i.name(), width, what, problem),
                 Some(i),
             ));
         }
