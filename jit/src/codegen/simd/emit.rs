@@ -169,7 +169,7 @@ impl FnTx<'_, '_, '_> {
                             let leave = self.mask(c, negate, plan, &vecs)?;
                             let cur = self.b.use_var(var);
                             let leaving = self.b.ins().band(cur, leave);
-                            self.capture(&exit_phis, at, leaving, plan, &vecs)?;
+                            self.capture_leaving(&exit_phis, at, leaving, plan, &vecs)?;
                             let stay = self.b.ins().band_not(cur, leave);
                             self.b.def_var(var, stay);
                             let any = self.b.ins().vany_true(stay);
@@ -190,12 +190,26 @@ impl FnTx<'_, '_, '_> {
                         .ok_or_else(|| self.err(inst, "vector plan: loop end without a head"))?;
                     self.def_phis(&lp.phis, 1, plan, &vecs)?;
                     let c = op_id(inst, 2)?;
-                    match (vecs.exec, lp.outer.is_some() || vecs.exec.is_some()) {
-                        (Some(var), true) if looped_masked(plan, k) => {
+                    let uniform = plan.class.get(&c).is_none_or(|x| *x == Class::Uniform);
+                    match vecs.exec {
+                        Some(var) if looped_masked(plan, k) && uniform => {
+                            // The same test for every lane: all still in go round, or all leave.
+                            let leave = self.b.create_block();
+                            let v = self.val1(c)?;
+                            let (t, e) = if negate { (leave, lp.head) } else { (lp.head, leave) };
+                            self.b.ins().brif(v, t, &[], e, &[]);
+                            self.b.seal_block(leave);
+                            self.b.switch_to_block(leave);
+                            let cur = self.b.use_var(var);
+                            self.capture(&lp.exit_phis, lp.exits, cur, plan, &vecs)?;
+                            self.b.ins().jump(lp.exit, &[]);
+                            vecs.exec = lp.outer;
+                        }
+                        Some(var) if looped_masked(plan, k) => {
                             let again = self.mask(c, negate, plan, &vecs)?;
                             let cur = self.b.use_var(var);
                             let leaving = self.b.ins().band_not(cur, again);
-                            self.capture(&lp.exit_phis, lp.exits, leaving, plan, &vecs)?;
+                            self.capture_leaving(&lp.exit_phis, lp.exits, leaving, plan, &vecs)?;
                             let cont = self.b.ins().band(cur, again);
                             self.b.def_var(var, cont);
                             let any = self.b.ins().vany_true(cont);
@@ -584,6 +598,23 @@ impl FnTx<'_, '_, '_> {
                 self.b.ins().select(ml, *x, *y)
             })
             .collect()
+    }
+
+    /// [`Self::capture`] at a loop's exit, skipped in the (usual) rounds no lane leaves in.
+    fn capture_leaving(&mut self, phis: &[BranchPhi], at: usize, leaving: Value, plan: &Plan, vecs: &Vecs) -> R {
+        if phis.is_empty() {
+            return Ok(());
+        }
+        let (keep, join) = (self.b.create_block(), self.b.create_block());
+        let any = self.b.ins().vany_true(leaving);
+        self.b.ins().brif(any, keep, &[], join, &[]);
+        self.b.seal_block(keep);
+        self.b.switch_to_block(keep);
+        self.capture(phis, at, leaving, plan, vecs)?;
+        self.b.ins().jump(join, &[]);
+        self.b.seal_block(join);
+        self.b.switch_to_block(join);
+        Ok(())
     }
 
     /// The lanes of `leaving` take value `at` of each exit phi (the others keep theirs).
