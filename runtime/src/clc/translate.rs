@@ -1,22 +1,21 @@
 //! From clang's bitcode to SPIR-V along the optimized path.
 //!
 //! clang emits its front end's IR (`-O2 -Xclang -disable-llvm-passes`: the `-O2` attributes,
-//! TBAA and lifetime markers, no LLVM passes yet); `opt` runs LLVM's `-O2` pipeline on it with
-//! two changes that keep the result inside what llvm-spirv 15 translates:
-//! - the data layout names the native integer widths (`n8:16:32:64`). clang's `spir64` layout
-//!   names none, and LLVM then treats every width as equally good: InstCombine narrows a
-//!   `switch` over `x & 3` to `switch i2`, a `select` to `i2`, which SPIR-V cannot express
-//!   (llvm-spirv: "InvalidBitWidth"). With native widths LLVM keeps 8/16/32/64-bit integers,
-//!   as it does for every CPU target;
-//! - the passes and options listed in [`pipeline`] that make `freeze`, bit-map lookup tables
-//!   in odd-width integers, vector masks or sunk calls with non-constant sampler arguments are
-//!   left out.
-//!
-//! llvm-spirv itself checks the result (it parses the bitcode and refuses what it cannot
-//! translate, naming it). When it refuses, the same optimized IR goes through LLVM's
-//! legalizing passes ([`LEGALIZATIONS`]) and is translated again. Only when that fails too is
-//! the unoptimized IR translated, and the build log says so, verbose or not; when even that
-//! fails the build fails with llvm-spirv's message for the optimized IR.
+//! TBAA and lifetime markers, no LLVM passes yet); `opt` runs LLVM's `-O2` pipeline on it, as
+//! opt prints it, less the passes and options listed in [`pipeline`] that make `freeze`, vector
+//! masks or sunk calls with non-constant sampler arguments. llvm-spirv itself then checks the
+//! result (it parses the bitcode and refuses what it cannot translate, naming it). When it
+//! refuses, the program is legalized, still optimized:
+//! 1. the same pipeline runs again with the native integer widths named in the data layout
+//!    (`n8:16:32:64`). clang's `spir64` layout names none, and LLVM then treats every width as
+//!    equally good: InstCombine narrows a `switch` over `x & 3` to `switch i2`, which SPIR-V
+//!    cannot express ("InvalidBitWidth"). With native widths LLVM keeps 8/16/32/64-bit
+//!    integers, as for every CPU target. (Not the first choice: with 64-bit integers native,
+//!    InstCombine also does 32-bit index arithmetic in 64 bits, a shape Clift's
+//!    four-work-items-at-a-time path takes less often.)
+//! 2. LLVM's legalizing passes ([`LEGALIZATIONS`]) run on that IR.
+//! Only when both fail is the unoptimized IR translated, and the build log says so, verbose or
+//! not; when even that fails the build fails with llvm-spirv's message for the optimized IR.
 
 use super::pipeline;
 use std::ffi::OsString;
@@ -28,6 +27,9 @@ use std::sync::OnceLock;
 /// an optimization hint (which widths LLVM may introduce), no change to sizes or alignments.
 pub const SPIR64_LAYOUT_WITH_NATIVE_INTS: &str =
     "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-n8:16:32:64";
+
+/// The first legalization: the -O2 pipeline again, with the native integer widths named.
+pub const NATIVE_INTS: &str = "-O2 pipeline with native integer widths (n8:16:32:64)";
 
 /// LLVM passes that turn optimized IR llvm-spirv 15 refused into an equivalent form it
 /// translates, tried in order on the optimized IR: (name, opt pipeline).
@@ -144,12 +146,23 @@ fn llvm_spirv(tools: &Tools, dir: &Path, input: &str) -> Result<Result<Vec<u8>, 
 }
 
 /// `opt` with `passes` from `input` to `output`.
-fn opt(opt: &Path, dir: &Path, passes: &str, input: &str, output: &str) -> Result<(), String> {
+fn opt(opt: &Path, dir: &Path, passes: &str, native_ints: bool, input: &str, output: &str) -> Result<(), String> {
+    let layout: OsString = if native_ints {
+        format!("--data-layout={SPIR64_LAYOUT_WITH_NATIVE_INTS}").into()
+    } else {
+        // The module's own layout (an empty override is none).
+        "--data-layout=".into()
+    };
     let out = run(
         opt,
         dir,
         &[
-            format!("--data-layout={SPIR64_LAYOUT_WITH_NATIVE_INTS}").into(),
+            layout,
+            // With 64-bit integers native, IndVarSimplify widens a 32-bit loop counter to 64
+            // bits and puts the widened trip count in a block before the loop. Clift runs
+            // work-items in 32-bit SIMD lanes and takes a one-block loop right behind its guard
+            // that way, so the counter stays as the program wrote it (as clang -O2 left it).
+            "-indvars-widen-indvars=false".into(),
             format!("-passes={passes}").into(),
             input.into(),
             "-o".into(),
@@ -210,14 +223,14 @@ pub fn translate(tools: &Tools, dir: &Path, clang_args: &[OsString], opt_disable
     let (input, pipeline_name) = match tools.opt {
         Some(opt_path) => {
             let passes = o2_pipeline(opt_path)?;
-            opt(opt_path, dir, passes, "program.bc", "program.opt.bc")?;
-            ("program.opt.bc", "LLVM -O2 pipeline by opt, native integer widths")
+            opt(opt_path, dir, passes, false, "program.bc", "program.opt.bc")?;
+            ("program.opt.bc", "LLVM -O2 pipeline by opt")
         }
         // Without opt, clang ran LLVM's -O2 pipeline itself (see `clang_optimizes`).
         None => ("program.bc", "clang -O2"),
     };
-    let optimizer_ms = started.elapsed().as_secs_f64() * 1e3;
-    let refusal = match llvm_spirv(tools, dir, input)? {
+    let mut optimizer_ms = started.elapsed().as_secs_f64() * 1e3;
+    let mut refusal = match llvm_spirv(tools, dir, input)? {
         Ok(spirv) => {
             return Ok(Translation {
                 spirv,
@@ -229,10 +242,25 @@ pub fn translate(tools: &Tools, dir: &Path, clang_args: &[OsString], opt_disable
         }
         Err(msg) => msg,
     };
-    let mut refusal = refusal;
     if let Some(opt_path) = tools.opt {
+        // The same pipeline with the native integer widths named: LLVM then makes no `i2`.
+        let started = std::time::Instant::now();
+        let passes = o2_pipeline(opt_path)?;
+        opt(opt_path, dir, passes, true, "program.bc", "program.native.bc")?;
+        optimizer_ms += started.elapsed().as_secs_f64() * 1e3;
+        if let Ok(spirv) = llvm_spirv(tools, dir, "program.native.bc")? {
+            return Ok(Translation {
+                spirv,
+                route: Route::Legalized {
+                    pipeline: pipeline_name,
+                    passes: NATIVE_INTS,
+                    refusal,
+                },
+                optimizer_ms,
+            });
+        }
         for (name, passes) in LEGALIZATIONS {
-            if let Err(e) = opt(opt_path, dir, passes, input, "program.legal.bc") {
+            if let Err(e) = opt(opt_path, dir, passes, true, "program.native.bc", "program.legal.bc") {
                 refusal.push_str(&format!("\n(legalizing with {name} failed: {e})"));
                 continue;
             }
