@@ -206,6 +206,25 @@ impl FnTx<'_, '_, '_> {
                             vecs.exec = lp.outer;
                         }
                         Some(var) if looped_masked(plan, k) => {
+                            if plan.monotone.contains_key(&c) {
+                                // Lanes 0 and 3 decide the usual cases: every lane goes round
+                                // again, or every lane leaves; the mask only when they differ.
+                                let (all, none) = self.all_or_none(c, plan, &vecs)?;
+                                let (all, none) = if negate { (none, all) } else { (all, none) };
+                                let (check, leave, mixed) =
+                                    (self.b.create_block(), self.b.create_block(), self.b.create_block());
+                                self.b.ins().brif(all, lp.head, &[], check, &[]);
+                                self.b.seal_block(check);
+                                self.b.switch_to_block(check);
+                                self.b.ins().brif(none, leave, &[], mixed, &[]);
+                                self.b.seal_block(leave);
+                                self.b.seal_block(mixed);
+                                self.b.switch_to_block(leave);
+                                let cur = self.b.use_var(var);
+                                self.capture(&lp.exit_phis, lp.exits, cur, plan, &vecs)?;
+                                self.b.ins().jump(lp.exit, &[]);
+                                self.b.switch_to_block(mixed);
+                            }
                             let again = self.mask(c, negate, plan, &vecs)?;
                             let cur = self.b.use_var(var);
                             let leaving = self.b.ins().band_not(cur, again);
