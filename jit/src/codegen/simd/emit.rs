@@ -351,13 +351,23 @@ impl FnTx<'_, '_, '_> {
         self.quad(id, plan, vecs)
     }
 
-    /// Adds the four lanes `xs` of input `id` of `plan` to `vecs`.
-    pub(crate) fn simd_input(&mut self, id: Id, plan: &Plan, xs: [Value; LANES as usize], vecs: &mut Vecs) -> R {
-        let ty = *plan
-            .tys
-            .get(&id)
-            .ok_or_else(|| CompileError::new(format!("vector plan: input %{id} of unknown type")))?;
-        self.put_lanes(id, ty, xs, vecs)
+    /// Adds the four lanes `xs` (scalars of a record slot's type) of input `id` to `vecs`.
+    /// (An input may be a promoted private variable, with no SPIR-V type of its own.)
+    pub(crate) fn simd_input(&mut self, id: Id, xs: [Value; LANES as usize], vecs: &mut Vecs) -> R {
+        let t = self.b.func.dfg.value_type(xs[0]);
+        match vec_type(t) {
+            Some(vt) => {
+                let mut v = self.b.ins().splat(vt, xs[0]);
+                for (l, x) in xs.into_iter().enumerate().skip(1) {
+                    v = self.b.ins().insertlane(v, x, l as u8);
+                }
+                vecs.v.insert(id, v);
+            }
+            None => {
+                vecs.q.insert(id, xs);
+            }
+        }
+        Ok(())
     }
 
     /// The scalar translation of `inst` under `guard`: when the guard fails, the four
@@ -867,8 +877,7 @@ impl FnTx<'_, '_, '_> {
             let is_bool = plan
                 .tys
                 .get(&id)
-                .and_then(|t| rep(self.cx, *t))
-                .is_some_and(|_| self.cx.layout.get(plan.tys[&id]).is_ok_and(|i| i.leaves == [types::I8]));
+                .is_some_and(|t| self.cx.layout.get(*t).is_ok_and(|i| i.leaves == [types::I8]));
             return Ok(if is_bool {
                 self.b.ins().icmp_imm_s(IntCC::NotEqual, x, 0)
             } else {
