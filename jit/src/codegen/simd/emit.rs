@@ -1015,6 +1015,18 @@ impl FnTx<'_, '_, '_> {
             Op::LogicalOr => Ok(self.b.ins().bor(a, b)),
             _ => match (int_cc(op), float_cc(op)) {
                 (Some(cc), _) => Ok(self.b.ins().icmp(cc, a, b)),
+                // (Cranelift has no four-lane `one` or `ueq`: ordered and not equal, unordered
+                // or equal.)
+                (_, Some(FloatCC::OrderedNotEqual)) => {
+                    let o = self.b.ins().fcmp(FloatCC::Ordered, a, b);
+                    let ne = self.b.ins().fcmp(FloatCC::NotEqual, a, b);
+                    Ok(self.b.ins().band(o, ne))
+                }
+                (_, Some(FloatCC::UnorderedOrEqual)) => {
+                    let u = self.b.ins().fcmp(FloatCC::Unordered, a, b);
+                    let eq = self.b.ins().fcmp(FloatCC::Equal, a, b);
+                    Ok(self.b.ins().bor(u, eq))
+                }
                 (_, Some(cc)) => Ok(self.b.ins().fcmp(cc, a, b)),
                 _ => Err(self.err(inst, "vector plan: unexpected comparison")),
             },
