@@ -200,7 +200,7 @@ impl FnTx<'_, '_, '_> {
         let mut inputs = simd::Vecs::default();
         for (id, off, ty) in self.slot_ids(&e.slots).unwrap_or_default() {
             let xs = [0, 1, 2, 3].map(|l| self.b.ins().load(ty, flags, vrec, (l * record) as i32 + off));
-            self.simd_input(id, plan, xs, &mut inputs)?;
+            self.simd_input(id, xs, &mut inputs)?;
         }
         let vecs = self.simd_body(plan, vbail, &[], inputs)?;
         // The end: a barrier (uniform values saved once, the four wait there) or the return.

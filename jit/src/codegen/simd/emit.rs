@@ -206,6 +206,25 @@ impl FnTx<'_, '_, '_> {
                             vecs.exec = lp.outer;
                         }
                         Some(var) if looped_masked(plan, k) => {
+                            if plan.monotone.contains_key(&c) {
+                                // Lanes 0 and 3 decide the usual cases: every lane goes round
+                                // again, or every lane leaves; the mask only when they differ.
+                                let (all, none) = self.all_or_none(c, plan, &vecs)?;
+                                let (all, none) = if negate { (none, all) } else { (all, none) };
+                                let (check, leave, mixed) =
+                                    (self.b.create_block(), self.b.create_block(), self.b.create_block());
+                                self.b.ins().brif(all, lp.head, &[], check, &[]);
+                                self.b.seal_block(check);
+                                self.b.switch_to_block(check);
+                                self.b.ins().brif(none, leave, &[], mixed, &[]);
+                                self.b.seal_block(leave);
+                                self.b.seal_block(mixed);
+                                self.b.switch_to_block(leave);
+                                let cur = self.b.use_var(var);
+                                self.capture(&lp.exit_phis, lp.exits, cur, plan, &vecs)?;
+                                self.b.ins().jump(lp.exit, &[]);
+                                self.b.switch_to_block(mixed);
+                            }
                             let again = self.mask(c, negate, plan, &vecs)?;
                             let cur = self.b.use_var(var);
                             let leaving = self.b.ins().band_not(cur, again);
@@ -332,13 +351,23 @@ impl FnTx<'_, '_, '_> {
         self.quad(id, plan, vecs)
     }
 
-    /// Adds the four lanes `xs` of input `id` of `plan` to `vecs`.
-    pub(crate) fn simd_input(&mut self, id: Id, plan: &Plan, xs: [Value; LANES as usize], vecs: &mut Vecs) -> R {
-        let ty = *plan
-            .tys
-            .get(&id)
-            .ok_or_else(|| CompileError::new(format!("vector plan: input %{id} of unknown type")))?;
-        self.put_lanes(id, ty, xs, vecs)
+    /// Adds the four lanes `xs` (scalars of a record slot's type) of input `id` to `vecs`.
+    /// (An input may be a promoted private variable, with no SPIR-V type of its own.)
+    pub(crate) fn simd_input(&mut self, id: Id, xs: [Value; LANES as usize], vecs: &mut Vecs) -> R {
+        let t = self.b.func.dfg.value_type(xs[0]);
+        match vec_type(t) {
+            Some(vt) => {
+                let mut v = self.b.ins().splat(vt, xs[0]);
+                for (l, x) in xs.into_iter().enumerate().skip(1) {
+                    v = self.b.ins().insertlane(v, x, l as u8);
+                }
+                vecs.v.insert(id, v);
+            }
+            None => {
+                vecs.q.insert(id, xs);
+            }
+        }
+        Ok(())
     }
 
     /// The scalar translation of `inst` under `guard`: when the guard fails, the four
@@ -848,8 +877,7 @@ impl FnTx<'_, '_, '_> {
             let is_bool = plan
                 .tys
                 .get(&id)
-                .and_then(|t| rep(self.cx, *t))
-                .is_some_and(|_| self.cx.layout.get(plan.tys[&id]).is_ok_and(|i| i.leaves == [types::I8]));
+                .is_some_and(|t| self.cx.layout.get(*t).is_ok_and(|i| i.leaves == [types::I8]));
             return Ok(if is_bool {
                 self.b.ins().icmp_imm_s(IntCC::NotEqual, x, 0)
             } else {
@@ -987,6 +1015,18 @@ impl FnTx<'_, '_, '_> {
             Op::LogicalOr => Ok(self.b.ins().bor(a, b)),
             _ => match (int_cc(op), float_cc(op)) {
                 (Some(cc), _) => Ok(self.b.ins().icmp(cc, a, b)),
+                // (Cranelift has no four-lane `one` or `ueq`: ordered and not equal, unordered
+                // or equal.)
+                (_, Some(FloatCC::OrderedNotEqual)) => {
+                    let o = self.b.ins().fcmp(FloatCC::Ordered, a, b);
+                    let ne = self.b.ins().fcmp(FloatCC::NotEqual, a, b);
+                    Ok(self.b.ins().band(o, ne))
+                }
+                (_, Some(FloatCC::UnorderedOrEqual)) => {
+                    let u = self.b.ins().fcmp(FloatCC::Unordered, a, b);
+                    let eq = self.b.ins().fcmp(FloatCC::Equal, a, b);
+                    Ok(self.b.ins().bor(u, eq))
+                }
                 (_, Some(cc)) => Ok(self.b.ins().fcmp(cc, a, b)),
                 _ => Err(self.err(inst, "vector plan: unexpected comparison")),
             },

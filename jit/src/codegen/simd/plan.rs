@@ -767,7 +767,7 @@ fn chain_loop(f: &Function, index: &HashMap<Id, usize>, l: Id) -> Option<(Vec<us
         if chain.contains(&bi) || chain.len() > 32 {
             return None;
         }
-        if bi != index[&l] && f.blocks[bi].instructions.iter().any(|i| i.opcode == Op::Phi) {
+        if !chain.is_empty() && f.blocks[bi].instructions.iter().any(|i| i.opcode == Op::Phi) {
             return None;
         }
         chain.push(bi);
