@@ -198,7 +198,7 @@ fn kernel_reads_match_the_reference_engine() {
                     }
                     for filter in [CL_FILTER_NEAREST, CL_FILTER_LINEAR] {
                         let smp = ctx.sampler(normalized, addressing, filter);
-                        let bits = jit::abi::sampler_bits::NORMALIZED * normalized as u32
+                        let bits = (jit::abi::sampler_bits::NORMALIZED * normalized as u32)
                             | match addressing {
                                 CL_ADDRESS_NONE => jit::abi::sampler_bits::ADDRESS_NONE,
                                 CL_ADDRESS_CLAMP_TO_EDGE => jit::abi::sampler_bits::ADDRESS_CLAMP_TO_EDGE,
