@@ -163,6 +163,45 @@ impl Ctx {
         Ok(Buf(m))
     }
 
+    /// A read-only 2D image of `format`, `width` x `height`, filled from `data` (tightly
+    /// packed rows).
+    pub fn image2d(&self, format: cl_image_format, width: usize, height: usize, data: &[u8]) -> R<Buf> {
+        let desc = cl_image_desc {
+            image_type: CL_MEM_OBJECT_IMAGE2D,
+            image_width: width,
+            image_height: height,
+            image_depth: 1,
+            image_array_size: 1,
+            image_row_pitch: 0,
+            image_slice_pitch: 0,
+            num_mip_levels: 0,
+            num_samples: 0,
+            buffer: ptr::null_mut(),
+        };
+        let mut err = 0;
+        let flags = CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR;
+        let m = unsafe { clCreateImage(self.ctx, flags, &format, &desc, data.as_ptr() as *mut c_void, &mut err) };
+        cl(err, &format!("clCreateImage({width}x{height})"))?;
+        Ok(Buf(m))
+    }
+
+    /// A sampler (`CL_SAMPLER_*` properties).
+    pub fn sampler(&self, normalized: bool, addressing: cl_addressing_mode, filter: cl_filter_mode) -> R<Sampler> {
+        let props: [cl_sampler_properties; 7] = [
+            CL_SAMPLER_NORMALIZED_COORDS as cl_sampler_properties,
+            normalized as cl_sampler_properties,
+            CL_SAMPLER_ADDRESSING_MODE as cl_sampler_properties,
+            addressing as cl_sampler_properties,
+            CL_SAMPLER_FILTER_MODE as cl_sampler_properties,
+            filter as cl_sampler_properties,
+            0,
+        ];
+        let mut err = 0;
+        let s = unsafe { clCreateSamplerWithProperties(self.ctx, props.as_ptr(), &mut err) };
+        cl(err, "clCreateSamplerWithProperties")?;
+        Ok(Sampler(s))
+    }
+
     pub fn read(&self, b: &Buf, len: usize) -> R<Vec<u8>> {
         let mut v = vec![0u8; len];
         cl(
@@ -245,6 +284,14 @@ pub struct Buf(pub cl_mem);
 impl Drop for Buf {
     fn drop(&mut self) {
         unsafe { clReleaseMemObject(self.0) };
+    }
+}
+
+pub struct Sampler(pub cl_sampler);
+
+impl Drop for Sampler {
+    fn drop(&mut self) {
+        unsafe { clReleaseSampler(self.0) };
     }
 }
 

@@ -7,6 +7,8 @@
 pub enum Class {
     Memory,
     Compute,
+    /// Image reads through a sampler (issue 15: at least 1.5x PoCL).
+    Image,
     /// The empty-kernel launch micro-benchmark.
     Launch,
 }
@@ -16,6 +18,7 @@ impl Class {
         match self {
             Class::Memory => "memory",
             Class::Compute => "compute",
+            Class::Image => "image",
             Class::Launch => "launch",
         }
     }
@@ -40,6 +43,15 @@ pub enum Arg {
     Scalar(Vec<u8>),
     /// A `__local` pointer argument of this many bytes.
     Local(usize),
+    /// A read-only 2D image of `format` filled from `data` (rows tightly packed).
+    Image {
+        format: cts::cl_image_format,
+        width: usize,
+        height: usize,
+        data: Vec<u8>,
+    },
+    /// A sampler with normalized coordinates.
+    Sampler { addressing: u32, filter: u32 },
 }
 
 /// `Ok(note)` when the outputs match the reference ("ok", or "ok" with a remark), else what
@@ -74,6 +86,26 @@ pub const NAMES: &[&str] = &[
     "nbody",
     "hash",
     "empty",
+    "image_linear_rgba8_none",
+    "image_linear_rgba8_clamp",
+    "image_linear_rgba8_edge",
+    "image_linear_rgba8_repeat",
+    "image_linear_rgba8_mirror",
+    "image_linear_float_none",
+    "image_linear_float_clamp",
+    "image_linear_float_edge",
+    "image_linear_float_repeat",
+    "image_linear_float_mirror",
+    "image_nearest_rgba8_none",
+    "image_nearest_rgba8_clamp",
+    "image_nearest_rgba8_edge",
+    "image_nearest_rgba8_repeat",
+    "image_nearest_rgba8_mirror",
+    "image_nearest_float_none",
+    "image_nearest_float_clamp",
+    "image_nearest_float_edge",
+    "image_nearest_float_repeat",
+    "image_nearest_float_mirror",
 ];
 
 macro_rules! src {
@@ -96,6 +128,7 @@ pub const SOURCES: &[(&str, &str, &str)] = &[
     src!("nbody"),
     src!("hash"),
     src!("empty"),
+    src!("image_sample"),
 ];
 
 /// The headers `hash.cl` includes, as the application's own files (include name, text).
@@ -127,8 +160,19 @@ pub fn build_options(name: &str) -> Result<String, String> {
     ))
 }
 
-/// (OpenCL C source, SPIR-V assembly) of kernel `name`.
+/// The entry point (and file name) of benchmark `name`: the image benchmarks all run
+/// `image_sample`, each with its own image and sampler.
+pub fn entry(name: &str) -> &str {
+    if name.starts_with("image_") {
+        "image_sample"
+    } else {
+        name
+    }
+}
+
+/// (OpenCL C source, SPIR-V assembly) of benchmark `name`.
 pub fn sources(name: &str) -> (&'static str, &'static str) {
+    let name = entry(name);
     let (_, cl, spv) = SOURCES.iter().find(|(n, _, _)| *n == name).expect("kernel sources");
     (cl, spv)
 }
@@ -145,6 +189,7 @@ pub fn job(name: &str, size: Size) -> Option<Job> {
         "nbody" => nbody(if large { 8192 } else { 2048 }),
         "hash" => hash(if large { 1 << 16 } else { 1 << 13 }),
         "empty" => empty(),
+        n if n.starts_with("image_") => image_sample(NAMES.iter().find(|m| **m == n)?, if large { 2048 } else { 512 })?,
         _ => return None,
     })
 }
@@ -695,4 +740,180 @@ fn empty() -> Job {
         unit: "",
         check: Box::new(|_| Ok("ok".into())),
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Image reads
+// ---------------------------------------------------------------------------------------------
+
+/// The addressing modes of the image benchmarks, by their name suffix.
+const ADDRESSING: [(&str, u32); 5] = [
+    ("none", cts::CL_ADDRESS_NONE),
+    ("clamp", cts::CL_ADDRESS_CLAMP),
+    ("edge", cts::CL_ADDRESS_CLAMP_TO_EDGE),
+    ("repeat", cts::CL_ADDRESS_REPEAT),
+    ("mirror", cts::CL_ADDRESS_MIRRORED_REPEAT),
+];
+
+/// The texel indices and weight of one axis at normalized coordinate `s` on `n` texels
+/// (OpenCL SPIR-V environment 7.2), nearest (`i0`, weight 0) or linear. An index outside
+/// `0..n` reads the border colour.
+fn axis(s: f32, n: usize, addressing: u32, linear: bool) -> (i64, i64, f32) {
+    let nf = n as f32;
+    let n = n as i64;
+    let floor = |v: f32| v.floor() as i64;
+    let frac = |v: f32| v - v.floor();
+    match addressing {
+        cts::CL_ADDRESS_REPEAT => {
+            let u = (s - s.floor()) * nf;
+            if linear {
+                let i0 = floor(u - 0.5);
+                let (i0, i1) = (
+                    if i0 < 0 { i0 + n } else { i0 },
+                    if i0 + 1 > n - 1 { i0 + 1 - n } else { i0 + 1 },
+                );
+                (i0, i1, frac(u - 0.5))
+            } else {
+                let i = floor(u);
+                (if i > n - 1 { i - n } else { i }, 0, 0.0)
+            }
+        }
+        cts::CL_ADDRESS_MIRRORED_REPEAT => {
+            let u = (s - 2.0 * (0.5 * s).round_ties_even()).abs() * nf;
+            if linear {
+                let i0 = floor(u - 0.5);
+                (i0.max(0), (i0 + 1).min(n - 1), frac(u - 0.5))
+            } else {
+                (floor(u).min(n - 1), 0, 0.0)
+            }
+        }
+        a => {
+            let u = s * nf;
+            let fix = |i: i64| match a {
+                cts::CL_ADDRESS_CLAMP_TO_EDGE => i.clamp(0, n - 1),
+                cts::CL_ADDRESS_CLAMP => i.clamp(-1, n),
+                _ => i,
+            };
+            if linear {
+                let i0 = floor(u - 0.5);
+                (fix(i0), fix(i0 + 1), frac(u - 0.5))
+            } else {
+                (fix(floor(u)), 0, 0.0)
+            }
+        }
+    }
+}
+
+/// `image_sample`: a 3x3 blur of a `w` x `w` RGBA image (UNORM_INT8 or FLOAT) through a
+/// linear or nearest sampler with normalized coordinates, for the benchmark `name`
+/// (`image_<filter>_<rgba8|float>_<addressing>`).
+fn image_sample(name: &'static str, w: usize) -> Option<Job> {
+    let mut parts = name.split('_').skip(1);
+    let linear = parts.next()? == "linear";
+    let unorm8 = parts.next()? == "rgba8";
+    let mode = parts.next()?;
+    let addressing = ADDRESSING.iter().find(|(m, _)| *m == mode)?.1;
+    let h = w;
+    let mut r = Rng::new(9);
+    let texels: Vec<f32> = (0..w * h * 4).map(|_| r.unit()).collect();
+    let (format, data, value): (_, Vec<u8>, Vec<f32>) = if unorm8 {
+        let b: Vec<u8> = texels.iter().map(|&v| (v * 256.0) as u8).collect();
+        let v = b.iter().map(|&x| x as f32 / 255.0).collect();
+        (cts::CL_UNORM_INT8, b, v)
+    } else {
+        (cts::CL_FLOAT, bytes(&texels), texels)
+    };
+    // The texel (i, j), or the border colour (0, 0, 0, 0) outside.
+    let texel = |i: i64, j: i64| -> [f32; 4] {
+        if (0..w as i64).contains(&i) && (0..h as i64).contains(&j) {
+            let at = 4 * (j as usize * w + i as usize);
+            [value[at], value[at + 1], value[at + 2], value[at + 3]]
+        } else {
+            [0.0; 4]
+        }
+    };
+    let (inv_w, inv_h) = (1.0 / w as f32, 1.0 / h as f32);
+    let mut want = vec![[0f32; 4]; w * h];
+    for y in 0..h {
+        for x in 0..w {
+            let mut acc = [0f32; 4];
+            for dy in -1..=1 {
+                for dx in -1..=1 {
+                    // As the kernel computes them (exact: w and h are powers of two).
+                    let s = (x as f32 + 0.5) * inv_w + dx as f32 * 1.25 * inv_w;
+                    let t = (y as f32 + 0.5) * inv_h + dy as f32 * 1.25 * inv_h;
+                    let (i0, i1, a) = axis(s, w, addressing, linear);
+                    let (j0, j1, b) = axis(t, h, addressing, linear);
+                    let v: [f32; 4] = if linear {
+                        let (t00, t10, t01, t11) = (texel(i0, j0), texel(i1, j0), texel(i0, j1), texel(i1, j1));
+                        std::array::from_fn(|c| {
+                            (1.0 - a) * (1.0 - b) * t00[c]
+                                + a * (1.0 - b) * t10[c]
+                                + (1.0 - a) * b * t01[c]
+                                + a * b * t11[c]
+                        })
+                    } else {
+                        texel(i0, j0)
+                    };
+                    for c in 0..4 {
+                        acc[c] += v[c];
+                    }
+                }
+            }
+            want[y * w + x] = acc.map(|v| v * (1.0 / 9.0));
+        }
+    }
+    // CL_ADDRESS_NONE leaves reads outside the image undefined: only pixels whose taps all
+    // fall inside are checked.
+    let margin = if addressing == cts::CL_ADDRESS_NONE { 3 } else { 0 };
+    let checked = move |i: usize| {
+        let (x, y) = (i % w, i / w);
+        (margin..w - margin).contains(&x) && (margin..h - margin).contains(&y)
+    };
+    Some(Job {
+        name,
+        class: Class::Image,
+        desc: format!(
+            "{w}x{h} {}, 3x3 {} taps",
+            if unorm8 { "RGBA8" } else { "RGBA float" },
+            if linear { "linear" } else { "nearest" }
+        ),
+        args: vec![
+            Arg::Image {
+                format: cts::cl_image_format {
+                    image_channel_order: cts::CL_RGBA,
+                    image_channel_data_type: format,
+                },
+                width: w,
+                height: h,
+                data,
+            },
+            Arg::Sampler {
+                addressing,
+                filter: if linear {
+                    cts::CL_FILTER_LINEAR
+                } else {
+                    cts::CL_FILTER_NEAREST
+                },
+            },
+            output(16 * w * h),
+            scalar(inv_w),
+            scalar(inv_h),
+        ],
+        offset: vec![],
+        global: vec![w, h],
+        local: vec![],
+        work: 9.0 * (w * h) as f64,
+        unit: "Gread/s",
+        check: Box::new(move |out| {
+            let got = floats(&out[0]);
+            compare(
+                &got.chunks(4).map(|c| [c[0], c[1], c[2], c[3]]).collect::<Vec<_>>(),
+                w * h,
+                |i, g| !checked(i) || (0..4).all(|c| (g[c] - want[i][c]).abs() <= 2e-5),
+                |i| format!("{:?}", want[i]),
+            )
+            .map(|_| "ok".into())
+        }),
+    })
 }

@@ -36,7 +36,7 @@ pub fn child(platform: &str, kernel: &str) -> ! {
         let t = Instant::now();
         prog.build(&format!("{OPTIONS} {}", kernels::build_options(kernel)?))?;
         let build = t.elapsed();
-        prog.kernel(kernel)?;
+        prog.kernel(kernels::entry(kernel))?;
         Ok((build, prog.log()))
     })();
     match res {

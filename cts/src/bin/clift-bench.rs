@@ -19,7 +19,7 @@ mod kernels;
 #[path = "../bench/warm.rs"]
 mod warm;
 
-use cl::{Buf, Ctx, Kern, Platform, Prog, R};
+use cl::{Buf, Ctx, Kern, Platform, Prog, Sampler, R};
 use cts::{c_void, CL_DEVICE_VERSION};
 use kernels::{Arg, Class, Job, Size};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -32,7 +32,8 @@ usage: clift-bench [options]
                     default: Clift and Portable Computing Language, whichever are present
   --size small|large  problem sizes (default small)
   --kernel NAME     kernel to run (repeatable; default all): vecadd saxpy reduce sgemm
-                    mandelbrot histogram nbody empty
+                    mandelbrot histogram nbody empty, and image_{linear,nearest}_{rgba8,float}_
+                    {none,clamp,edge,repeat,mirror} (image_sample.cl through each sampler)
   --il              build from SPIR-V (clCreateProgramWithIL) on the platforms whose device
                     ingests it; the others build from source
   --reps N          fresh-context first-result measurements per kernel (default 3)
@@ -201,37 +202,53 @@ fn nonce() -> String {
     format!("{}_{}_{}", std::process::id(), t, N.fetch_add(1, Ordering::Relaxed))
 }
 
-/// Buffers and argument setup of a job in a context (not timed).
-fn make_buffers(ctx: &Ctx, job: &Job) -> R<Vec<Option<Buf>>> {
+/// A context object an argument refers to.
+enum Held {
+    Mem(Buf),
+    Sampler(Sampler),
+}
+
+/// Buffers, images and samplers of a job in a context (not timed).
+fn make_buffers(ctx: &Ctx, job: &Job) -> R<Vec<Option<Held>>> {
     job.args
         .iter()
         .map(|a| match a {
-            Arg::Buf { size, init, .. } => ctx.buffer(*size, init.as_deref()).map(Some),
+            Arg::Buf { size, init, .. } => ctx.buffer(*size, init.as_deref()).map(|b| Some(Held::Mem(b))),
+            Arg::Image {
+                format,
+                width,
+                height,
+                data,
+            } => ctx.image2d(*format, *width, *height, data).map(|b| Some(Held::Mem(b))),
+            Arg::Sampler { addressing, filter } => {
+                ctx.sampler(true, *addressing, *filter).map(|s| Some(Held::Sampler(s)))
+            }
             _ => Ok(None),
         })
         .collect()
 }
 
-fn set_args(k: &Kern, job: &Job, bufs: &[Option<Buf>]) -> R<()> {
+fn set_args(k: &Kern, job: &Job, bufs: &[Option<Held>]) -> R<()> {
     for (i, (a, b)) in job.args.iter().zip(bufs).enumerate() {
         let i = i as u32;
-        match a {
-            Arg::Buf { .. } => {
-                let m = &b.as_ref().unwrap().0;
-                k.arg_raw(i, std::mem::size_of_val(m), m as *const _ as *const c_void)?
+        match (a, b) {
+            (Arg::Scalar(v), _) => k.arg_raw(i, v.len(), v.as_ptr() as *const c_void)?,
+            (Arg::Local(n), _) => k.arg_raw(i, *n, std::ptr::null())?,
+            (_, Some(Held::Mem(m))) => k.arg_raw(i, std::mem::size_of_val(&m.0), &m.0 as *const _ as *const c_void)?,
+            (_, Some(Held::Sampler(s))) => {
+                k.arg_raw(i, std::mem::size_of_val(&s.0), &s.0 as *const _ as *const c_void)?
             }
-            Arg::Scalar(v) => k.arg_raw(i, v.len(), v.as_ptr() as *const c_void)?,
-            Arg::Local(n) => k.arg_raw(i, *n, std::ptr::null())?,
+            (_, None) => return Err(format!("argument {i} has no object")),
         }
     }
     Ok(())
 }
 
-fn read_outputs(ctx: &Ctx, job: &Job, bufs: &[Option<Buf>]) -> R<Vec<Vec<u8>>> {
+fn read_outputs(ctx: &Ctx, job: &Job, bufs: &[Option<Held>]) -> R<Vec<Vec<u8>>> {
     let mut out = Vec::new();
     for (a, b) in job.args.iter().zip(bufs) {
-        if let Arg::Buf { size, out: true, .. } = a {
-            out.push(ctx.read(b.as_ref().unwrap(), *size)?);
+        if let (Arg::Buf { size, out: true, .. }, Some(Held::Mem(m))) = (a, b) {
+            out.push(ctx.read(m, *size)?);
         }
     }
     Ok(out)
@@ -242,7 +259,7 @@ struct Live {
     ctx: Ctx,
     _prog: Prog,
     kern: Kern,
-    bufs: Vec<Option<Buf>>,
+    bufs: Vec<Option<Held>>,
 }
 
 /// From a fresh context: program creation, build, kernel creation, arguments, first enqueue and
@@ -267,7 +284,7 @@ fn first_result(p: &Platform, job: &Job, input: &Input, tag: &str) -> R<(Phases,
     prog.build(&options)?;
     ph.build = t.elapsed();
     let t = Instant::now();
-    let kern = prog.kernel(job.name)?;
+    let kern = prog.kernel(kernels::entry(job.name))?;
     set_args(&kern, job, &bufs)?;
     ph.kernel = t.elapsed();
     let t = Instant::now();
@@ -606,6 +623,7 @@ fn report(rows: &[Row], hung: Option<(&str, &str)>) -> String {
             let (target, what) = match r.class {
                 Class::Memory => (1.0, "≥ 1.0x"),
                 Class::Compute => (0.5, "≥ 0.5x"),
+                Class::Image => (1.5, "≥ 1.5x"),
                 Class::Launch => (0.0, "Clift < 5 µs"),
             };
             let steady = match (both, c.steady, p.steady) {

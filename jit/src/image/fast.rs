@@ -91,6 +91,9 @@ unsafe extern "C" fn generic_read_int(img: *const ImageDesc, x: i32, y: i32, z: 
     clift_image_read_int(img, x, y, z, out as *mut i32)
 }
 
+/// The specialised tables built so far, by (order, data type, image type).
+type Tables = HashMap<(u32, u32, u32), &'static ReadTable>;
+
 /// The reads for `desc`: specialised ones when its format is served and the descriptor is a
 /// usable image, else [`GENERIC_READS`]. One table per (format, image type), built on first
 /// use and kept for the process.
@@ -99,7 +102,7 @@ pub fn reads_for(desc: &ImageDesc) -> &'static ReadTable {
         return &GENERIC_READS;
     }
     let key = (desc.channel_order, desc.channel_data_type, desc.image_type);
-    static TABLES: OnceLock<Mutex<HashMap<(u32, u32, u32), &'static ReadTable>>> = OnceLock::new();
+    static TABLES: OnceLock<Mutex<Tables>> = OnceLock::new();
     let tables = TABLES.get_or_init(Default::default);
     let mut tables = tables.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(t) = tables.get(&key) {

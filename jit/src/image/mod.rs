@@ -4,7 +4,9 @@
 //!
 //! - `format`: the supported `(order, data type)` pairs, element sizes, channel layout;
 //! - `convert`: texel bytes to and from four components (7.4, 7.6), `fill_texel`;
-//! - `sample`: coordinates, addressing and filtering (7.1, 7.2, 7.5, 7.7).
+//! - `sample`: coordinates, addressing and filtering (7.1, 7.2, 7.5, 7.7);
+//! - `fast`: the reads kernels call, chosen per image: `sample` monomorphised for the common
+//!   formats, image types and samplers, the entry points below for the rest.
 //!
 //! The entry points never panic and never touch memory outside the image their descriptor
 //! describes, whatever the coordinates or sampler: a descriptor that is not a usable image

@@ -107,7 +107,8 @@ impl Image {
             2 => std::ptr::read_unaligned(p as *const u16) as u128,
             4 => std::ptr::read_unaligned(p as *const u32) as u128,
             8 => std::ptr::read_unaligned(p as *const u64) as u128,
-            16 => std::ptr::read_unaligned(p as *const u128),
+            // As bytes: one vector load, where a u128 goes through two integer registers.
+            16 => return std::ptr::read_unaligned(p as *const Texel),
             n => {
                 let mut t = [0u8; 16];
                 std::ptr::copy_nonoverlapping(p, t.as_mut_ptr(), n.min(16));
@@ -244,14 +245,14 @@ impl Image {
         match self.dims {
             1 => {
                 let (t0, t1) = (t(x.i0, 0, 0), t(x.i1, 0, 0));
-                std::array::from_fn(|n| (1.0 - a) * t0[n] + a * t1[n])
+                components(|n| (1.0 - a) * t0[n] + a * t1[n])
             }
             2 => {
                 let t00 = t(x.i0, y.i0, 0);
                 let t10 = t(x.i1, y.i0, 0);
                 let t01 = t(x.i0, y.i1, 0);
                 let t11 = t(x.i1, y.i1, 0);
-                std::array::from_fn(|n| {
+                components(|n| {
                     (1.0 - a) * (1.0 - b) * t00[n] + a * (1.0 - b) * t10[n] + (1.0 - a) * b * t01[n] + a * b * t11[n]
                 })
             }
@@ -264,7 +265,7 @@ impl Image {
                 let t101 = t(x.i1, y.i0, z.i1);
                 let t011 = t(x.i0, y.i1, z.i1);
                 let t111 = t(x.i1, y.i1, z.i1);
-                std::array::from_fn(|n| {
+                components(|n| {
                     (1.0 - a) * (1.0 - b) * (1.0 - cc) * t000[n]
                         + a * (1.0 - b) * (1.0 - cc) * t100[n]
                         + (1.0 - a) * b * (1.0 - cc) * t010[n]
@@ -298,6 +299,13 @@ impl Image {
         }
         ijk
     }
+}
+
+/// The four components `f(0)` ... `f(3)`, inlined (`std::array::from_fn` leaves a call per
+/// component in the reads).
+#[inline(always)]
+fn components(f: impl Fn(usize) -> f32) -> [f32; 4] {
+    [f(0), f(1), f(2), f(3)]
 }
 
 /// (int)floor(x), kept far inside i64 so that the +1 of linear filtering cannot overflow
