@@ -14,6 +14,7 @@
 //!    InstCombine also does 32-bit index arithmetic in 64 bits, a shape Clift's
 //!    four-work-items-at-a-time path takes less often.)
 //! 2. LLVM's legalizing passes ([`LEGALIZATIONS`]) run on that IR.
+//!
 //! Only when both fail is the unoptimized IR translated, and the build log says so, verbose or
 //! not; when even that fails the build fails with llvm-spirv's message for the optimized IR.
 
