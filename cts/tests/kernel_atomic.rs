@@ -1,7 +1,8 @@
 //! Atomics under contention with exact final values: every OpAtomic* on 32-bit integers in
 //! global and local memory (kernels/atomic.cl), 64-bit atomics (kernels/atomic64.cl), OpenCL
 //! 2.0 atomics with explicit order and scope (kernels/atomic20.cl), atomic_flag test-and-set/clear, and a local-memory
-//! histogram.
+//! histogram; atomics through generic pointers into global and local memory and with a
+//! work-group scope on global memory (kernels/atomic_generic.cl).
 
 use cts::*;
 
@@ -207,4 +208,86 @@ fn global_64bit_atomics_exact_counts() {
     assert_eq!(l[1], -(n - 1) * 0x1000_0000, "atomic_fetch_min_explicit (long)");
     assert_eq!(u2[0], (N as u64 - 1) << 40, "atomic_fetch_max_explicit (ulong)");
     assert_eq!(u2[1], 0u64.wrapping_sub(N as u64), "atomic_fetch_sub (ulong)");
+}
+
+#[test]
+fn generic_pointer_atomics_on_global_and_local_memory() {
+    if !isolate("generic_pointer_atomics_on_global_and_local_memory") {
+        return;
+    }
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let prog = ctx.built_program("atomic_generic", &spirv("atomic_generic"));
+    // Many groups, so several worker threads update the global counters at once: the generic
+    // pointers into the global buffer must stay atomic, those into local memory need not.
+    let (local, groups, rounds) = (64usize, 48usize, 50i32);
+    let n = local * groups;
+    let bg = ctx.buffer_from(as_bytes(&[0i32, 0]));
+    let bout = ctx.buffer(groups * 12);
+    let bold = ctx.buffer(n * 4);
+    let k = prog.kernel("generic_counts");
+    k.arg_mem(0, &bg);
+    k.arg_mem(1, &bout);
+    k.arg_mem(2, &bold);
+    k.arg(3, &rounds);
+    q.run(&k, &[], &[n], &[local]);
+    let g: Vec<i32> = from_bytes(&q.read(&bg, 0, 8));
+    let out: Vec<i32> = from_bytes(&q.read(&bout, 0, groups * 12));
+    let old: Vec<i32> = from_bytes(&q.read(&bold, 0, n * 4));
+    let total = n as i32 * rounds;
+    assert_eq!(
+        g[0], total,
+        "atomic_fetch_add through a generic pointer to global memory"
+    );
+    assert_eq!(
+        g[1], total,
+        "compare-exchange loop through a generic pointer to global memory"
+    );
+    for grp in 0..groups {
+        let per_group = local as i32 * rounds;
+        assert_eq!(out[3 * grp], per_group, "group {grp}: local atomic_fetch_add (generic)");
+        assert_eq!(
+            out[3 * grp + 1],
+            per_group,
+            "group {grp}: local compare-exchange loop (generic)"
+        );
+        // The exchange chain: old values plus the final value are -1 and every global id.
+        let mut chain: Vec<i32> = old[grp * local..(grp + 1) * local].to_vec();
+        chain.push(out[3 * grp + 2]);
+        chain.sort_unstable();
+        let mut want: Vec<i32> = (grp * local..(grp + 1) * local).map(|i| i as i32).collect();
+        want.insert(0, -1);
+        assert_eq!(chain, want, "group {grp}: local atomic_exchange chain (generic)");
+    }
+}
+
+#[test]
+fn work_group_scope_atomics_on_global_memory() {
+    if !isolate("work_group_scope_atomics_on_global_memory") {
+        return;
+    }
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let prog = ctx.built_program("atomic_generic", &spirv("atomic_generic"));
+    for local in [256usize, 37] {
+        let bc = ctx.buffer_from(as_bytes(&[5i32, 0, -100, 1]));
+        let bf = ctx.buffer_from(&[0u8; 32]);
+        let k = prog.kernel("work_group_scope");
+        k.arg_mem(0, &bc);
+        k.arg_mem(1, &bf);
+        q.run(&k, &[], &[local], &[local]);
+        let c: Vec<i32> = from_bytes(&q.read(&bc, 0, 16));
+        let f: Vec<u32> = from_bytes(&q.read(&bf, 0, 32));
+        let l = local as i32;
+        assert_eq!(
+            c,
+            [5 + l * (l - 1) / 2, -2 * l, l - 1, 1 + 3 * l],
+            "one group of {local}"
+        );
+        let mut want = [0u32; 8];
+        for i in 0..local {
+            want[i / 32] |= 1 << (i % 32);
+        }
+        assert_eq!(f, want, "atomic_fetch_or bits, group of {local}");
+    }
 }
