@@ -62,6 +62,43 @@ fn global_32bit_atomics_exact_counts() {
 }
 
 #[test]
+fn opencl_1x_atomics_stay_atomic_across_many_work_groups() {
+    if !isolate("opencl_1x_atomics_stay_atomic_across_many_work_groups") {
+        return;
+    }
+    // llvm-spirv gives OpenCL 1.x atomics the Workgroup memory scope; they are atomic across
+    // the whole ND-range all the same. A million work-items in 4096 groups keep every worker
+    // thread on the same counters.
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let prog = ctx.built_program("atomic", &spirv("atomic"));
+    let n = 1usize << 20;
+    // Three launches: a lost update shows up in one of them even on a busy machine.
+    for round in 0..3 {
+        let c0: [i32; 12] = [0, 0, 0, 0, i32::MAX, i32::MIN, 0, -1, 0, -1, 5, 0];
+        let bc = ctx.buffer_from(as_bytes(&c0));
+        let bu = ctx.buffer_from(as_bytes(&[u32::MAX, 0]));
+        let bold = ctx.buffer(n * 4);
+        let k = prog.kernel("global32");
+        k.arg_mem(0, &bc);
+        k.arg_mem(1, &bu);
+        k.arg_mem(2, &bold);
+        q.run(&k, &[], &[n], &[256]);
+        let c: Vec<i32> = from_bytes(&q.read(&bc, 0, 48));
+        assert_eq!(c[0], n as i32, "atomic_inc, launch {round}");
+        assert_eq!(c[1], -(n as i32), "atomic_dec, launch {round}");
+        assert_eq!(c[10], 5 + 2 * n as i32, "atomic_cmpxchg loop, launch {round}");
+        let mut old: Vec<i32> = from_bytes(&q.read(&bold, 0, n * 4));
+        old.push(c[9]);
+        old.sort_unstable();
+        assert!(
+            old.iter().copied().eq(-1..n as i32),
+            "atomic_xchg chain, launch {round}"
+        );
+    }
+}
+
+#[test]
 fn local_32bit_atomics_per_group() {
     if !isolate("local_32bit_atomics_per_group") {
         return;

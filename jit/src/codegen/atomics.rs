@@ -4,13 +4,9 @@
 //!
 //! Every work-item of a work-group runs on the one worker thread that owns the group's local
 //! arena, and loops, regions and fibers alike switch between work-items only at barriers, so
-//! nothing can come between an atomic's read and its write when every work-item that may touch
-//! the object is in the group:
-//! - on local memory (Workgroup pointers, and generic pointers into this group's arena,
-//!   checked at run time: `jit::abi::LOCAL_ARENA_BYTES`);
-//! - with a memory scope of work-group or narrower, on any memory: atomics of different
-//!   work-groups with such a scope have no inclusive scope, so they may not race (OpenCL 3.0
-//!   API specification, section 3.3.6, memory model: "inclusive scope", "data race").
+//! nothing can come between an atomic's read and its write on local memory: Workgroup
+//! pointers, and generic pointers into this group's arena (checked at run time:
+//! `jit::abi::LOCAL_ARENA_BYTES`).
 //!
 //! Floating-point values (OpAtomicLoad, OpAtomicStore, OpAtomicExchange) move as integers of
 //! their width, bit for bit.
@@ -21,7 +17,7 @@ use super::translate::{op_id, result, FnTx, R};
 use crate::spirv::Instruction;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, AtomicRmwOp, BlockArg, InstBuilder, MemFlagsData, Type, Value};
-use rspirv::spirv::{Op, Scope, StorageClass};
+use rspirv::spirv::{Op, StorageClass};
 
 /// How an atomic reaches its memory.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -53,13 +49,12 @@ impl FnTx<'_, '_, '_> {
         }
     }
 
-    /// How the atomic `inst` (Pointer operand 0, Memory scope operand 1) reaches its memory.
+    /// How the atomic `inst` (Pointer operand 0) reaches its memory. Not by its memory scope:
+    /// llvm-spirv gives OpenCL 1.x atomics (atomic_add, atom_add, ...), which are atomic across
+    /// the whole ND-range, the Workgroup scope, just like a work-group-scoped OpenCL 2.0 atomic.
     fn access(&self, inst: &Instruction) -> R<Access> {
-        let narrow = [Scope::Workgroup, Scope::Subgroup, Scope::Invocation].map(|s| s as i64);
-        let narrow_scope = self.const_int(op_id(inst, 1)?).is_some_and(|s| narrow.contains(&s));
         let pty = self.ty_of(op_id(inst, 0)?)?;
         Ok(match self.cx.layout.get(pty)?.ty {
-            _ if narrow_scope => Access::Plain,
             Ty::Pointer(StorageClass::Workgroup, _) => Access::Plain,
             Ty::Pointer(StorageClass::Generic, _) => Access::ByAddress,
             _ => Access::Atomic,

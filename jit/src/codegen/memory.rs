@@ -21,7 +21,7 @@ impl FnTx<'_, '_, '_> {
     }
 
     /// Constant integer value of `id`, if it is a (non-overridden) constant.
-    pub(super) fn const_int(&self, id: u32) -> Option<i64> {
+    fn const_int(&self, id: u32) -> Option<i64> {
         let c = self.cx.m.constant(id)?;
         let bits = if c.spec { self.cx.spec_override(id) } else { None };
         let v = match (&c.value, bits) {
