@@ -1,8 +1,9 @@
 // Atomics through generic pointers and with a work-group memory scope. Clift does an atomic
-// with plain loads and stores where only the work-group's own worker thread can take part
-// (a generic pointer into local memory, checked at run time; a work-group scope) and with
-// locked instructions otherwise (a generic pointer into a global buffer that every work-group
-// updates). Exact expected counts in tests/kernel_atomic.rs.
+// with plain loads and stores where only the work-group's own worker thread can take part (a
+// generic pointer into local memory, checked at run time) and with locked instructions
+// otherwise (a generic pointer into a global buffer that every work-group updates; any
+// global atomic, whatever its scope, since llvm-spirv gives OpenCL 1.x atomics the work-group
+// scope). Exact expected counts in tests/kernel_atomic.rs.
 // cts-source-options: -cl-std=CL3.0
 
 // Generic pointer parameters: the same code serves global and local objects.
