@@ -26,39 +26,80 @@ fn global_32bit_atomics_exact_counts() {
     let ctx = Context::new();
     let q = ctx.queue();
     let prog = ctx.built_program("atomic", &spirv("atomic"));
+    global32_exact(&ctx, &q, &prog, N, 64);
+}
+
+#[test]
+fn global_atomics_of_a_single_work_group_exact_counts() {
+    if !isolate("global_atomics_of_a_single_work_group_exact_counts") {
+        return;
+    }
+    // A range of one work-group runs its global atomics as plain loads and stores: every
+    // work-item of the group, however many, still sees each other's updates.
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let prog = ctx.built_program("atomic", &spirv("atomic"));
+    for n in [1024, 333, 1] {
+        global32_exact(&ctx, &q, &prog, n, n);
+    }
+    let prog = ctx.built_program("atomic_generic", &spirv("atomic_generic"));
+    let bg = ctx.buffer_from(as_bytes(&[0i32, 0]));
+    let bout = ctx.buffer(12);
+    let bold = ctx.buffer(512 * 4);
+    let k = prog.kernel("generic_counts");
+    k.arg_mem(0, &bg);
+    k.arg_mem(1, &bout);
+    k.arg_mem(2, &bold);
+    k.arg(3, &7i32);
+    q.run(&k, &[], &[512], &[512]);
+    let g: Vec<i32> = from_bytes(&q.read(&bg, 0, 8));
+    let out: Vec<i32> = from_bytes(&q.read(&bout, 0, 12));
+    assert_eq!(
+        g,
+        [512 * 7, 512 * 7],
+        "one group: generic global fetch_add and compare-exchange"
+    );
+    assert_eq!(&out[..2], &[512 * 7, 512 * 7], "one group: generic local counters");
+}
+
+/// Kernel `global32` of kernels/atomic.cl over `n` work-items in groups of `local`: every
+/// OpenCL 1.x atomic on global memory, exact final values and old values.
+fn global32_exact(ctx: &Context, q: &Queue, prog: &Program, n_items: usize, local: usize) {
     let c0: [i32; 12] = [0, 0, 0, 0, i32::MAX, i32::MIN, 0, -1, 0, -1, 5, 0];
     let u0: [u32; 2] = [u32::MAX, 0];
     let bc = ctx.buffer_from(as_bytes(&c0));
     let bu = ctx.buffer_from(as_bytes(&u0));
-    let bold = ctx.buffer(N * 4);
+    let bold = ctx.buffer(n_items * 4);
     let k = prog.kernel("global32");
     k.arg_mem(0, &bc);
     k.arg_mem(1, &bu);
     k.arg_mem(2, &bold);
-    q.run(&k, &[], &[N], &[64]);
+    q.run(&k, &[], &[n_items], &[local]);
     let c: Vec<i32> = from_bytes(&q.read(&bc, 0, 48));
     let u: Vec<u32> = from_bytes(&q.read(&bu, 0, 8));
-    let n = N as i32;
+    let n = n_items as i32;
     let sum = n * (n - 1) / 2;
     let xor = (0..n).fold(0, |a, g| a ^ g);
-    assert_eq!(c[0], n, "atomic_inc");
-    assert_eq!(c[1], -n, "atomic_dec");
-    assert_eq!(c[2], sum, "atomic_add");
-    assert_eq!(c[3], -sum, "atomic_sub");
-    assert_eq!(c[4], -500, "atomic_min");
-    assert_eq!(c[5], n - 1 - 500, "atomic_max");
-    assert_eq!(c[6], -1, "atomic_or");
-    assert_eq!(c[7], 0, "atomic_and");
-    assert_eq!(c[8], xor, "atomic_xor");
-    assert_eq!(c[10], 5 + 2 * n, "atomic_cmpxchg loop");
-    assert_eq!(u[0], 7, "atomic_min (unsigned)");
-    assert_eq!(u[1], (N as u32 - 1) * 3, "atomic_max (unsigned)");
-    // atomic_xchg: the old values plus the final value are a permutation of {-1, 0..N}.
-    let mut old: Vec<i32> = from_bytes(&q.read(&bold, 0, N * 4));
+    let at = format!("{n_items} work-items in groups of {local}");
+    assert_eq!(c[0], n, "atomic_inc, {at}");
+    assert_eq!(c[1], -n, "atomic_dec, {at}");
+    assert_eq!(c[2], sum, "atomic_add, {at}");
+    assert_eq!(c[3], -sum, "atomic_sub, {at}");
+    assert_eq!(c[4], -500, "atomic_min, {at}");
+    assert_eq!(c[5], n - 1 - 500, "atomic_max, {at}");
+    let bits = (0..n).fold(0i32, |a, g| a | 1 << (g & 31));
+    assert_eq!(c[6], bits, "atomic_or, {at}");
+    assert_eq!(c[7], !bits, "atomic_and, {at}");
+    assert_eq!(c[8], xor, "atomic_xor, {at}");
+    assert_eq!(c[10], 5 + 2 * n, "atomic_cmpxchg loop, {at}");
+    assert_eq!(u[0], 7, "atomic_min (unsigned), {at}");
+    assert_eq!(u[1], (n_items as u32 - 1) * 3, "atomic_max (unsigned), {at}");
+    // atomic_xchg: the old values plus the final value are a permutation of {-1, 0..n}.
+    let mut old: Vec<i32> = from_bytes(&q.read(&bold, 0, n_items * 4));
     old.push(c[9]);
     old.sort_unstable();
     let want: Vec<i32> = (-1..n).collect();
-    assert_eq!(old, want, "atomic_xchg chain");
+    assert_eq!(old, want, "atomic_xchg chain, {at}");
 }
 
 #[test]

@@ -24,6 +24,9 @@ pub struct WorkGroupContext {
     /// dimension whose global size is not a multiple of the local size (non-uniform ND-range).
     pub local_size: [u64; 3],
     pub enqueued_local_size: [u64; 3],
+    /// When every count is 1, the compiled atomics on global memory are plain loads and stores
+    /// (no other kernel instance shares an inclusive scope with this one without SVM; see
+    /// `codegen/atomics.rs`): a runtime with SVM atomics must revisit this.
     pub num_groups: [u64; 3],
     pub group_id: [u64; 3],
     /// This worker's local-memory arena: the kernel's Workgroup variables first

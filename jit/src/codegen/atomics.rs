@@ -4,9 +4,15 @@
 //!
 //! Every work-item of a work-group runs on the one worker thread that owns the group's local
 //! arena, and loops, regions and fibers alike switch between work-items only at barriers, so
-//! nothing can come between an atomic's read and its write on local memory: Workgroup
-//! pointers, and generic pointers into this group's arena (checked at run time:
-//! `jit::abi::LOCAL_ARENA_BYTES`).
+//! nothing can come between an atomic's read and its write when only the group's work-items
+//! can take part:
+//! - on local memory: Workgroup pointers, and generic pointers into this group's arena
+//!   (checked at run time: `jit::abi::LOCAL_ARENA_BYTES`);
+//! - on any memory when the ND-range has a single work-group (checked at run time). Atomics
+//!   of another kernel instance have no inclusive scope with this range's unless both work on
+//!   an SVM allocation (OpenCL 3.0 API specification, section 3.3.6, memory model: "inclusive
+//!   scope", "data race"), and Clift has no SVM. Whoever adds SVM atomics must keep this
+//!   shortcut off for ranges that use them.
 //!
 //! Floating-point values (OpAtomicLoad, OpAtomicStore, OpAtomicExchange) move as integers of
 //! their width, bit for bit.
@@ -22,12 +28,13 @@ use rspirv::spirv::{Op, StorageClass};
 /// How an atomic reaches its memory.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Access {
-    /// Only this thread can touch the object: plain loads and stores.
+    /// Local memory: plain loads and stores.
     Plain,
-    /// Other threads may: atomic instructions.
-    Atomic,
-    /// A generic pointer: plain inside this group's local arena, atomic elsewhere.
-    ByAddress,
+    /// Global memory: plain in a one-group range, else atomic instructions.
+    Global,
+    /// A generic pointer: plain in a one-group range or inside this group's local arena, else
+    /// atomic instructions.
+    Generic,
 }
 
 impl FnTx<'_, '_, '_> {
@@ -56,14 +63,45 @@ impl FnTx<'_, '_, '_> {
         let pty = self.ty_of(op_id(inst, 0)?)?;
         Ok(match self.cx.layout.get(pty)?.ty {
             Ty::Pointer(StorageClass::Workgroup, _) => Access::Plain,
-            Ty::Pointer(StorageClass::Generic, _) => Access::ByAddress,
-            _ => Access::Atomic,
+            Ty::Pointer(StorageClass::Generic, _) => Access::Generic,
+            _ => Access::Global,
         })
     }
 
+    /// Whether only this thread can take part in an atomic on `p` (see the module comment):
+    /// the ND-range has a single work-group, or (`generic`) `p` lies in this group's local
+    /// arena.
+    fn only_this_thread(&mut self, p: Value, generic: bool) -> Value {
+        let trusted = MemFlagsData::trusted();
+        let groups: Vec<Value> = (0..3)
+            .map(|d| {
+                self.b
+                    .ins()
+                    .load(types::I64, trusted, self.wi, (drv::OFF_NUM_GROUPS + 8 * d) as i32)
+            })
+            .collect();
+        // Every count is at least 1, so their OR is 1 exactly when each is.
+        let any = self.b.ins().bor(groups[0], groups[1]);
+        let any = self.b.ins().bor(any, groups[2]);
+        let one_group = self.b.ins().icmp_imm_u(IntCC::Equal, any, 1);
+        if !generic {
+            return one_group;
+        }
+        let base = self
+            .b
+            .ins()
+            .load(types::I64, trusted, self.wi, drv::OFF_LOCAL_MEM as i32);
+        let offset = self.b.ins().isub(p, base);
+        let local = self
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::UnsignedLessThan, offset, crate::abi::LOCAL_ARENA_BYTES as i64);
+        self.b.ins().bor(one_group, local)
+    }
+
     /// Emits `plain` or `atomic` (each giving the atomic's result, if it has one, of type
-    /// `result`) as `access` asks; for `ByAddress`, both behind a test of whether `p` lies in
-    /// this group's local arena.
+    /// `result`) as `access` asks: for global and generic pointers, both behind the test of
+    /// `only_this_thread`.
     fn emit_access(
         &mut self,
         access: Access,
@@ -72,34 +110,23 @@ impl FnTx<'_, '_, '_> {
         plain: impl FnOnce(&mut Self) -> Option<Value>,
         atomic: impl FnOnce(&mut Self) -> Option<Value>,
     ) -> Option<Value> {
-        match access {
-            Access::Plain => plain(self),
-            Access::Atomic => atomic(self),
-            Access::ByAddress => {
-                let base = self
-                    .b
-                    .ins()
-                    .load(types::I64, MemFlagsData::trusted(), self.wi, drv::OFF_LOCAL_MEM as i32);
-                let offset = self.b.ins().isub(p, base);
-                let local =
-                    self.b
-                        .ins()
-                        .icmp_imm_u(IntCC::UnsignedLessThan, offset, crate::abi::LOCAL_ARENA_BYTES as i64);
-                let (on_local, elsewhere, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
-                let joined = result.map(|t| self.b.append_block_param(join, t));
-                self.b.ins().brif(local, on_local, &[], elsewhere, &[]);
-                self.b.switch_to_block(on_local);
-                let v = plain(self);
-                let args: Vec<BlockArg> = v.into_iter().map(BlockArg::Value).collect();
-                self.b.ins().jump(join, &args);
-                self.b.switch_to_block(elsewhere);
-                let v = atomic(self);
-                let args: Vec<BlockArg> = v.into_iter().map(BlockArg::Value).collect();
-                self.b.ins().jump(join, &args);
-                self.b.switch_to_block(join);
-                joined
-            }
+        if access == Access::Plain {
+            return plain(self);
         }
+        let alone = self.only_this_thread(p, access == Access::Generic);
+        let (on_one, shared, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+        let joined = result.map(|t| self.b.append_block_param(join, t));
+        self.b.ins().brif(alone, on_one, &[], shared, &[]);
+        self.b.switch_to_block(on_one);
+        let v = plain(self);
+        let args: Vec<BlockArg> = v.into_iter().map(BlockArg::Value).collect();
+        self.b.ins().jump(join, &args);
+        self.b.switch_to_block(shared);
+        let v = atomic(self);
+        let args: Vec<BlockArg> = v.into_iter().map(BlockArg::Value).collect();
+        self.b.ins().jump(join, &args);
+        self.b.switch_to_block(join);
+        joined
     }
 
     /// A read-modify-write of `op` with operand `v`: a locked instruction, or a plain load and
