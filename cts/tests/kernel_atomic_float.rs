@@ -107,14 +107,13 @@ fn atomic_xchg_on_float_global_and_local() {
             q.run(&k, &[], &[n], &[local]);
             let out: Vec<u32> = from_bytes(&q.read(&bout, 0, groups * 4));
             let old: Vec<u32> = from_bytes(&q.read(&bold, 0, n * 4));
-            for g in 0..groups {
-                let items = g * local..(g + 1) * local;
+            for (g, (chunk, last)) in old.chunks(local).zip(&out).enumerate() {
                 check_chain(
                     &format!("{how} xchg_local, group {g} of {local}"),
-                    &old[items.clone()],
-                    out[g],
+                    chunk,
+                    *last,
                     (-1.25f32).to_bits(),
-                    items.map(|i| u32::pattern(i as u64)),
+                    (g * local..(g + 1) * local).map(|i| u32::pattern(i as u64)),
                 );
             }
         }
@@ -181,14 +180,13 @@ fn c11_local<T: Bits>(ctx: &Context, q: &Queue, how: &str, prog: &Program) {
     let last: Vec<T> = from_bytes(&q.read(&blast, 0, n * size));
     let end: Vec<T> = from_bytes(&q.read(&bend, 0, groups * size));
     let what = format!("{how} c11_local_{}", T::NAME);
-    for grp in 0..groups {
-        let items = grp * local..(grp + 1) * local;
+    for (grp, (chunk, last)) in old.chunks(local).zip(&end).enumerate() {
         check_chain(
             &format!("{what}, group {grp}"),
-            &old[items.clone()],
-            end[grp],
+            chunk,
+            *last,
             T::minus_five(),
-            items.map(|i| T::pattern(i as u64)),
+            (grp * local..(grp + 1) * local).map(|i| T::pattern(i as u64)),
         );
     }
     for g in 0..n {

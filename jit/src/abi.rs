@@ -6,6 +6,9 @@
 
 use std::ffi::c_void;
 
+/// The least size of a work-group's local-memory arena, and `CL_DEVICE_LOCAL_MEM_SIZE`.
+pub const LOCAL_ARENA_BYTES: usize = 64 * 1024;
+
 /// Everything a work-group needs to know about the ND-range and its place in it. The work-item
 /// builtins (GlobalInvocationId, LocalInvocationId, WorkgroupId, GlobalSize, ...) are computed
 /// from it and the work-item's local id.
@@ -21,11 +24,16 @@ pub struct WorkGroupContext {
     /// dimension whose global size is not a multiple of the local size (non-uniform ND-range).
     pub local_size: [u64; 3],
     pub enqueued_local_size: [u64; 3],
+    /// When every count is 1, the compiled atomics on global memory are plain loads and stores
+    /// (no other kernel instance shares an inclusive scope with this one without SVM; see
+    /// `codegen/atomics.rs`): a runtime with SVM atomics must revisit this.
     pub num_groups: [u64; 3],
     pub group_id: [u64; 3],
     /// This worker's local-memory arena: the kernel's Workgroup variables first
     /// (`Kernel::static_local_size` bytes), then the `__local` pointer arguments at the
-    /// offsets the runtime wrote into the argument block.
+    /// offsets the runtime wrote into the argument block. Null, or at least
+    /// `LOCAL_ARENA_BYTES` bytes that belong to this group alone: atomics through generic
+    /// pointers treat any address in that span as local memory.
     pub local_mem: *mut u8,
     /// The command's `PrintfSink` (never null when the runtime launches a kernel).
     pub printf: *mut c_void,

@@ -61,7 +61,7 @@ fn ctx(global: u64, local: u64, g: u64, arena: *mut u8) -> WorkGroupContext {
 
 /// Best time of `reps` runs of the whole ND-range, in seconds.
 fn time_nd(k: &Kernel, args: &[u64], global: u64, local: u64, reps: usize) -> f64 {
-    let mut arena = vec![0u128; 1024];
+    let mut arena = vec![0u128; jit::abi::LOCAL_ARENA_BYTES / 16];
     let mut best = f64::MAX;
     for _ in 0..reps {
         let t = Instant::now();
@@ -140,7 +140,7 @@ fn bench_barrier_matmul() {
             )
         };
     }
-    let mut arena = vec![0u128; 1024];
+    let mut arena = vec![0u128; jit::abi::LOCAL_ARENA_BYTES / 16];
     let mut best = f64::MAX;
     for _ in 0..5 {
         let start = Instant::now();
@@ -202,7 +202,7 @@ fn bench_sgemm() {
         &[n as u64, a.as_ptr() as u64, b.as_ptr() as u64, c.as_mut_ptr() as u64],
     );
     let t = 16u64;
-    let mut arena = vec![0u128; 1024];
+    let mut arena = vec![0u128; jit::abi::LOCAL_ARENA_BYTES / 16];
     let mut best = f64::MAX;
     for _ in 0..5 {
         let start = Instant::now();

@@ -130,7 +130,7 @@ fn run_nd(k: &Kernel, args: &[Arg], dim: u32, global: [u64; 3], local: [u64; 3],
         for t in 0..threads {
             let lsz = l.local_size;
             s.spawn(move || {
-                let mut arena = vec![0u128; lsz.div_ceil(16) + 1];
+                let mut arena = vec![0u128; lsz.max(jit::abi::LOCAL_ARENA_BYTES).div_ceil(16) + 1];
                 let mut g = t as u64;
                 while g < total {
                     let gid = [g % num[0], (g / num[0]) % num[1], g / (num[0] * num[1])];

@@ -63,7 +63,7 @@ fn run(k: &Kernel, ptrs: &[*mut u8], global: u64, local: u64, sink: bool) -> Str
     std::thread::scope(|s| {
         for t in 0..3u64 {
             s.spawn(move || {
-                let mut arena = vec![0u128; k.static_local_size.div_ceil(16) + 1];
+                let mut arena = vec![0u128; k.static_local_size.max(jit::abi::LOCAL_ARENA_BYTES).div_ceil(16) + 1];
                 let mut g = t;
                 while g < num {
                     let ctx = WorkGroupContext {

@@ -217,8 +217,8 @@ pub const MAX_WORK_GROUP_SIZE: usize = 4096;
 /// `CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS`; the minimum is 3.
 pub const MAX_WORK_ITEM_DIMENSIONS: u32 = 3;
 /// `CL_DEVICE_LOCAL_MEM_SIZE`; the minimum is 32 KB. Local memory lives in host memory
-/// (`CL_GLOBAL`).
-pub const LOCAL_MEM_SIZE: u64 = 64 * 1024;
+/// (`CL_GLOBAL`): each worker's arena of at least this size (see `jit::abi::LOCAL_ARENA_BYTES`).
+pub const LOCAL_MEM_SIZE: u64 = jit::abi::LOCAL_ARENA_BYTES as u64;
 /// `CL_DEVICE_MEM_BASE_ADDR_ALIGN`, in bits: at least the size of `long16` (128 bytes).
 pub const MEM_BASE_ADDR_ALIGN_BITS: u32 = 1024;
 /// `CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE`, in bytes: the size of `long16` in the full profile.

@@ -118,8 +118,10 @@ struct Align128([u8; 128]);
 fn with_arena<R>(size: usize, f: impl FnOnce(*mut u8) -> R) -> R {
     ARENA.with(|arena| {
         let mut arena = arena.borrow_mut();
-        // u128 gives 16-byte alignment; over-allocate and align up to 128.
-        let need = (size + 128).div_ceil(16);
+        // u128 gives 16-byte alignment; over-allocate and align up to 128. Never less than
+        // the device's local memory: compiled atomics take any address within that span of
+        // the arena's start for local memory (jit::abi::LOCAL_ARENA_BYTES).
+        let need = (size.max(jit::abi::LOCAL_ARENA_BYTES) + 128).div_ceil(16);
         if arena.len() < need {
             arena.resize(need, 0);
         }

@@ -1,17 +1,41 @@
 //! Atomic instructions as Cranelift atomic operations (sequentially consistent, which is at
-//! least as strong as any memory semantics the kernel asks for).
+//! least as strong as any memory semantics the kernel asks for), or as plain loads and stores
+//! where no other thread can take part.
 //!
-//! Atomics on `__local` memory (Workgroup pointers) are plain loads and stores: every
-//! work-item of a work-group runs on the one worker thread that owns the group's local arena
-//! (loops, regions and fibers alike switch between work-items only at barriers), so nothing
-//! can come between the read and the write.
+//! Every work-item of a work-group runs on the one worker thread that owns the group's local
+//! arena, and loops, regions and fibers alike switch between work-items only at barriers, so
+//! nothing can come between an atomic's read and its write when only the group's work-items
+//! can take part:
+//! - on local memory: Workgroup pointers, and generic pointers into this group's arena
+//!   (checked at run time: `jit::abi::LOCAL_ARENA_BYTES`);
+//! - on any memory when the ND-range has a single work-group (checked at run time). Atomics
+//!   of another kernel instance have no inclusive scope with this range's unless both work on
+//!   an SVM allocation (OpenCL 3.0 API specification, section 3.3.6, memory model: "inclusive
+//!   scope", "data race"), and Clift has no SVM. Whoever adds SVM atomics must keep this
+//!   shortcut off for ranges that use them.
+//!
+//! Floating-point values (OpAtomicLoad, OpAtomicStore, OpAtomicExchange) move as integers of
+//! their width, bit for bit.
 
+use super::driver as drv;
 use super::layout::Ty;
 use super::translate::{op_id, result, FnTx, R};
 use crate::spirv::Instruction;
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{types, AtomicRmwOp, InstBuilder, MemFlagsData, Type, Value};
+use cranelift_codegen::ir::{types, AtomicRmwOp, BlockArg, InstBuilder, MemFlagsData, Type, Value};
 use rspirv::spirv::{Op, StorageClass};
+
+/// How an atomic reaches its memory.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Access {
+    /// Local memory: plain loads and stores.
+    Plain,
+    /// Global memory: plain in a one-group range, else atomic instructions.
+    Global,
+    /// A generic pointer: plain in a one-group range or inside this group's local arena, else
+    /// atomic instructions.
+    Generic,
+}
 
 impl FnTx<'_, '_, '_> {
     fn as_int(&mut self, v: Value) -> (Value, Type) {
@@ -32,13 +56,90 @@ impl FnTx<'_, '_, '_> {
         }
     }
 
-    /// True when the atomic's pointer points into local memory.
-    fn on_local_memory(&self, inst: &Instruction) -> R<bool> {
+    /// How the atomic `inst` (Pointer operand 0) reaches its memory. Not by its memory scope:
+    /// llvm-spirv gives OpenCL 1.x atomics (atomic_add, atom_add, ...), which are atomic across
+    /// the whole ND-range, the Workgroup scope, just like a work-group-scoped OpenCL 2.0 atomic.
+    fn access(&self, inst: &Instruction) -> R<Access> {
         let pty = self.ty_of(op_id(inst, 0)?)?;
-        Ok(matches!(
-            self.cx.layout.get(pty)?.ty,
-            Ty::Pointer(StorageClass::Workgroup, _)
-        ))
+        Ok(match self.cx.layout.get(pty)?.ty {
+            Ty::Pointer(StorageClass::Workgroup, _) => Access::Plain,
+            Ty::Pointer(StorageClass::Generic, _) => Access::Generic,
+            _ => Access::Global,
+        })
+    }
+
+    /// Whether only this thread can take part in an atomic on `p` (see the module comment):
+    /// the ND-range has a single work-group, or (`generic`) `p` lies in this group's local
+    /// arena.
+    fn only_this_thread(&mut self, p: Value, generic: bool) -> Value {
+        let trusted = MemFlagsData::trusted();
+        let groups: Vec<Value> = (0..3)
+            .map(|d| {
+                self.b
+                    .ins()
+                    .load(types::I64, trusted, self.wi, (drv::OFF_NUM_GROUPS + 8 * d) as i32)
+            })
+            .collect();
+        // Every count is at least 1, so their OR is 1 exactly when each is.
+        let any = self.b.ins().bor(groups[0], groups[1]);
+        let any = self.b.ins().bor(any, groups[2]);
+        let one_group = self.b.ins().icmp_imm_u(IntCC::Equal, any, 1);
+        if !generic {
+            return one_group;
+        }
+        let base = self
+            .b
+            .ins()
+            .load(types::I64, trusted, self.wi, drv::OFF_LOCAL_MEM as i32);
+        let offset = self.b.ins().isub(p, base);
+        let local = self
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::UnsignedLessThan, offset, crate::abi::LOCAL_ARENA_BYTES as i64);
+        self.b.ins().bor(one_group, local)
+    }
+
+    /// Emits `plain` or `atomic` (each giving the atomic's result, if it has one, of type
+    /// `result`) as `access` asks: for global and generic pointers, both behind the test of
+    /// `only_this_thread`.
+    fn emit_access(
+        &mut self,
+        access: Access,
+        p: Value,
+        result: Option<Type>,
+        plain: impl FnOnce(&mut Self) -> Option<Value>,
+        atomic: impl FnOnce(&mut Self) -> Option<Value>,
+    ) -> Option<Value> {
+        if access == Access::Plain {
+            return plain(self);
+        }
+        let alone = self.only_this_thread(p, access == Access::Generic);
+        let (on_one, shared, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+        let joined = result.map(|t| self.b.append_block_param(join, t));
+        self.b.ins().brif(alone, on_one, &[], shared, &[]);
+        self.b.switch_to_block(on_one);
+        let v = plain(self);
+        let args: Vec<BlockArg> = v.into_iter().map(BlockArg::Value).collect();
+        self.b.ins().jump(join, &args);
+        self.b.switch_to_block(shared);
+        let v = atomic(self);
+        let args: Vec<BlockArg> = v.into_iter().map(BlockArg::Value).collect();
+        self.b.ins().jump(join, &args);
+        self.b.switch_to_block(join);
+        joined
+    }
+
+    /// A read-modify-write of `op` with operand `v`: a locked instruction, or a plain load and
+    /// store; returns the old value.
+    fn rmw(&mut self, access: Access, t: Type, op: AtomicRmwOp, p: Value, v: Value) -> Value {
+        let plain = move |s: &mut Self| {
+            let old = s.b.ins().load(t, MemFlagsData::new(), p, 0);
+            let new = s.rmw_value(op, old, v);
+            s.b.ins().store(MemFlagsData::new(), new, p, 0);
+            Some(old)
+        };
+        let atomic = move |s: &mut Self| Some(s.b.ins().atomic_rmw(t, MemFlagsData::new(), op, p, v));
+        self.emit_access(access, p, Some(t), plain, atomic).unwrap_or(v)
     }
 
     /// The read-modify-write of `op` on `old` with operand `v`.
@@ -58,23 +159,28 @@ impl FnTx<'_, '_, '_> {
         }
     }
 
-    /// An atomic read-modify-write: a locked instruction, or a plain load and store on local
-    /// memory.
-    fn rmw(&mut self, local: bool, t: Type, op: AtomicRmwOp, p: Value, v: Value) -> Value {
-        if local {
-            let old = self.b.ins().load(t, MemFlagsData::new(), p, 0);
-            let new = self.rmw_value(op, old, v);
-            self.b.ins().store(MemFlagsData::new(), new, p, 0);
-            old
-        } else {
-            self.b.ins().atomic_rmw(t, MemFlagsData::new(), op, p, v)
-        }
+    /// An atomic store of `v` (an integer) to `p`.
+    fn store_value(&mut self, access: Access, p: Value, v: Value) {
+        let flags = MemFlagsData::new();
+        self.emit_access(
+            access,
+            p,
+            None,
+            move |s| {
+                s.b.ins().store(flags, v, p, 0);
+                None
+            },
+            move |s| {
+                s.b.ins().atomic_store(flags, v, p);
+                None
+            },
+        );
     }
 
     pub fn atomic(&mut self, inst: &Instruction) -> R {
         let flags = MemFlagsData::new();
         let p = self.val1(op_id(inst, 0)?)?;
-        let local = self.on_local_memory(inst)?;
+        let access = self.access(inst)?;
         match inst.opcode {
             Op::AtomicLoad => {
                 let (r, ty) = result(inst)?;
@@ -84,35 +190,31 @@ impl FnTx<'_, '_, '_> {
                 } else {
                     t
                 };
-                let v = if local {
-                    self.b.ins().load(it, flags, p, 0)
-                } else {
-                    self.b.ins().atomic_load(it, flags, p)
-                };
+                let v = self
+                    .emit_access(
+                        access,
+                        p,
+                        Some(it),
+                        move |s| Some(s.b.ins().load(it, flags, p, 0)),
+                        move |s| Some(s.b.ins().atomic_load(it, flags, p)),
+                    )
+                    .ok_or_else(|| self.err(inst, "atomic load without a value"))?;
                 let v = self.int_back(v, t);
                 self.def(r, ty, vec![v]);
             }
             Op::AtomicStore => {
                 let v = self.val1(op_id(inst, 3)?)?;
                 let (v, _) = self.as_int(v);
-                if local {
-                    self.b.ins().store(flags, v, p, 0);
-                } else {
-                    self.b.ins().atomic_store(flags, v, p);
-                }
+                self.store_value(access, p, v);
             }
             Op::AtomicFlagClear => {
                 let z = self.b.ins().iconst(types::I32, 0);
-                if local {
-                    self.b.ins().store(flags, z, p, 0);
-                } else {
-                    self.b.ins().atomic_store(flags, z, p);
-                }
+                self.store_value(access, p, z);
             }
             Op::AtomicFlagTestAndSet => {
                 let (r, ty) = result(inst)?;
                 let one = self.b.ins().iconst(types::I32, 1);
-                let old = self.rmw(local, types::I32, AtomicRmwOp::Xchg, p, one);
+                let old = self.rmw(access, types::I32, AtomicRmwOp::Xchg, p, one);
                 let c = self.b.ins().icmp_imm_s(IntCC::NotEqual, old, 0);
                 self.def(r, ty, vec![c]);
             }
@@ -122,16 +224,18 @@ impl FnTx<'_, '_, '_> {
                 let cmp = self.val1(op_id(inst, 5)?)?;
                 let (v, t) = self.as_int(v);
                 let (cmp, _) = self.as_int(cmp);
-                let old = if local {
-                    let vt = self.b.func.dfg.value_type(v);
-                    let old = self.b.ins().load(vt, flags, p, 0);
-                    let same = self.b.ins().icmp(IntCC::Equal, old, cmp);
-                    let new = self.b.ins().select(same, v, old);
-                    self.b.ins().store(flags, new, p, 0);
-                    old
-                } else {
-                    self.b.ins().atomic_cas(flags, p, cmp, v)
+                let vt = self.b.func.dfg.value_type(v);
+                let plain = move |s: &mut Self| {
+                    let old = s.b.ins().load(vt, flags, p, 0);
+                    let same = s.b.ins().icmp(IntCC::Equal, old, cmp);
+                    let new = s.b.ins().select(same, v, old);
+                    s.b.ins().store(flags, new, p, 0);
+                    Some(old)
                 };
+                let atomic = move |s: &mut Self| Some(s.b.ins().atomic_cas(flags, p, cmp, v));
+                let old = self
+                    .emit_access(access, p, Some(vt), plain, atomic)
+                    .ok_or_else(|| self.err(inst, "compare-exchange without a value"))?;
                 let old = self.int_back(old, t);
                 self.def(r, ty, vec![old]);
             }
@@ -161,7 +265,7 @@ impl FnTx<'_, '_, '_> {
                 };
                 let (v, vt) = self.as_int(v);
                 let it = self.b.func.dfg.value_type(v);
-                let old = self.rmw(local, it, rmw, p, v);
+                let old = self.rmw(access, it, rmw, p, v);
                 let old = self.int_back(old, vt);
                 self.def(r, ty, vec![old]);
             }
