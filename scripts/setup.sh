@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/deps.sh
 [ -f "$HOME/.cargo/env" ] && . "$HOME/.cargo/env"
-cargo build --release -p clift-icd
+cargo build --release -p clift-icd -p clift-clc
 lib="${CARGO_TARGET_DIR:-$PWD/target}/release/libclift.so"
 
 # Register: system-wide when we can write /etc/OpenCL/vendors, per user otherwise.

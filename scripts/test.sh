@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -f "$HOME/.cargo/env" ] && . "$HOME/.cargo/env"
-cargo build --release -p clift-icd
+cargo build --release -p clift-icd -p clift-clc
 target="${CARGO_TARGET_DIR:-$PWD/target}"
 vendors="$target/vendors"
 mkdir -p "$vendors"

@@ -42,17 +42,9 @@ pub fn dir() -> Option<PathBuf> {
 pub fn build_id() -> &'static str {
     static ID: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     ID.get_or_init(|| {
-        let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };
-        // SAFETY: dladdr only reads the address and fills `info`.
-        let found = unsafe { libc::dladdr(build_id as *const libc::c_void, &mut info) } != 0;
-        let path = if found && !info.dli_fname.is_null() {
-            // SAFETY: dladdr returned a NUL-terminated file name.
-            unsafe { std::ffi::CStr::from_ptr(info.dli_fname) }
-                .to_string_lossy()
-                .into_owned()
-        } else {
-            String::new()
-        };
+        let path = library_path()
+            .map(|p| p.to_string_lossy().into_owned())
+            .unwrap_or_default();
         let meta = std::fs::metadata(&path)
             .map(|m| {
                 use std::os::unix::fs::MetadataExt;
@@ -61,6 +53,20 @@ pub fn build_id() -> &'static str {
             .unwrap_or_default();
         format!("{} {path} {meta}", env!("CARGO_PKG_VERSION"))
     })
+}
+
+/// The file this code was loaded from: libclift.so, or a test binary.
+pub fn library_path() -> Option<PathBuf> {
+    let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };
+    // SAFETY: dladdr only reads the address and fills `info`.
+    let found = unsafe { libc::dladdr(library_path as *const libc::c_void, &mut info) } != 0;
+    if !found || info.dli_fname.is_null() {
+        return None;
+    }
+    // SAFETY: dladdr returned a NUL-terminated file name.
+    let name = unsafe { std::ffi::CStr::from_ptr(info.dli_fname) };
+    use std::os::unix::ffi::OsStrExt;
+    Some(PathBuf::from(std::ffi::OsStr::from_bytes(name.to_bytes())))
 }
 
 /// Builds a key from named parts (each length-prefixed, so parts cannot run together).

@@ -5,13 +5,13 @@
 use crate::cache;
 use crate::options::Options;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
 mod builtin_dims;
 pub mod dump;
 mod pipeline;
+pub mod server;
 pub mod translate;
 
 /// The external programs: `CLIFT_CLANG` / `CLIFT_LLVM_SPIRV` when set, else the first of the
@@ -326,40 +326,55 @@ fn run_compiler(
     write(Path::new("program.cl"), source)?;
     write(Path::new("clift_features.h"), &undef_header())?;
     let std = options.cl_std.clone().unwrap_or_else(|| "CL1.2".into());
-    let mut clang = Command::new(&tools.clang);
-    clang
-        .current_dir(dir)
-        .args(["-c", "-target", "spir64", "-emit-llvm", "-fno-discard-value-names"])
-        .arg(format!("-cl-std={std}"))
-        .args(if options.opt_disable {
+    let mut clang_args: Vec<std::ffi::OsString> = Vec::new();
+    {
+        let mut arg = |a: &str| clang_args.push(a.into());
+        for a in ["-c", "-target", "spir64", "-emit-llvm", "-fno-discard-value-names"] {
+            arg(a);
+        }
+        arg(&format!("-cl-std={std}"));
+        let optimize = if options.opt_disable {
             UNOPTIMIZED_FLAGS.to_vec()
         } else {
             translate::clang_optimizes(&tools.tools())
-        })
+        };
+        for a in optimize {
+            arg(a);
+        }
         // LLVM's vectorizers gain nothing here (the JIT takes vector types apart, and runs
         // work-items four at a time itself) and leave IR that llvm-spirv 15 cannot translate
         // (`freeze` of `<4 x i1>`, `i4` masks), which would push the whole program onto the
         // unoptimized fallback below.
-        .args(["-fno-slp-vectorize", "-fno-vectorize"])
-        .args(["-Xclang", &cl_ext_flag()])
+        for a in ["-fno-slp-vectorize", "-fno-vectorize", "-Xclang"] {
+            arg(a);
+        }
+        arg(&cl_ext_flag());
         // After the default header, which defines some feature macros for every SPIR target.
-        .args(["-include", "clift_features.h"])
-        .arg("-I.")
-        .args(options.includes.iter().map(|i| format!("-I{i}")))
-        .args(options.defines.iter().map(|d| format!("-D{d}")))
-        .args(
-            options
-                .passthrough
-                .iter()
-                .filter(|o| *o != "-cl-kernel-arg-info" && *o != "-cl-no-subgroup-ifp"),
-        )
-        .args(["-MD", "-MF", "program.d", "-o", "program.bc", "program.cl"]);
-    if options.kernel_arg_info {
-        clang.arg("-cl-kernel-arg-info");
+        for a in ["-include", "clift_features.h", "-I."] {
+            arg(a);
+        }
+        for i in &options.includes {
+            arg(&format!("-I{i}"));
+        }
+        for d in &options.defines {
+            arg(&format!("-D{d}"));
+        }
+        for o in options
+            .passthrough
+            .iter()
+            .filter(|o| *o != "-cl-kernel-arg-info" && *o != "-cl-no-subgroup-ifp")
+        {
+            arg(o);
+        }
+        for a in ["-MD", "-MF", "program.d", "-o", "program.bc", "program.cl"] {
+            arg(a);
+        }
+        if options.kernel_arg_info {
+            arg("-cl-kernel-arg-info");
+        }
     }
     let started = std::time::Instant::now();
-    let out = clang
-        .output()
+    let out = server::run(server::Tool::Clang, &tools.clang, dir, &clang_args)
         .map_err(|e| format!("cannot run {}: {e}", tools.clang.display()))?;
     let clang_ms = started.elapsed().as_secs_f64() * 1e3;
     let mut log = String::from_utf8_lossy(&out.stderr).into_owned();
@@ -368,7 +383,6 @@ fn run_compiler(
         return Err(log);
     }
     let started = std::time::Instant::now();
-    let clang_args: Vec<std::ffi::OsString> = clang.get_args().map(|a| a.to_os_string()).collect();
     let translated = match translate::translate(&tools.tools(), dir, &clang_args, options.opt_disable) {
         Ok(t) => t,
         Err(e) => {

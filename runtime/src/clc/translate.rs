@@ -19,6 +19,7 @@
 //! not; when even that fails the build fails with llvm-spirv's message for the optimized IR.
 
 use super::pipeline;
+use super::server::{self, Tool};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -110,17 +111,14 @@ pub struct Translation {
     pub optimizer_ms: f64,
 }
 
-fn run(program: &Path, dir: &Path, args: &[OsString]) -> Result<std::process::Output, String> {
-    Command::new(program)
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .map_err(|e| format!("cannot run {}: {e}\n", program.display()))
+fn run(tool: Tool, program: &Path, dir: &Path, args: &[OsString]) -> Result<std::process::Output, String> {
+    server::run(tool, program, dir, args).map_err(|e| format!("cannot run {}: {e}\n", program.display()))
 }
 
 /// llvm-spirv on `input`: Ok(SPIR-V) or Err(its message).
 fn llvm_spirv(tools: &Tools, dir: &Path, input: &str) -> Result<Result<Vec<u8>, String>, String> {
     let out = run(
+        Tool::LlvmSpirv,
         tools.llvm_spirv,
         dir,
         &[
@@ -155,6 +153,7 @@ fn opt(opt: &Path, dir: &Path, passes: &str, native_ints: bool, input: &str, out
         "--data-layout=".into()
     };
     let out = run(
+        Tool::Opt,
         opt,
         dir,
         &[
@@ -280,7 +279,7 @@ pub fn translate(tools: &Tools, dir: &Path, clang_args: &[OsString], opt_disable
     }
     // The last resort: the unoptimized IR of the same program.
     let args: Vec<OsString> = unoptimized_args(clang_args);
-    let recompiled = run(tools.clang, dir, &args)?;
+    let recompiled = run(Tool::Clang, tools.clang, dir, &args)?;
     if recompiled.status.success() {
         if let Ok(spirv) = llvm_spirv(tools, dir, "program.bc")? {
             return Ok(Translation {

@@ -1,0 +1,216 @@
+// clift-clc: clang, opt and llvm-spirv as functions of one process.
+//
+// Each of Clift's OpenCL C builds ran three programs (clang-15, opt-15, llvm-spirv-15), and
+// each of them spends most of its time loading and relocating libLLVM and libclang-cpp before
+// it compiles a line: a small kernel took ~150 ms, of which well under 20 ms was compiling.
+// This file gives the three tools as C functions taking the same command lines Clift passes to
+// the programs; `main.rs` loads the libraries once and runs each request in a forked child, so
+// a tool that crashes or leaves global state behind (LLVM's cl::opt values) affects that one
+// request only.
+
+#include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/DiagnosticOptions.h>
+#include <clang/Driver/Compilation.h>
+#include <clang/Driver/Driver.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Frontend/TextDiagnosticBuffer.h>
+#include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/FrontendTool/Utils.h>
+
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/CommandLine.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Host.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <LLVMSPIRVLib/LLVMSPIRVLib.h>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+using namespace llvm;
+
+namespace {
+
+// The front end proper (what clang's own cc1_main does): `args` are the cc1 arguments after
+// "-cc1", `argv0` the clang executable (it locates the resource directory).
+int cc1(ArrayRef<const char *> args, const char *argv0) {
+  auto clang = std::make_unique<clang::CompilerInstance>();
+  IntrusiveRefCntPtr<clang::DiagnosticIDs> ids(new clang::DiagnosticIDs());
+  IntrusiveRefCntPtr<clang::DiagnosticOptions> opts = new clang::DiagnosticOptions();
+  auto *buffer = new clang::TextDiagnosticBuffer;
+  clang::DiagnosticsEngine diags(ids, &*opts, buffer);
+  bool ok = clang::CompilerInvocation::CreateFromArgs(clang->getInvocation(), args, diags, argv0);
+  clang->createDiagnostics();
+  if (!clang->hasDiagnostics())
+    return 1;
+  buffer->FlushDiagnostics(clang->getDiagnostics());
+  if (!ok)
+    return 1;
+  ok = clang::ExecuteCompilerInvocation(clang.get());
+  return ok ? 0 : 1;
+}
+
+int cc1_from_driver(SmallVectorImpl<const char *> &argv) {
+  // argv: the executable, "-cc1", the cc1 arguments.
+  ArrayRef<const char *> rest(argv);
+  rest = rest.drop_front(1);
+  if (!rest.empty() && StringRef(rest.front()) == "-cc1")
+    rest = rest.drop_front(1);
+  return cc1(rest, argv[0]);
+}
+
+} // namespace
+
+extern "C" {
+
+// The clang driver with its compile step in this process. argv[0] is the path of the clang
+// executable the command line was meant for.
+int clift_clang(int argc, const char **argv) {
+  std::string exe = argv[0];
+  IntrusiveRefCntPtr<clang::DiagnosticOptions> opts = new clang::DiagnosticOptions();
+  auto *printer = new clang::TextDiagnosticPrinter(errs(), &*opts);
+  IntrusiveRefCntPtr<clang::DiagnosticIDs> ids(new clang::DiagnosticIDs());
+  clang::DiagnosticsEngine diags(ids, &*opts, printer);
+  clang::driver::Driver driver(exe, sys::getDefaultTargetTriple(), diags, "clang LLVM compiler");
+  driver.setTitle("clang LLVM compiler");
+  driver.CC1Main = &cc1_from_driver;
+  SmallVector<const char *, 64> args(argv, argv + argc);
+  std::unique_ptr<clang::driver::Compilation> c(driver.BuildCompilation(args));
+  if (!c || c->containsError())
+    return 1;
+  SmallVector<std::pair<int, const clang::driver::Command *>, 4> failing;
+  int res = driver.ExecuteCompilation(*c, failing);
+  for (const auto &f : failing)
+    if (f.first && !res)
+      res = f.first;
+  errs().flush();
+  return res < 0 ? 1 : res;
+}
+
+// opt with the arguments Clift passes: `--data-layout=L` (empty: the module's own),
+// `-passes=P`, INPUT, `-o` OUTPUT, and LLVM options (`-indvars-widen-indvars=false`).
+int clift_opt(int argc, const char **argv) {
+  std::string layout, passes, input, output;
+  bool set_layout = false;
+  std::vector<const char *> llvm_args = {argv[0]};
+  for (int i = 1; i < argc; i++) {
+    StringRef a(argv[i]);
+    if (a.consume_front("--data-layout=")) {
+      layout = a.str();
+      set_layout = !layout.empty();
+    } else if (a.consume_front("-passes=")) {
+      passes = a.str();
+    } else if (a == "-o" && i + 1 < argc) {
+      output = argv[++i];
+    } else if (a.startswith("-")) {
+      llvm_args.push_back(argv[i]);
+    } else {
+      input = a.str();
+    }
+  }
+  if (!cl::ParseCommandLineOptions(llvm_args.size(), llvm_args.data(), "clift-clc opt", &errs()))
+    return 1;
+  LLVMContext ctx;
+  auto buf = MemoryBuffer::getFile(input);
+  if (!buf) {
+    errs() << "opt: cannot read " << input << ": " << buf.getError().message() << "\n";
+    return 1;
+  }
+  auto m = parseBitcodeFile((*buf)->getMemBufferRef(), ctx);
+  if (!m) {
+    errs() << "opt: " << toString(m.takeError()) << "\n";
+    return 1;
+  }
+  Module &mod = **m;
+  if (set_layout)
+    mod.setDataLayout(layout);
+  if (verifyModule(mod, &errs())) {
+    errs() << "opt: " << input << ": error: input module is broken!\n";
+    return 1;
+  }
+  LoopAnalysisManager lam;
+  FunctionAnalysisManager fam;
+  CGSCCAnalysisManager cgam;
+  ModuleAnalysisManager mam;
+  PassBuilder pb;
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  ModulePassManager mpm;
+  if (auto err = pb.parsePassPipeline(mpm, passes)) {
+    errs() << "opt: " << toString(std::move(err)) << "\n";
+    return 1;
+  }
+  mpm.addPass(VerifierPass());
+  mpm.run(mod, mam);
+  std::error_code ec;
+  raw_fd_ostream out(output, ec, sys::fs::OF_None);
+  if (ec) {
+    errs() << "opt: cannot write " << output << ": " << ec.message() << "\n";
+    return 1;
+  }
+  // As opt writes it (its -preserve-bc-uselistorder default): the same bytes.
+  WriteBitcodeToFile(mod, out, /*ShouldPreserveUseListOrder=*/true);
+  out.close();
+  return out.has_error() ? 1 : 0;
+}
+
+// llvm-spirv with the arguments Clift passes: INPUT, `-o` OUTPUT and
+// `--preserve-ocl-kernel-arg-type-metadata-through-string`; the rest of the translator's
+// options at the llvm-spirv tool's defaults (no SPIR-V extensions, the highest version).
+int clift_llvm_spirv(int argc, const char **argv) {
+  std::string input, output;
+  SPIRV::TranslatorOpts opts;
+  for (int i = 1; i < argc; i++) {
+    StringRef a(argv[i]);
+    if (a == "--preserve-ocl-kernel-arg-type-metadata-through-string" ||
+        a == "-preserve-ocl-kernel-arg-type-metadata-through-string") {
+      opts.setPreserveOCLKernelArgTypeMetadataThroughString(true);
+    } else if (a == "-o" && i + 1 < argc) {
+      output = argv[++i];
+    } else if (a.startswith("-")) {
+      errs() << "llvm-spirv (clift-clc): unsupported option " << a << "\n";
+      return 2;
+    } else {
+      input = a.str();
+    }
+  }
+  LLVMContext ctx;
+  auto buf = MemoryBuffer::getFile(input);
+  if (!buf) {
+    errs() << "llvm-spirv: cannot read " << input << ": " << buf.getError().message() << "\n";
+    return 1;
+  }
+  auto m = getOwningLazyBitcodeModule(std::move(*buf), ctx, /*ShouldLazyLoadMetadata=*/true);
+  if (!m) {
+    errs() << toString(m.takeError()) << "\n";
+    return 1;
+  }
+  if (auto err = (*m)->materializeAll()) {
+    errs() << toString(std::move(err)) << "\n";
+    return 1;
+  }
+  std::string err;
+  std::ofstream out(output, std::ios::binary);
+  if (!writeSpirv(m->get(), opts, out, err)) {
+    errs() << "Fails to save LLVM as SPIR-V: " << err << '\n';
+    return 255;
+  }
+  out.close();
+  return out ? 0 : 1;
+}
+
+} // extern "C"

@@ -1,0 +1,380 @@
+//! Runs clang, opt and llvm-spirv through `clift-clc`, Clift's compile server, when it is
+//! installed beside libclift.so (or named by `CLIFT_CLC`), and as separate programs otherwise.
+//!
+//! Starting one of these programs costs more than compiling a small kernel: each one loads and
+//! relocates libLLVM (clang also libclang-cpp) first. The server has them loaded once and runs
+//! every request in a child it forks, so a tool that crashes ends that request only, as a
+//! separate program would; its output and exit status come back as a program's would
+//! (standard output and error together). See `clc/src/main.rs` for the protocol.
+//!
+//! The server runs its own LLVM: requests go to it only for the tools of that LLVM (clang and
+//! opt from its bin directory, llvm-spirv of the same major version). Any failure to talk to it
+//! (it was killed, it exited) drops that server and runs the program instead, so a build never
+//! fails because of the server. `CLIFT_CLC=off` turns it off.
+
+use std::ffi::OsString;
+use std::io::{self, Read, Write};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Output, Stdio};
+use std::sync::{Mutex, OnceLock};
+
+/// Which tool a command line is for.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Tool {
+    Clang,
+    Opt,
+    LlvmSpirv,
+}
+
+impl Tool {
+    fn name(self) -> &'static str {
+        match self {
+            Tool::Clang => "clang",
+            Tool::Opt => "opt",
+            Tool::LlvmSpirv => "llvm-spirv",
+        }
+    }
+}
+
+/// The server executable and the LLVM bin directory it was built against.
+struct Installed {
+    exe: PathBuf,
+    bindir: PathBuf,
+}
+
+fn installed() -> Option<&'static Installed> {
+    static FOUND: OnceLock<Option<Installed>> = OnceLock::new();
+    FOUND
+        .get_or_init(|| {
+            let exe = match std::env::var_os("CLIFT_CLC") {
+                Some(v) if v.is_empty() || v == "off" || v == "0" => return None,
+                Some(v) => PathBuf::from(v),
+                None => {
+                    let lib = crate::cache::library_path()?;
+                    let dir = lib.parent()?;
+                    // Beside libclift.so; for test binaries in target/*/deps, one folder up.
+                    [dir.join("clift-clc"), dir.parent()?.join("clift-clc")]
+                        .into_iter()
+                        .find(|p| p.is_file())?
+                }
+            };
+            let out = Command::new(&exe).arg("--check").stderr(Stdio::null()).output().ok()?;
+            if !out.status.success() {
+                return None;
+            }
+            let bindir = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+            let bindir = bindir.canonicalize().unwrap_or(bindir);
+            Some(Installed { exe, bindir })
+        })
+        .as_ref()
+}
+
+/// Whether the server's LLVM is the one `program` belongs to.
+fn serves(installed: &Installed, tool: Tool, program: &Path) -> bool {
+    let real = program.canonicalize().unwrap_or_else(|_| program.to_path_buf());
+    match tool {
+        Tool::Clang | Tool::Opt => real.parent() == Some(installed.bindir.as_path()),
+        // llvm-spirv-15 lives outside LLVM's bin directory; its version is in its name.
+        Tool::LlvmSpirv => {
+            let major = installed
+                .bindir
+                .parent()
+                .and_then(|p| p.file_name())
+                .and_then(|n| n.to_str())
+                .and_then(|n| n.strip_prefix("llvm-"))
+                .map(str::to_owned);
+            let name = real.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            major.is_some_and(|m| name == format!("llvm-spirv-{m}"))
+        }
+    }
+}
+
+struct Server {
+    child: Child,
+    input: ChildStdin,
+    output: ChildStdout,
+}
+
+impl Server {
+    fn start(exe: &Path) -> io::Result<Server> {
+        let mut child = Command::new(exe)
+            // Binds every symbol of the libraries once, in the server, instead of in each
+            // forked request.
+            .env("LD_BIND_NOW", "1")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()?;
+        let input = child.stdin.take().ok_or_else(|| io::Error::other("no stdin"))?;
+        let output = child.stdout.take().ok_or_else(|| io::Error::other("no stdout"))?;
+        Ok(Server { child, input, output })
+    }
+
+    fn request(&mut self, parts: &[&[u8]]) -> io::Result<Option<Output>> {
+        let mut msg = Vec::new();
+        msg.extend_from_slice(&(parts.len() as u32).to_le_bytes());
+        for p in parts {
+            msg.extend_from_slice(&(p.len() as u32).to_le_bytes());
+            msg.extend_from_slice(p);
+        }
+        self.input.write_all(&msg)?;
+        self.input.flush()?;
+        let mut head = [0u8; 12];
+        self.output.read_exact(&mut head)?;
+        let word = |i: usize| u32::from_le_bytes([head[i], head[i + 1], head[i + 2], head[i + 3]]);
+        let (kind, code, len) = (word(0), word(4) as i32, word(8) as usize);
+        let mut text = vec![0u8; len];
+        self.output.read_exact(&mut text)?;
+        // A wait status as waitpid gives it: an exit code in the second byte, or the signal.
+        let raw = match kind {
+            0 => (code & 0xff) << 8,
+            1 => code & 0x7f,
+            _ => return Ok(None),
+        };
+        Ok(Some(Output {
+            status: ExitStatus::from_raw(raw),
+            stdout: Vec::new(),
+            stderr: text,
+        }))
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Idle servers; a build takes one (or starts one) and puts it back.
+static IDLE: Mutex<Vec<Server>> = Mutex::new(Vec::new());
+
+fn through_server(tool: Tool, program: &Path, dir: &Path, args: &[OsString]) -> Option<Output> {
+    let installed = installed()?;
+    if !serves(installed, tool, program) {
+        return None;
+    }
+    let taken = IDLE.lock().ok()?.pop();
+    let mut server = match taken {
+        Some(s) => s,
+        None => Server::start(&installed.exe).ok()?,
+    };
+    // clang finds its headers from its own location, as the program does (/proc/self/exe).
+    let real = program.canonicalize().unwrap_or_else(|_| program.to_path_buf());
+    let mut parts: Vec<&[u8]> = vec![
+        tool.name().as_bytes(),
+        dir.as_os_str().as_bytes(),
+        real.as_os_str().as_bytes(),
+    ];
+    parts.extend(args.iter().map(|a| a.as_bytes()));
+    match server.request(&parts) {
+        Ok(Some(out)) => {
+            if let Ok(mut idle) = IDLE.lock() {
+                idle.push(server);
+            }
+            Some(out)
+        }
+        // The server is gone or confused: dropping it kills it; the program runs instead.
+        _ => None,
+    }
+}
+
+/// Runs `program` with `args` in `dir`: through the server when it serves that program, as a
+/// separate process otherwise. Standard output and error come back in `stderr` from the
+/// server, separately from a process.
+pub fn run(tool: Tool, program: &Path, dir: &Path, args: &[OsString]) -> io::Result<Output> {
+    if let Some(out) = through_server(tool, program, dir, args) {
+        return Ok(out);
+    }
+    Command::new(program).current_dir(dir).args(args).output()
+}
+
+/// Whether builds use the server (for the build log's route line).
+pub fn active() -> bool {
+    installed().is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(list: &[&str]) -> Vec<OsString> {
+        list.iter().map(OsString::from).collect()
+    }
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("clift-clc-test-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    const KERNEL: &str = "inline int f(int x) { switch (x & 3) { case 0: return 5; case 1: return 7; case 2: return 11; } return 13; }\n\
+        kernel void k(global int *a, global const float4 *b) {\n\
+          size_t i = get_global_id(0);\n\
+          a[i] = f(a[i]) + (int)dot(b[i], b[i]);\n\
+        }\n";
+
+    /// The three tools through the server write the same files, byte for byte, as the
+    /// programs; a failing tool's status and message come back as the program's would.
+    #[test]
+    fn the_server_matches_the_programs() {
+        if std::env::var_os("CLIFT_CLC").is_some_and(|v| v == "off") {
+            return;
+        }
+        let installed =
+            installed().expect("clift-clc is built beside the test (cargo build -p clift-clc), or CLIFT_CLC=off");
+        let tools = crate::clc::toolchain().expect("clang and llvm-spirv installed");
+        let opt = tools.opt.as_ref().expect("opt installed");
+        assert!(
+            serves(installed, Tool::Clang, &tools.clang),
+            "the server's LLVM is {}",
+            installed.bindir.display()
+        );
+        let mut outputs = Vec::new();
+        for via_server in [true, false] {
+            let dir = scratch(if via_server { "server" } else { "programs" });
+            std::fs::write(dir.join("program.cl"), KERNEL).unwrap();
+            let go = |tool: Tool, program: &Path, a: &[&str]| -> Output {
+                if via_server {
+                    through_server(tool, program, &dir, &args(a)).expect("the server answers")
+                } else {
+                    Command::new(program).current_dir(&dir).args(args(a)).output().unwrap()
+                }
+            };
+            let clang = go(
+                Tool::Clang,
+                &tools.clang,
+                &[
+                    "-c",
+                    "-target",
+                    "spir64",
+                    "-emit-llvm",
+                    "-cl-std=CL2.0",
+                    "-O2",
+                    "-Xclang",
+                    "-disable-llvm-passes",
+                    "-o",
+                    "program.bc",
+                    "program.cl",
+                ],
+            );
+            assert!(clang.status.success(), "{}", String::from_utf8_lossy(&clang.stderr));
+            let opt_run = go(
+                Tool::Opt,
+                opt,
+                &[
+                    "--data-layout=",
+                    "-indvars-widen-indvars=false",
+                    "-passes=default<O2>",
+                    "program.bc",
+                    "-o",
+                    "program.opt.bc",
+                ],
+            );
+            assert!(opt_run.status.success(), "{}", String::from_utf8_lossy(&opt_run.stderr));
+            // LLVM narrows the switch to an i2, which llvm-spirv 15 refuses: the same refusal.
+            let refused = go(
+                Tool::LlvmSpirv,
+                &tools.llvm_spirv,
+                &["program.opt.bc", "-o", "refused.spv"],
+            );
+            assert!(!refused.status.success());
+            let refusal = String::from_utf8_lossy(&refused.stderr).into_owned();
+            assert!(refusal.contains("InvalidBitWidth"), "{refusal}");
+            let layout = format!(
+                "--data-layout={}",
+                super::super::translate::SPIR64_LAYOUT_WITH_NATIVE_INTS
+            );
+            let opt_run = go(
+                Tool::Opt,
+                opt,
+                &[
+                    &layout,
+                    "-indvars-widen-indvars=false",
+                    "-passes=default<O2>",
+                    "program.bc",
+                    "-o",
+                    "program.opt.bc",
+                ],
+            );
+            assert!(opt_run.status.success(), "{}", String::from_utf8_lossy(&opt_run.stderr));
+            let spirv = go(
+                Tool::LlvmSpirv,
+                &tools.llvm_spirv,
+                &[
+                    "--preserve-ocl-kernel-arg-type-metadata-through-string",
+                    "program.opt.bc",
+                    "-o",
+                    "program.spv",
+                ],
+            );
+            assert!(spirv.status.success(), "{}", String::from_utf8_lossy(&spirv.stderr));
+            // Bad input: a source with an error, and bitcode that is not bitcode.
+            std::fs::write(
+                dir.join("bad.cl"),
+                "kernel void k(global int *a) { a[0] = undeclared; }\n",
+            )
+            .unwrap();
+            let bad = go(
+                Tool::Clang,
+                &tools.clang,
+                &["-c", "-target", "spir64", "-emit-llvm", "-o", "bad.bc", "bad.cl"],
+            );
+            assert_eq!(bad.status.code(), Some(1));
+            let text = String::from_utf8_lossy(&bad.stderr).into_owned();
+            assert!(text.contains("bad.cl:1:") && text.contains("undeclared"), "{text}");
+            std::fs::write(dir.join("garbage.bc"), b"not bitcode").unwrap();
+            let garbage = go(Tool::LlvmSpirv, &tools.llvm_spirv, &["garbage.bc", "-o", "garbage.spv"]);
+            assert!(!garbage.status.success());
+            let files: Vec<Vec<u8>> = ["program.bc", "program.opt.bc", "program.spv"]
+                .iter()
+                .map(|f| std::fs::read(dir.join(f)).unwrap())
+                .collect();
+            outputs.push(files);
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+        for (i, what) in ["clang's bitcode", "opt's bitcode", "llvm-spirv's SPIR-V"]
+            .iter()
+            .enumerate()
+        {
+            assert!(
+                outputs[0][i] == outputs[1][i],
+                "{what} differs between the server and the program"
+            );
+        }
+    }
+
+    /// A server that died is replaced by the program: the run still succeeds.
+    #[test]
+    fn a_dead_server_falls_back_to_the_program() {
+        let Some(installed) = installed() else { return };
+        let tools = crate::clc::toolchain().expect("clang installed");
+        let mut dead = Server::start(&installed.exe).unwrap();
+        dead.child.kill().unwrap();
+        let _ = dead.child.wait();
+        IDLE.lock().unwrap().push(dead);
+        let dir = scratch("dead");
+        std::fs::write(dir.join("program.cl"), KERNEL).unwrap();
+        let out = run(
+            Tool::Clang,
+            &tools.clang,
+            &dir,
+            &args(&[
+                "-c",
+                "-target",
+                "spir64",
+                "-emit-llvm",
+                "-o",
+                "program.bc",
+                "program.cl",
+            ]),
+        )
+        .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(dir.join("program.bc").is_file());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
