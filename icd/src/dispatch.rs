@@ -212,6 +212,38 @@ pub fn lookup_extension(name: &CStr) -> *mut c_void {
         // cl_khr_il_program: clCreateProgramWithILKHR has the signature and behaviour of the
         // core clCreateProgramWithIL (OpenCL 2.1), the extension's promotion.
         b"clCreateProgramWithILKHR" => crate::api::clCreateProgramWithIL as *const () as *mut c_void,
-        _ => std::ptr::null_mut(),
+        _ => command_buffer_extension(name),
     }
+}
+
+/// cl_khr_command_buffer and cl_khr_command_buffer_mutable_dispatch (`api::command_buffer`),
+/// while the device reports them.
+fn command_buffer_extension(name: &CStr) -> *mut c_void {
+    use runtime::device::FEATURES;
+    use crate::api as a;
+    let f: *const () = match name.to_bytes() {
+        _ if !FEATURES.has_extension("cl_khr_command_buffer") => return std::ptr::null_mut(),
+        b"clCreateCommandBufferKHR" => a::clCreateCommandBufferKHR as *const (),
+        b"clRetainCommandBufferKHR" => a::clRetainCommandBufferKHR as *const (),
+        b"clReleaseCommandBufferKHR" => a::clReleaseCommandBufferKHR as *const (),
+        b"clFinalizeCommandBufferKHR" => a::clFinalizeCommandBufferKHR as *const (),
+        b"clEnqueueCommandBufferKHR" => a::clEnqueueCommandBufferKHR as *const (),
+        b"clGetCommandBufferInfoKHR" => a::clGetCommandBufferInfoKHR as *const (),
+        b"clCommandBarrierWithWaitListKHR" => a::clCommandBarrierWithWaitListKHR as *const (),
+        b"clCommandCopyBufferKHR" => a::clCommandCopyBufferKHR as *const (),
+        b"clCommandCopyBufferRectKHR" => a::clCommandCopyBufferRectKHR as *const (),
+        b"clCommandCopyBufferToImageKHR" => a::clCommandCopyBufferToImageKHR as *const (),
+        b"clCommandCopyImageKHR" => a::clCommandCopyImageKHR as *const (),
+        b"clCommandCopyImageToBufferKHR" => a::clCommandCopyImageToBufferKHR as *const (),
+        b"clCommandFillBufferKHR" => a::clCommandFillBufferKHR as *const (),
+        b"clCommandFillImageKHR" => a::clCommandFillImageKHR as *const (),
+        b"clCommandNDRangeKernelKHR" => a::clCommandNDRangeKernelKHR as *const (),
+        b"clCommandSVMMemcpyKHR" => a::clCommandSVMMemcpyKHR as *const (),
+        b"clCommandSVMMemFillKHR" => a::clCommandSVMMemFillKHR as *const (),
+        _ if !FEATURES.has_extension("cl_khr_command_buffer_mutable_dispatch") => return std::ptr::null_mut(),
+        b"clUpdateMutableCommandsKHR" => a::clUpdateMutableCommandsKHR as *const (),
+        b"clGetMutableCommandInfoKHR" => a::clGetMutableCommandInfoKHR as *const (),
+        _ => return std::ptr::null_mut(),
+    };
+    f as *mut c_void
 }
