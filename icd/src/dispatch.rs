@@ -192,12 +192,11 @@ pub static DISPATCH: cl_icd_dispatch = cl_icd_dispatch {
     clSetContextDestructorCallback: Some(crate::api::clSetContextDestructorCallback),
 
     // OpenCL 3.1
-    // cl_khr_suggested_local_work_size (not reported). Without opencl-sys's `CL_VERSION_3_1`
-    // feature this slot is typed `intptr_t`, and a function address cannot become an integer in
-    // a static; with the feature on it takes
-    // `Some(crate::api::clGetKernelSuggestedLocalWorkSizeKHR)`, which exists already. Until
-    // then nothing reaches the slot: ocl-icd 2.3.1 does not export the function, and
-    // `lookup_extension` does not hand out its name.
+    // Without opencl-sys's `CL_VERSION_3_1` feature this slot is typed `intptr_t`, and a
+    // function address cannot become an integer in a static. Applications reach
+    // cl_khr_suggested_local_work_size's clGetKernelSuggestedLocalWorkSizeKHR through
+    // clGetExtensionFunctionAddress(ForPlatform) (`lookup_extension`); ocl-icd 2.3.1 does not
+    // export it and never reads this slot.
     clGetKernelSuggestedLocalWorkSize: 0,
 };
 
@@ -212,6 +211,10 @@ pub fn lookup_extension(name: &CStr) -> *mut c_void {
         // cl_khr_il_program: clCreateProgramWithILKHR has the signature and behaviour of the
         // core clCreateProgramWithIL (OpenCL 2.1), the extension's promotion.
         b"clCreateProgramWithILKHR" => crate::api::clCreateProgramWithIL as *const () as *mut c_void,
+        // cl_khr_suggested_local_work_size.
+        b"clGetKernelSuggestedLocalWorkSizeKHR" if runtime::device::FEATURES.has_extension("cl_khr_suggested_local_work_size") => {
+            crate::api::clGetKernelSuggestedLocalWorkSizeKHR as *const () as *mut c_void
+        }
         _ => command_buffer_extension(name),
     }
 }

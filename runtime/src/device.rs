@@ -88,6 +88,7 @@ pub const FEATURES: Features = Features {
         ("cl_khr_srgb_image_writes", V1_0),
         ("cl_khr_command_buffer", info::version(0, 9, 8)),
         ("cl_khr_command_buffer_mutable_dispatch", info::version(0, 9, 5)),
+        ("cl_khr_suggested_local_work_size", V1_0),
     ],
     opencl_c_features: &[
         ("__opencl_c_int64", V3_0),

@@ -589,3 +589,48 @@ pub unsafe extern "C" fn clEnqueueTask(
         )
     })
 }
+
+/// cl_khr_suggested_local_work_size: the local size an enqueue of `kernel` with this range and
+/// a NULL local size would use (`resolve_range`, the choice clEnqueueNDRangeKernel makes).
+#[no_mangle]
+pub unsafe extern "C" fn clGetKernelSuggestedLocalWorkSizeKHR(
+    command_queue: cl_command_queue,
+    k: cl_kernel,
+    work_dim: cl_uint,
+    global_work_offset: *const usize,
+    global_work_size: *const usize,
+    suggested_local_work_size: *mut usize,
+) -> cl_int {
+    guard(|| {
+        // "CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host command-queue";
+        // "CL_INVALID_KERNEL if kernel is not a valid kernel"; "CL_INVALID_CONTEXT if the
+        // context associated with command_queue and kernel are not the same".
+        let q = handles::queue(command_queue)?;
+        let k = kernel(k)?;
+        if !Arc::ptr_eq(&q.context, &k.program.context) {
+            return Err(CL_INVALID_CONTEXT);
+        }
+        // "CL_INVALID_KERNEL_ARGS if any kernel arguments for kernel have not been set."
+        let args = k.bind().ok_or(CL_INVALID_KERNEL_ARGS)?;
+        if !(1..=3).contains(&work_dim) {
+            return Err(CL_INVALID_WORK_DIMENSION);
+        }
+        // "CL_INVALID_GLOBAL_WORK_SIZE if global_work_size is NULL, if any of the values
+        // specified in global_work_size[0], ... global_work_size[work_dim - 1] are zero".
+        let global = dims(global_work_size, work_dim as usize, 1).ok_or(CL_INVALID_GLOBAL_WORK_SIZE)?;
+        if global.contains(&0) {
+            return Err(CL_INVALID_GLOBAL_WORK_SIZE);
+        }
+        // "CL_INVALID_VALUE if suggested_local_work_size is NULL."
+        if suggested_local_work_size.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        let g = read_geometry(work_dim, global_work_offset, global_work_size, std::ptr::null())?;
+        let range = resolve_range(&k, q.device, &g)?;
+        check_resources(&k, q.device, &args, &range)?;
+        for d in 0..work_dim as usize {
+            *suggested_local_work_size.add(d) = range.local[d] as usize;
+        }
+        Ok(())
+    })
+}
