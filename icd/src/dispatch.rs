@@ -212,7 +212,9 @@ pub fn lookup_extension(name: &CStr) -> *mut c_void {
         // core clCreateProgramWithIL (OpenCL 2.1), the extension's promotion.
         b"clCreateProgramWithILKHR" => crate::api::clCreateProgramWithIL as *const () as *mut c_void,
         // cl_khr_suggested_local_work_size.
-        b"clGetKernelSuggestedLocalWorkSizeKHR" if runtime::device::FEATURES.has_extension("cl_khr_suggested_local_work_size") => {
+        b"clGetKernelSuggestedLocalWorkSizeKHR"
+            if runtime::device::FEATURES.has_extension("cl_khr_suggested_local_work_size") =>
+        {
             crate::api::clGetKernelSuggestedLocalWorkSizeKHR as *const () as *mut c_void
         }
         _ => command_buffer_extension(name),
@@ -222,8 +224,8 @@ pub fn lookup_extension(name: &CStr) -> *mut c_void {
 /// cl_khr_command_buffer and cl_khr_command_buffer_mutable_dispatch (`api::command_buffer`),
 /// while the device reports them.
 fn command_buffer_extension(name: &CStr) -> *mut c_void {
-    use runtime::device::FEATURES;
     use crate::api as a;
+    use runtime::device::FEATURES;
     let f: *const () = match name.to_bytes() {
         _ if !FEATURES.has_extension("cl_khr_command_buffer") => return std::ptr::null_mut(),
         b"clCreateCommandBufferKHR" => a::clCreateCommandBufferKHR as *const (),

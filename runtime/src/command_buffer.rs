@@ -91,7 +91,8 @@ use khr::*;
 /// What the device can do with command-buffers: printf in recorded kernels (the text is
 /// written when the kernel's range ends, as for an enqueued kernel) and simultaneous use (every
 /// submission runs a plan of its own). Device-side enqueue is not supported.
-pub const CAPABILITIES: cl_ulong = CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR | CL_COMMAND_BUFFER_CAPABILITY_SIMULTANEOUS_USE_KHR;
+pub const CAPABILITIES: cl_ulong =
+    CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR | CL_COMMAND_BUFFER_CAPABILITY_SIMULTANEOUS_USE_KHR;
 
 /// Queue properties a command-buffer may be recorded for and enqueued to.
 pub const SUPPORTED_QUEUE_PROPERTIES: cl_command_queue_properties =

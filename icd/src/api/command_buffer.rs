@@ -273,7 +273,10 @@ unsafe fn begin(
 ///
 /// # Safety
 /// `properties_list` must be NULL or 0-terminated.
-unsafe fn no_properties(properties_list: *const cl_command_properties_khr, mutable_handle: *mut cl_mutable_command_khr) -> ClResult {
+unsafe fn no_properties(
+    properties_list: *const cl_command_properties_khr,
+    mutable_handle: *mut cl_mutable_command_khr,
+) -> ClResult {
     if !mutable_handle.is_null() || (!properties_list.is_null() && *properties_list != 0) {
         return Err(CL_INVALID_VALUE);
     }
@@ -310,7 +313,12 @@ pub unsafe extern "C" fn clCommandBarrierWithWaitListKHR(
     mutable_handle: *mut cl_mutable_command_khr,
 ) -> cl_int {
     guard(|| {
-        let cb = begin(command_buffer_handle, command_queue, num_sync_points_in_wait_list, sync_point_wait_list)?;
+        let cb = begin(
+            command_buffer_handle,
+            command_queue,
+            num_sync_points_in_wait_list,
+            sync_point_wait_list,
+        )?;
         no_properties(properties_list, mutable_handle)?;
         let point = cb.record(Recorded::Barrier)?;
         crate::guard::set(sync_point, point);
@@ -334,7 +342,12 @@ pub unsafe extern "C" fn clCommandCopyBufferKHR(
     mutable_handle: *mut cl_mutable_command_khr,
 ) -> cl_int {
     guard(|| {
-        let cb = begin(command_buffer_handle, command_queue, num_sync_points_in_wait_list, sync_point_wait_list)?;
+        let cb = begin(
+            command_buffer_handle,
+            command_queue,
+            num_sync_points_in_wait_list,
+            sync_point_wait_list,
+        )?;
         no_properties(properties_list, mutable_handle)?;
         let src = handles::buffer(src_buffer)?;
         let dst = handles::buffer(dst_buffer)?;
@@ -383,7 +396,12 @@ pub unsafe extern "C" fn clCommandCopyBufferRectKHR(
     mutable_handle: *mut cl_mutable_command_khr,
 ) -> cl_int {
     guard(|| {
-        let cb = begin(command_buffer_handle, command_queue, num_sync_points_in_wait_list, sync_point_wait_list)?;
+        let cb = begin(
+            command_buffer_handle,
+            command_queue,
+            num_sync_points_in_wait_list,
+            sync_point_wait_list,
+        )?;
         no_properties(properties_list, mutable_handle)?;
         let src = handles::buffer(src_buffer)?;
         let dst = handles::buffer(dst_buffer)?;
@@ -423,7 +441,12 @@ pub unsafe extern "C" fn clCommandFillBufferKHR(
     mutable_handle: *mut cl_mutable_command_khr,
 ) -> cl_int {
     guard(|| {
-        let cb = begin(command_buffer_handle, command_queue, num_sync_points_in_wait_list, sync_point_wait_list)?;
+        let cb = begin(
+            command_buffer_handle,
+            command_queue,
+            num_sync_points_in_wait_list,
+            sync_point_wait_list,
+        )?;
         no_properties(properties_list, mutable_handle)?;
         let mem = handles::buffer(buffer)?;
         same_context(&cb, &[&mem])?;
@@ -470,7 +493,12 @@ pub unsafe extern "C" fn clCommandCopyImageKHR(
     mutable_handle: *mut cl_mutable_command_khr,
 ) -> cl_int {
     guard(|| {
-        let cb = begin(command_buffer_handle, command_queue, num_sync_points_in_wait_list, sync_point_wait_list)?;
+        let cb = begin(
+            command_buffer_handle,
+            command_queue,
+            num_sync_points_in_wait_list,
+            sync_point_wait_list,
+        )?;
         no_properties(properties_list, mutable_handle)?;
         let src = handles::image(src_image)?;
         let dst = handles::image(dst_image)?;
@@ -557,9 +585,16 @@ pub unsafe extern "C" fn clCommandCopyImageToBufferKHR(
     mutable_handle: *mut cl_mutable_command_khr,
 ) -> cl_int {
     guard(|| {
-        let cb = begin(command_buffer_handle, command_queue, num_sync_points_in_wait_list, sync_point_wait_list)?;
+        let cb = begin(
+            command_buffer_handle,
+            command_queue,
+            num_sync_points_in_wait_list,
+            sync_point_wait_list,
+        )?;
         no_properties(properties_list, mutable_handle)?;
-        copy_between(&cb, true, src_image, dst_buffer, src_origin, region, dst_offset, sync_point)
+        copy_between(
+            &cb, true, src_image, dst_buffer, src_origin, region, dst_offset, sync_point,
+        )
     })
 }
 
@@ -579,9 +614,16 @@ pub unsafe extern "C" fn clCommandCopyBufferToImageKHR(
     mutable_handle: *mut cl_mutable_command_khr,
 ) -> cl_int {
     guard(|| {
-        let cb = begin(command_buffer_handle, command_queue, num_sync_points_in_wait_list, sync_point_wait_list)?;
+        let cb = begin(
+            command_buffer_handle,
+            command_queue,
+            num_sync_points_in_wait_list,
+            sync_point_wait_list,
+        )?;
         no_properties(properties_list, mutable_handle)?;
-        copy_between(&cb, false, dst_image, src_buffer, dst_origin, region, src_offset, sync_point)
+        copy_between(
+            &cb, false, dst_image, src_buffer, dst_origin, region, src_offset, sync_point,
+        )
     })
 }
 
@@ -600,7 +642,12 @@ pub unsafe extern "C" fn clCommandFillImageKHR(
     mutable_handle: *mut cl_mutable_command_khr,
 ) -> cl_int {
     guard(|| {
-        let cb = begin(command_buffer_handle, command_queue, num_sync_points_in_wait_list, sync_point_wait_list)?;
+        let cb = begin(
+            command_buffer_handle,
+            command_queue,
+            num_sync_points_in_wait_list,
+            sync_point_wait_list,
+        )?;
         no_properties(properties_list, mutable_handle)?;
         let mem = handles::image(image_handle)?;
         same_context(&cb, &[&mem])?;
@@ -643,7 +690,12 @@ unsafe fn svm_command(
     sync_point_wait_list: *const cl_sync_point_khr,
     mutable_handle: *mut cl_mutable_command_khr,
 ) -> ClResult {
-    begin(command_buffer_handle, command_queue, num_sync_points_in_wait_list, sync_point_wait_list)?;
+    begin(
+        command_buffer_handle,
+        command_queue,
+        num_sync_points_in_wait_list,
+        sync_point_wait_list,
+    )?;
     no_properties(properties_list, mutable_handle)?;
     Err(CL_INVALID_OPERATION)
 }
@@ -717,7 +769,11 @@ fn prepare(d: &Dispatch, device: &runtime::device::Device, defer_ok: bool) -> Cl
     // "CL_INVALID_KERNEL_ARGS if the kernel argument values have not been specified and the
     // CL_MUTABLE_DISPATCH_ARGUMENTS_KHR flag was not set".
     let Some(args) = d.args.bind() else {
-        return if defer_ok { Ok(None) } else { Err(CL_INVALID_KERNEL_ARGS) };
+        return if defer_ok {
+            Ok(None)
+        } else {
+            Err(CL_INVALID_KERNEL_ARGS)
+        };
     };
     check_resources(&d.args, device, &args, &range)?;
     Ok(Some(Arc::new(Launch {
@@ -748,7 +804,12 @@ pub unsafe extern "C" fn clCommandNDRangeKernelKHR(
     mutable_handle: *mut cl_mutable_command_khr,
 ) -> cl_int {
     guard(|| {
-        let cb = begin(command_buffer_handle, command_queue, num_sync_points_in_wait_list, sync_point_wait_list)?;
+        let cb = begin(
+            command_buffer_handle,
+            command_queue,
+            num_sync_points_in_wait_list,
+            sync_point_wait_list,
+        )?;
         // The properties: "CL_INVALID_VALUE if values specified in properties are not valid";
         // "CL_INVALID_OPERATION if the requested CL_MUTABLE_DISPATCH_UPDATABLE_FIELDS_KHR
         // properties are not reported by CL_DEVICE_MUTABLE_DISPATCH_CAPABILITIES_KHR".
@@ -917,7 +978,10 @@ pub unsafe extern "C" fn clUpdateMutableCommandsKHR(
         let configs = slice(configs, num_configs as usize).ok_or(CL_INVALID_VALUE)?;
         // "CL_INVALID_VALUE if any element of config_types is not a valid
         // cl_command_buffer_update_type_khr enum"; "... if any element of configs is NULL."
-        if types.iter().any(|&t| t != CL_STRUCTURE_TYPE_MUTABLE_DISPATCH_CONFIG_KHR) || configs.iter().any(|c| c.is_null())
+        if types
+            .iter()
+            .any(|&t| t != CL_STRUCTURE_TYPE_MUTABLE_DISPATCH_CONFIG_KHR)
+            || configs.iter().any(|c| c.is_null())
         {
             return Err(CL_INVALID_VALUE);
         }
@@ -979,4 +1043,3 @@ pub unsafe extern "C" fn clGetMutableCommandInfoKHR(
         write_info(answer, param_value_size, param_value, param_value_size_ret)
     })
 }
-

@@ -467,7 +467,11 @@ pub(super) fn image_of(mem: &Mem) -> ClResult<&Image> {
 
 /// An origin and region of an image command: "CL_INVALID_VALUE if origin or region is NULL",
 /// then `Image::check_region`.
-pub(super) unsafe fn image_box(img: &Image, origin: *const usize, region: *const usize) -> ClResult<([usize; 3], [usize; 3])> {
+pub(super) unsafe fn image_box(
+    img: &Image,
+    origin: *const usize,
+    region: *const usize,
+) -> ClResult<([usize; 3], [usize; 3])> {
     let origin = triple(origin)?;
     let region = triple(region)?;
     img.check_region(origin, region)?;
