@@ -182,26 +182,26 @@ impl Api {
     /// Every entry point the tests use, or the first name that does not resolve.
     pub fn load(platform: cl_platform_id) -> Result<Api, String> {
         macro_rules! get {
-            ($name:expr) => {{
+            ($ty:ty, $name:expr) => {{
                 let p = address(platform, $name).ok_or_else(|| format!("{} does not resolve", $name))?;
                 // SAFETY: the extension defines this name's signature as the field's type.
-                unsafe { std::mem::transmute::<*mut c_void, _>(p) }
+                unsafe { std::mem::transmute::<*mut c_void, $ty>(p) }
             }};
         }
         Ok(Api {
-            create: get!("clCreateCommandBufferKHR"),
-            retain: get!("clRetainCommandBufferKHR"),
-            release: get!("clReleaseCommandBufferKHR"),
-            finalize: get!("clFinalizeCommandBufferKHR"),
-            enqueue: get!("clEnqueueCommandBufferKHR"),
-            barrier: get!("clCommandBarrierWithWaitListKHR"),
-            copy_buffer: get!("clCommandCopyBufferKHR"),
-            fill_buffer: get!("clCommandFillBufferKHR"),
-            nd_range: get!("clCommandNDRangeKernelKHR"),
-            info: get!("clGetCommandBufferInfoKHR"),
-            update: get!("clUpdateMutableCommandsKHR"),
-            mutable_info: get!("clGetMutableCommandInfoKHR"),
-            suggest: get!("clGetKernelSuggestedLocalWorkSizeKHR"),
+            create: get!(CreateFn, "clCreateCommandBufferKHR"),
+            retain: get!(HandleFn, "clRetainCommandBufferKHR"),
+            release: get!(HandleFn, "clReleaseCommandBufferKHR"),
+            finalize: get!(HandleFn, "clFinalizeCommandBufferKHR"),
+            enqueue: get!(EnqueueFn, "clEnqueueCommandBufferKHR"),
+            barrier: get!(BarrierFn, "clCommandBarrierWithWaitListKHR"),
+            copy_buffer: get!(CopyBufferFn, "clCommandCopyBufferKHR"),
+            fill_buffer: get!(FillBufferFn, "clCommandFillBufferKHR"),
+            nd_range: get!(NDRangeFn, "clCommandNDRangeKernelKHR"),
+            info: get!(InfoFn, "clGetCommandBufferInfoKHR"),
+            update: get!(UpdateFn, "clUpdateMutableCommandsKHR"),
+            mutable_info: get!(InfoFn, "clGetMutableCommandInfoKHR"),
+            suggest: get!(SuggestFn, "clGetKernelSuggestedLocalWorkSizeKHR"),
         })
     }
 }

@@ -785,7 +785,7 @@ fn prepare(d: &Dispatch, device: &runtime::device::Device, defer_ok: bool) -> Cl
 
 /// Whether every dimension of a range given with a local size divides evenly.
 fn uniform(global: [u64; 3], local: Option<[u64; 3]>) -> Option<bool> {
-    local.map(|l| (0..3).all(|i| global[i] % l[i].max(1) == 0))
+    local.map(|l| (0..3).all(|i| global[i].is_multiple_of(l[i].max(1))))
 }
 
 #[no_mangle]

@@ -458,7 +458,7 @@ pub(crate) fn resolve_range(k: &Kernel, device: &runtime::device::Device, g: &Ge
             }
             // "... if the work-group size must be uniform, and if the global_work_size is not
             // evenly divisible by the local_work_size."
-            if k.program.requires_uniform_work_groups() && (0..3).any(|d| g.global[d] % l[d] != 0) {
+            if k.program.requires_uniform_work_groups() && (0..3).any(|d| !g.global[d].is_multiple_of(l[d])) {
                 return Err(CL_INVALID_WORK_GROUP_SIZE);
             }
             l
