@@ -679,25 +679,32 @@ pub unsafe extern "C" fn clCommandFillImageKHR(
     })
 }
 
-/// clCommandSVMMemcpyKHR / clCommandSVMMemFillKHR: Clift has no SVM. After the checks common
-/// to every command, "CL_INVALID_OPERATION if the device associated with command_queue does not
-/// support SVM" (clEnqueueSVMMemcpy's error).
+/// An address the host can copy to and from inside a recorded operation.
+#[derive(Clone, Copy)]
+struct Address(usize);
+
+/// clCommandSVMMemcpyKHR / clCommandSVMMemFillKHR: without SVM on the device, after the checks
+/// common to every command, "CL_INVALID_OPERATION if the device associated with command_queue
+/// does not support SVM" (clEnqueueSVMMemcpy's error); with it, the checks of
+/// clEnqueueSVMMemcpy / clEnqueueSVMMemFill and a host copy or fill at each replay (SVM on a
+/// CPU device is host memory).
+#[allow(clippy::too_many_arguments)]
 unsafe fn svm_command(
     command_buffer_handle: cl_command_buffer_khr,
     command_queue: cl_command_queue,
     properties_list: *const cl_command_properties_khr,
     num_sync_points_in_wait_list: cl_uint,
     sync_point_wait_list: *const cl_sync_point_khr,
+    sync_point: *mut cl_sync_point_khr,
     mutable_handle: *mut cl_mutable_command_khr,
+    op: impl FnOnce() -> ClResult<HostOp>,
 ) -> ClResult {
-    begin(
-        command_buffer_handle,
-        command_queue,
-        num_sync_points_in_wait_list,
-        sync_point_wait_list,
-    )?;
+    let cb = begin(command_buffer_handle, command_queue, num_sync_points_in_wait_list, sync_point_wait_list)?;
     no_properties(properties_list, mutable_handle)?;
-    Err(CL_INVALID_OPERATION)
+    if !runtime::device::FEATURES.svm() {
+        return Err(CL_INVALID_OPERATION);
+    }
+    finish_host(&cb, op()?, sync_point)
 }
 
 #[no_mangle]
@@ -705,12 +712,12 @@ pub unsafe extern "C" fn clCommandSVMMemcpyKHR(
     command_buffer_handle: cl_command_buffer_khr,
     command_queue: cl_command_queue,
     properties_list: *const cl_command_properties_khr,
-    _dst_ptr: *mut c_void,
-    _src_ptr: *const c_void,
-    _size: usize,
+    dst_ptr: *mut c_void,
+    src_ptr: *const c_void,
+    size: usize,
     num_sync_points_in_wait_list: cl_uint,
     sync_point_wait_list: *const cl_sync_point_khr,
-    _sync_point: *mut cl_sync_point_khr,
+    sync_point: *mut cl_sync_point_khr,
     mutable_handle: *mut cl_mutable_command_khr,
 ) -> cl_int {
     guard(|| {
@@ -720,7 +727,26 @@ pub unsafe extern "C" fn clCommandSVMMemcpyKHR(
             properties_list,
             num_sync_points_in_wait_list,
             sync_point_wait_list,
+            sync_point,
             mutable_handle,
+            || {
+                // "CL_INVALID_VALUE if dst_ptr or src_ptr is NULL"; "CL_MEM_COPY_OVERLAP if the
+                // values specified for dst_ptr, src_ptr and size result in an overlapping copy."
+                if dst_ptr.is_null() || src_ptr.is_null() {
+                    return Err(CL_INVALID_VALUE);
+                }
+                let (d, s) = (dst_ptr as usize, src_ptr as usize);
+                if d < s.saturating_add(size) && s < d.saturating_add(size) {
+                    return Err(CL_MEM_COPY_OVERLAP);
+                }
+                let (d, s) = (Address(d), Address(s));
+                Ok(Arc::new(move || {
+                    // SAFETY: the application's SVM allocations, which must outlive the
+                    // command-buffer's executions.
+                    unsafe { std::ptr::copy_nonoverlapping(s.0 as *const u8, d.0 as *mut u8, size) };
+                    Ok(())
+                }) as HostOp)
+            },
         )
     })
 }
@@ -730,13 +756,13 @@ pub unsafe extern "C" fn clCommandSVMMemFillKHR(
     command_buffer_handle: cl_command_buffer_khr,
     command_queue: cl_command_queue,
     properties_list: *const cl_command_properties_khr,
-    _svm_ptr: *mut c_void,
-    _pattern: *const c_void,
-    _pattern_size: usize,
-    _size: usize,
+    svm_ptr: *mut c_void,
+    pattern: *const c_void,
+    pattern_size: usize,
+    size: usize,
     num_sync_points_in_wait_list: cl_uint,
     sync_point_wait_list: *const cl_sync_point_khr,
-    _sync_point: *mut cl_sync_point_khr,
+    sync_point: *mut cl_sync_point_khr,
     mutable_handle: *mut cl_mutable_command_khr,
 ) -> cl_int {
     guard(|| {
@@ -746,7 +772,34 @@ pub unsafe extern "C" fn clCommandSVMMemFillKHR(
             properties_list,
             num_sync_points_in_wait_list,
             sync_point_wait_list,
+            sync_point,
             mutable_handle,
+            || {
+                // The checks of clEnqueueSVMMemFill: svm_ptr and pattern not NULL, pattern_size
+                // a power of two up to 128, svm_ptr aligned to it and size a multiple of it.
+                if svm_ptr.is_null()
+                    || pattern.is_null()
+                    || pattern_size == 0
+                    || !pattern_size.is_power_of_two()
+                    || pattern_size > 128
+                    || !(svm_ptr as usize).is_multiple_of(pattern_size)
+                    || !size.is_multiple_of(pattern_size)
+                {
+                    return Err(CL_INVALID_VALUE);
+                }
+                let bytes = slice(pattern as *const u8, pattern_size)
+                    .ok_or(CL_INVALID_VALUE)?
+                    .to_vec();
+                let at = Address(svm_ptr as usize);
+                Ok(Arc::new(move || {
+                    // SAFETY: as for clCommandSVMMemcpyKHR.
+                    let dst = unsafe { std::slice::from_raw_parts_mut(at.0 as *mut u8, size) };
+                    for chunk in dst.chunks_exact_mut(bytes.len()) {
+                        chunk.copy_from_slice(&bytes);
+                    }
+                    Ok(())
+                }) as HostOp)
+            },
         )
     })
 }
