@@ -11,6 +11,7 @@
 //! - mutation: arguments, global size and offset, local size between enqueues; an argument of
 //!   the wrong size gets CL_INVALID_ARG_SIZE and leaves the command as it was; deferred
 //!   arguments;
+//! - a kernel that faults inside a replay fails that enqueue only; image commands replay;
 //! - the errors the extensions list for bad input.
 //!
 //! Kernels: kernels/source/command_buffer.cl.
@@ -989,4 +990,140 @@ fn suggested_local_work_size() {
         (api.suggest)(oq.0, k.0, 1, ptr::null(), global.as_ptr(), local.as_mut_ptr()),
         CL_INVALID_CONTEXT
     );
+}
+
+/// A kernel that faults inside a replay fails that enqueue with CL_OUT_OF_RESOURCES and skips
+/// the commands recorded after it; the queue, the buffers and the command-buffer stay usable,
+/// and after an update of the faulting argument the next replay runs everything.
+#[test]
+fn fault_inside_a_replay() {
+    if !isolate("fault_inside_a_replay") {
+        return;
+    }
+    let api = api();
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let prog = program(&ctx);
+    let (a, b) = (ctx.buffer(64 * 4), ctx.buffer(64 * 4));
+    let store = prog.kernel("store_at");
+    store.arg_mem(0, &a);
+    store.arg(1, &(1u64 << 40));
+    let add = prog.kernel("add");
+    add.arg_mem(0, &b);
+    add.arg(1, &5i32);
+    let cb = Cb::mutable(&api, &q);
+    cb.fill(&b, 1, 64 * 4);
+    let (err, _, faulting) = cb.try_kernel(&store, &[], 0, 1, None, &[]);
+    check_err!(err, CL_SUCCESS, "clCommandNDRangeKernelKHR");
+    cb.kernel(&add, 64);
+    cb.finalize();
+    let mut e: cl_event = ptr::null_mut();
+    check!(cb.try_enqueue(&[], &mut e), CL_SUCCESS);
+    let e = Event(e);
+    q.finish();
+    assert_eq!(e.status(), CL_OUT_OF_RESOURCES);
+    // The fill ran, the add after the fault did not.
+    assert_eq!(ints(&q.read(&b, 0, 64 * 4)), vec![1; 64]);
+    let zero = 0u64;
+    let arg = [MutableDispatchArg {
+        arg_index: 1,
+        arg_size: 8,
+        arg_value: &zero as *const u64 as *const c_void,
+    }];
+    check!(cb.update(&[&arg_config(faulting, &arg)]), CL_SUCCESS);
+    let mut e2: cl_event = ptr::null_mut();
+    check!(cb.try_enqueue(&[], &mut e2), CL_SUCCESS);
+    let e2 = Event(e2);
+    q.finish();
+    assert_eq!(e2.status(), CL_COMPLETE);
+    assert_eq!(ints(&q.read(&b, 0, 64 * 4)), vec![6; 64]);
+    assert_eq!(ints(&q.read(&a, 0, 4)), vec![7]);
+}
+
+/// Image commands replay too: fill a 2D RGBA8 image (a different colour for two regions),
+/// copy it into a buffer, replay twice after overwriting the buffer.
+#[test]
+fn image_commands_replay() {
+    let api = api();
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let format = cl_image_format {
+        image_channel_order: CL_RGBA,
+        image_channel_data_type: CL_UNSIGNED_INT8,
+    };
+    let (w, h) = (16usize, 8usize);
+    let desc = image_desc(CL_MEM_OBJECT_IMAGE2D, [w, h, 1, 1], 0, 0, ptr::null_mut());
+    let img = ctx.image(CL_MEM_READ_WRITE, &format, &desc, ptr::null_mut());
+    let out = ctx.buffer(w * h * 4);
+    let cb = Cb::new(&api, &q, &[]);
+    let (top, bottom) = ([1u32, 2, 3, 4], [250u32, 251, 252, 253]);
+    let fill = |color: &[u32; 4], origin: [usize; 3], region: [usize; 3]| {
+        let mut point = 0;
+        ok!((api.fill_image)(
+            cb.handle,
+            ptr::null_mut(),
+            ptr::null(),
+            img.0,
+            color.as_ptr() as *const c_void,
+            origin.as_ptr(),
+            region.as_ptr(),
+            0,
+            ptr::null(),
+            &mut point,
+            ptr::null_mut()
+        ));
+        point
+    };
+    let s1 = fill(&top, [0, 0, 0], [w, h / 2, 1]);
+    let s2 = fill(&bottom, [0, h / 2, 0], [w, h - h / 2, 1]);
+    let region = [w, h, 1];
+    let origin = [0usize; 3];
+    let waits = [s1, s2];
+    let mut point = 0;
+    ok!((api.copy_image_to_buffer)(
+        cb.handle,
+        ptr::null_mut(),
+        ptr::null(),
+        img.0,
+        out.0,
+        origin.as_ptr(),
+        region.as_ptr(),
+        0,
+        2,
+        waits.as_ptr(),
+        &mut point,
+        ptr::null_mut()
+    ));
+    // A region outside the image is refused when recorded.
+    let big = [w + 1, h, 1];
+    check!(
+        (api.copy_image_to_buffer)(
+            cb.handle,
+            ptr::null_mut(),
+            ptr::null(),
+            img.0,
+            out.0,
+            origin.as_ptr(),
+            big.as_ptr(),
+            0,
+            0,
+            ptr::null(),
+            &mut point,
+            ptr::null_mut()
+        ),
+        CL_INVALID_VALUE
+    );
+    cb.finalize();
+    let want: Vec<u8> = (0..h)
+        .flat_map(|y| {
+            let c = if y < h / 2 { top } else { bottom };
+            (0..w).flat_map(move |_| c.map(|v| v as u8))
+        })
+        .collect();
+    for _ in 0..2 {
+        q.write(&out, 0, &vec![0xEEu8; w * h * 4]);
+        cb.enqueue();
+        q.finish();
+        assert_eq!(q.read(&out, 0, w * h * 4), want);
+    }
 }

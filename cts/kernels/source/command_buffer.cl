@@ -17,3 +17,8 @@ kernel void index_scale(global int *out, int scale) {
 kernel void local_size(global int *out) {
     out[get_global_id(0)] = (int)get_enqueued_local_size(0);
 }
+
+// a[off] = 7: with off = 2^40 the store faults (fault containment inside a replay).
+kernel void store_at(global int *a, ulong off) {
+    a[off] = 7;
+}

@@ -699,7 +699,12 @@ unsafe fn svm_command(
     mutable_handle: *mut cl_mutable_command_khr,
     op: impl FnOnce() -> ClResult<HostOp>,
 ) -> ClResult {
-    let cb = begin(command_buffer_handle, command_queue, num_sync_points_in_wait_list, sync_point_wait_list)?;
+    let cb = begin(
+        command_buffer_handle,
+        command_queue,
+        num_sync_points_in_wait_list,
+        sync_point_wait_list,
+    )?;
     no_properties(properties_list, mutable_handle)?;
     if !runtime::device::FEATURES.svm() {
         return Err(CL_INVALID_OPERATION);
