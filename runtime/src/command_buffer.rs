@@ -3,9 +3,10 @@
 //!
 //! A command-buffer records commands once and runs them many times. Recording checks every
 //! command as its `clEnqueue*` twin would (the icd does that) and keeps what the command will
-//! do: a host operation for copies and fills, a mutable command for an ND-range. Finalizing
-//! prepares every kernel launch (the argument block laid out, the local size chosen, the
-//! memory objects held) into a *plan*; enqueuing the command-buffer puts one command on the
+//! do: a host operation for copies and fills, a mutable command for an ND-range whose launch is
+//! prepared as it is recorded (the arguments captured, the argument block laid out, the local
+//! size chosen, the memory objects held). Finalizing gathers the operations and launches into a
+//! *plan*; enqueuing the command-buffer puts one command on the
 //! queue (`CL_COMMAND_COMMAND_BUFFER_KHR`) whose work runs the plan's steps in the order they
 //! were recorded. That order satisfies every sync point (a sync point can only name a command
 //! recorded before) and every barrier, so the steps need no events of their own: a replay costs
