@@ -14,6 +14,7 @@
 // `check!` wraps the API call it is given in `unsafe` on purpose: every test call is FFI.
 #![allow(clippy::macro_metavars_in_unsafe)]
 
+pub mod command_buffer;
 pub mod ffi;
 pub mod image_ref;
 pub mod threads;

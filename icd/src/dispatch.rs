@@ -192,12 +192,11 @@ pub static DISPATCH: cl_icd_dispatch = cl_icd_dispatch {
     clSetContextDestructorCallback: Some(crate::api::clSetContextDestructorCallback),
 
     // OpenCL 3.1
-    // cl_khr_suggested_local_work_size (not reported). Without opencl-sys's `CL_VERSION_3_1`
-    // feature this slot is typed `intptr_t`, and a function address cannot become an integer in
-    // a static; with the feature on it takes
-    // `Some(crate::api::clGetKernelSuggestedLocalWorkSizeKHR)`, which exists already. Until
-    // then nothing reaches the slot: ocl-icd 2.3.1 does not export the function, and
-    // `lookup_extension` does not hand out its name.
+    // Without opencl-sys's `CL_VERSION_3_1` feature this slot is typed `intptr_t`, and a
+    // function address cannot become an integer in a static. Applications reach
+    // cl_khr_suggested_local_work_size's clGetKernelSuggestedLocalWorkSizeKHR through
+    // clGetExtensionFunctionAddress(ForPlatform) (`lookup_extension`); ocl-icd 2.3.1 does not
+    // export it and never reads this slot.
     clGetKernelSuggestedLocalWorkSize: 0,
 };
 
@@ -212,6 +211,44 @@ pub fn lookup_extension(name: &CStr) -> *mut c_void {
         // cl_khr_il_program: clCreateProgramWithILKHR has the signature and behaviour of the
         // core clCreateProgramWithIL (OpenCL 2.1), the extension's promotion.
         b"clCreateProgramWithILKHR" => crate::api::clCreateProgramWithIL as *const () as *mut c_void,
-        _ => std::ptr::null_mut(),
+        // cl_khr_suggested_local_work_size.
+        b"clGetKernelSuggestedLocalWorkSizeKHR"
+            if runtime::device::FEATURES.has_extension("cl_khr_suggested_local_work_size") =>
+        {
+            crate::api::clGetKernelSuggestedLocalWorkSizeKHR as *const () as *mut c_void
+        }
+        _ => command_buffer_extension(name),
     }
+}
+
+/// cl_khr_command_buffer and cl_khr_command_buffer_mutable_dispatch (`api::command_buffer`),
+/// while the device reports them.
+fn command_buffer_extension(name: &CStr) -> *mut c_void {
+    use crate::api as a;
+    use runtime::device::FEATURES;
+    let f: *const () = match name.to_bytes() {
+        _ if !FEATURES.has_extension("cl_khr_command_buffer") => return std::ptr::null_mut(),
+        b"clCreateCommandBufferKHR" => a::clCreateCommandBufferKHR as *const (),
+        b"clRetainCommandBufferKHR" => a::clRetainCommandBufferKHR as *const (),
+        b"clReleaseCommandBufferKHR" => a::clReleaseCommandBufferKHR as *const (),
+        b"clFinalizeCommandBufferKHR" => a::clFinalizeCommandBufferKHR as *const (),
+        b"clEnqueueCommandBufferKHR" => a::clEnqueueCommandBufferKHR as *const (),
+        b"clGetCommandBufferInfoKHR" => a::clGetCommandBufferInfoKHR as *const (),
+        b"clCommandBarrierWithWaitListKHR" => a::clCommandBarrierWithWaitListKHR as *const (),
+        b"clCommandCopyBufferKHR" => a::clCommandCopyBufferKHR as *const (),
+        b"clCommandCopyBufferRectKHR" => a::clCommandCopyBufferRectKHR as *const (),
+        b"clCommandCopyBufferToImageKHR" => a::clCommandCopyBufferToImageKHR as *const (),
+        b"clCommandCopyImageKHR" => a::clCommandCopyImageKHR as *const (),
+        b"clCommandCopyImageToBufferKHR" => a::clCommandCopyImageToBufferKHR as *const (),
+        b"clCommandFillBufferKHR" => a::clCommandFillBufferKHR as *const (),
+        b"clCommandFillImageKHR" => a::clCommandFillImageKHR as *const (),
+        b"clCommandNDRangeKernelKHR" => a::clCommandNDRangeKernelKHR as *const (),
+        b"clCommandSVMMemcpyKHR" => a::clCommandSVMMemcpyKHR as *const (),
+        b"clCommandSVMMemFillKHR" => a::clCommandSVMMemFillKHR as *const (),
+        _ if !FEATURES.has_extension("cl_khr_command_buffer_mutable_dispatch") => return std::ptr::null_mut(),
+        b"clUpdateMutableCommandsKHR" => a::clUpdateMutableCommandsKHR as *const (),
+        b"clGetMutableCommandInfoKHR" => a::clGetMutableCommandInfoKHR as *const (),
+        _ => return std::ptr::null_mut(),
+    };
+    f as *mut c_void
 }

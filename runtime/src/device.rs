@@ -86,6 +86,9 @@ pub const FEATURES: Features = Features {
         ("cl_khr_depth_images", V1_0),
         ("cl_khr_image2d_from_buffer", V1_0),
         ("cl_khr_srgb_image_writes", V1_0),
+        ("cl_khr_command_buffer", info::version(0, 9, 8)),
+        ("cl_khr_command_buffer_mutable_dispatch", info::version(0, 9, 5)),
+        ("cl_khr_suggested_local_work_size", V1_0),
     ],
     opencl_c_features: &[
         ("__opencl_c_int64", V3_0),
@@ -535,6 +538,7 @@ impl Device {
             .or_else(|| self.image_info(param))
             .or_else(|| self.capability_info(param))
             .or_else(|| self.language_info(param))
+            .or_else(|| crate::command_buffer::device_info(param))
             .unwrap_or(Err(CL_INVALID_VALUE))
     }
 

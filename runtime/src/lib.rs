@@ -7,6 +7,7 @@ pub mod callback;
 pub mod clc;
 pub mod clc_image_constants;
 pub mod clock;
+pub mod command_buffer;
 pub mod context;
 pub mod cpuset;
 pub mod device;

@@ -24,6 +24,10 @@ pub enum Kind {
     Sampler,
     Program,
     Kernel,
+    /// cl_khr_command_buffer.
+    CommandBuffer,
+    /// cl_khr_command_buffer_mutable_dispatch.
+    MutableCommand,
 }
 
 /// The ICD dispatch table, set once by the icd crate when the library is loaded.

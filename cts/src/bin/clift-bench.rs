@@ -14,6 +14,8 @@
 
 #[path = "../bench/cl.rs"]
 mod cl;
+#[path = "../bench/cmdbuf.rs"]
+mod cmdbuf;
 #[path = "../bench/kernels.rs"]
 mod kernels;
 #[path = "../bench/warm.rs"]
@@ -44,6 +46,9 @@ usage: clift-bench [options]
                     fresh kernel cache, the second build measuring the warm cache
                     (repeatable; 'all' for every kernel; default: the --kernel ones)
   --no-warm         skip the new-process builds
+  --command-buffer  instead of the kernels: 100 small launches enqueued one by one against
+                    the same recorded into a cl_khr_command_buffer and replayed (host time of
+                    the enqueue calls and time to completion; --runs batches, at least 100)
 The ICD loader picks the platforms up from OCL_ICD_VENDORS (a folder of .icd files).
 Every run uses fresh CLIFT_CACHE_DIR and POCL_CACHE_DIR folders, removed at the end.";
 
@@ -56,6 +61,7 @@ struct Opts {
     runs: usize,
     timeout: u64,
     warm: Vec<String>,
+    command_buffer: bool,
 }
 
 fn parse_args() -> Result<Opts, String> {
@@ -68,6 +74,7 @@ fn parse_args() -> Result<Opts, String> {
         runs: 10,
         timeout: 300,
         warm: vec![],
+        command_buffer: false,
     };
     let mut no_warm = false;
     let mut it = std::env::args().skip(1);
@@ -102,6 +109,7 @@ fn parse_args() -> Result<Opts, String> {
                 }
             }
             "--no-warm" => no_warm = true,
+            "--command-buffer" => o.command_buffer = true,
             "--il" => o.il = true,
             "--reps" => o.reps = val("--reps")?.parse().map_err(|e| format!("--reps: {e}"))?,
             "--runs" => o.runs = val("--runs")?.parse().map_err(|e| format!("--runs: {e}"))?,
@@ -808,6 +816,21 @@ fn main() {
 
     println!("# clift-bench\n");
     print!("{}", machine(&plats));
+    if o.command_buffer {
+        let runs = o.runs.max(100);
+        let mut rows = Vec::new();
+        for p in &plats {
+            eprintln!("clift-bench: command-buffer replay on {}", p.label());
+            match cmdbuf::measure(p, runs) {
+                Ok(r) => rows.push(r),
+                Err(e) => println!("- {}: {e}\n", p.label()),
+            }
+        }
+        println!("## Command-buffer replay against one-by-one enqueue\n");
+        print!("{}", cmdbuf::table(&rows, runs, fmt_time));
+        return;
+    }
+
     println!(
         "- Sizes: {}; program: {}; {} fresh-context first results per kernel (each a program no cache has seen), steady state over up to {} runs after 2 warm-ups\n",
         if o.size == Size::Large { "large" } else { "small" },

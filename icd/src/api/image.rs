@@ -461,13 +461,17 @@ pub unsafe extern "C" fn clGetImageInfo(
 // ---------------------------------------------------------------------------------------------
 
 /// The image part of a memory object found by `handles::image`.
-fn image_of(mem: &Mem) -> ClResult<&Image> {
+pub(super) fn image_of(mem: &Mem) -> ClResult<&Image> {
     mem.image.as_ref().ok_or(CL_INVALID_MEM_OBJECT)
 }
 
 /// An origin and region of an image command: "CL_INVALID_VALUE if origin or region is NULL",
 /// then `Image::check_region`.
-unsafe fn image_box(img: &Image, origin: *const usize, region: *const usize) -> ClResult<([usize; 3], [usize; 3])> {
+pub(super) unsafe fn image_box(
+    img: &Image,
+    origin: *const usize,
+    region: *const usize,
+) -> ClResult<([usize; 3], [usize; 3])> {
     let origin = triple(origin)?;
     let region = triple(region)?;
     img.check_region(origin, region)?;

@@ -144,77 +144,92 @@ pub unsafe extern "C" fn clSetKernelArg(
 ) -> cl_int {
     guard(|| {
         let k = kernel(k)?;
-        // "CL_INVALID_ARG_INDEX if arg_index is not a valid argument index."
-        let desc = k.arg(arg_index as usize).ok_or(CL_INVALID_ARG_INDEX)?.clone();
-        let value = match desc.kind {
-            ArgKind::Global | ArgKind::Constant => {
-                // "CL_INVALID_ARG_SIZE if ... the argument is a memory object and arg_size !=
-                // sizeof(cl_mem)".
-                if arg_size != std::mem::size_of::<cl_mem>() {
-                    return Err(CL_INVALID_ARG_SIZE);
-                }
-                // A NULL arg_value or a NULL cl_mem sets a NULL pointer.
-                let handle = if arg_value.is_null() {
-                    std::ptr::null_mut()
-                } else {
-                    *(arg_value as *const cl_mem)
-                };
-                if handle.is_null() {
-                    ArgValue::Buffer(None)
-                } else {
-                    // "CL_INVALID_MEM_OBJECT for an argument declared to be a memory object when
-                    // the specified arg_value is not a valid memory object."
-                    let mem = handles::buffer(handle)?;
-                    if !Arc::ptr_eq(&mem.context, &k.program.context) {
-                        return Err(CL_INVALID_MEM_OBJECT);
-                    }
-                    ArgValue::Buffer(Some(Arc::downgrade(&mem)))
-                }
-            }
-            ArgKind::Local => {
-                // "CL_INVALID_ARG_VALUE if the argument is declared with the local qualifier
-                // and arg_value is not NULL"; "CL_INVALID_ARG_SIZE if ... arg_size is zero and
-                // the argument is declared with the local qualifier".
-                if !arg_value.is_null() {
-                    return Err(CL_INVALID_ARG_VALUE);
-                }
-                if arg_size == 0 {
-                    return Err(CL_INVALID_ARG_SIZE);
-                }
-                ArgValue::Local(arg_size)
-            }
-            ArgKind::Value => {
-                // "CL_INVALID_ARG_VALUE if arg_value specified is not a valid value";
-                // "CL_INVALID_ARG_SIZE if arg_size does not match the size of the data type".
-                if arg_value.is_null() {
-                    return Err(CL_INVALID_ARG_VALUE);
-                }
-                if arg_size != desc.size {
-                    return Err(CL_INVALID_ARG_SIZE);
-                }
-                ArgValue::Bytes(std::slice::from_raw_parts(arg_value as *const u8, arg_size).to_vec())
-            }
-            ArgKind::Image => image_arg(&k, arg_index, arg_size, arg_value)?,
-            ArgKind::Sampler => {
-                // "CL_INVALID_ARG_SIZE if arg_value points to a sampler object and arg_size is
-                // not equal to sizeof(cl_sampler)"; "CL_INVALID_SAMPLER if the kernel argument
-                // is a sampler, but arg_value does not point to a valid sampler object".
-                if arg_size != std::mem::size_of::<cl_sampler>() {
-                    return Err(CL_INVALID_ARG_SIZE);
-                }
-                if arg_value.is_null() {
-                    return Err(CL_INVALID_SAMPLER);
-                }
-                let sampler = handles::sampler(*(arg_value as *const cl_sampler))?;
-                if !Arc::ptr_eq(&sampler.context, &k.program.context) {
-                    return Err(CL_INVALID_CONTEXT);
-                }
-                ArgValue::Sampler(sampler.bits())
-            }
-        };
+        let value = arg_value_of(&k, arg_index, arg_size, arg_value)?;
         k.set_arg(arg_index as usize, value);
         Ok(())
     })
+}
+
+/// The value clSetKernelArg would set, with its errors (also used by the mutable dispatch of
+/// command-buffers, whose argument updates return "the errors defined by clSetKernelArg").
+///
+/// # Safety
+/// `arg_value` must be NULL or valid for `arg_size` bytes.
+pub(crate) unsafe fn arg_value_of(
+    k: &Kernel,
+    arg_index: cl_uint,
+    arg_size: usize,
+    arg_value: *const c_void,
+) -> ClResult<ArgValue> {
+    // "CL_INVALID_ARG_INDEX if arg_index is not a valid argument index."
+    let desc = k.arg(arg_index as usize).ok_or(CL_INVALID_ARG_INDEX)?.clone();
+    let value = match desc.kind {
+        ArgKind::Global | ArgKind::Constant => {
+            // "CL_INVALID_ARG_SIZE if ... the argument is a memory object and arg_size !=
+            // sizeof(cl_mem)".
+            if arg_size != std::mem::size_of::<cl_mem>() {
+                return Err(CL_INVALID_ARG_SIZE);
+            }
+            // A NULL arg_value or a NULL cl_mem sets a NULL pointer.
+            let handle = if arg_value.is_null() {
+                std::ptr::null_mut()
+            } else {
+                *(arg_value as *const cl_mem)
+            };
+            if handle.is_null() {
+                ArgValue::Buffer(None)
+            } else {
+                // "CL_INVALID_MEM_OBJECT for an argument declared to be a memory object when
+                // the specified arg_value is not a valid memory object."
+                let mem = handles::buffer(handle)?;
+                if !Arc::ptr_eq(&mem.context, &k.program.context) {
+                    return Err(CL_INVALID_MEM_OBJECT);
+                }
+                ArgValue::Buffer(Some(Arc::downgrade(&mem)))
+            }
+        }
+        ArgKind::Local => {
+            // "CL_INVALID_ARG_VALUE if the argument is declared with the local qualifier
+            // and arg_value is not NULL"; "CL_INVALID_ARG_SIZE if ... arg_size is zero and
+            // the argument is declared with the local qualifier".
+            if !arg_value.is_null() {
+                return Err(CL_INVALID_ARG_VALUE);
+            }
+            if arg_size == 0 {
+                return Err(CL_INVALID_ARG_SIZE);
+            }
+            ArgValue::Local(arg_size)
+        }
+        ArgKind::Value => {
+            // "CL_INVALID_ARG_VALUE if arg_value specified is not a valid value";
+            // "CL_INVALID_ARG_SIZE if arg_size does not match the size of the data type".
+            if arg_value.is_null() {
+                return Err(CL_INVALID_ARG_VALUE);
+            }
+            if arg_size != desc.size {
+                return Err(CL_INVALID_ARG_SIZE);
+            }
+            ArgValue::Bytes(std::slice::from_raw_parts(arg_value as *const u8, arg_size).to_vec())
+        }
+        ArgKind::Image => image_arg(k, arg_index, arg_size, arg_value)?,
+        ArgKind::Sampler => {
+            // "CL_INVALID_ARG_SIZE if arg_value points to a sampler object and arg_size is
+            // not equal to sizeof(cl_sampler)"; "CL_INVALID_SAMPLER if the kernel argument
+            // is a sampler, but arg_value does not point to a valid sampler object".
+            if arg_size != std::mem::size_of::<cl_sampler>() {
+                return Err(CL_INVALID_ARG_SIZE);
+            }
+            if arg_value.is_null() {
+                return Err(CL_INVALID_SAMPLER);
+            }
+            let sampler = handles::sampler(*(arg_value as *const cl_sampler))?;
+            if !Arc::ptr_eq(&sampler.context, &k.program.context) {
+                return Err(CL_INVALID_CONTEXT);
+            }
+            ArgValue::Sampler(sampler.bits())
+        }
+    };
+    Ok(value)
 }
 
 #[no_mangle]
@@ -343,6 +358,151 @@ unsafe fn dims(p: *const usize, work_dim: usize, fill: u64) -> Option<[u64; 3]> 
     Some(out)
 }
 
+/// The ND-range arguments of clEnqueueNDRangeKernel as given, before a local size is chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Geometry {
+    pub work_dim: cl_uint,
+    pub offset: [u64; 3],
+    pub global: [u64; 3],
+    /// `None`: the application left the local size to Clift.
+    pub local: Option<[u64; 3]>,
+}
+
+/// Reads the ND-range arguments: "CL_INVALID_WORK_DIMENSION if work_dim is not a valid value
+/// (i.e. a value between 1 and CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS)", "CL_INVALID_GLOBAL_OFFSET
+/// if the value specified in global_work_size + the corresponding values in
+/// global_work_offset for any dimensions is greater than the maximum value representable by
+/// size_t".
+///
+/// # Safety
+/// Each pointer must be NULL or valid for `work_dim` elements.
+pub(crate) unsafe fn read_geometry(
+    work_dim: cl_uint,
+    offset: *const usize,
+    global: *const usize,
+    local: *const usize,
+) -> ClResult<Geometry> {
+    if !(1..=3).contains(&work_dim) {
+        return Err(CL_INVALID_WORK_DIMENSION);
+    }
+    let n = work_dim as usize;
+    // OpenCL 2.1+: a NULL or zero global size enqueues nothing (the command still completes).
+    let global = if global.is_null() {
+        [0; 3]
+    } else {
+        dims(global, n, 1).ok_or(CL_INVALID_VALUE)?
+    };
+    let offset = if offset.is_null() {
+        [0; 3]
+    } else {
+        dims(offset, n, 0).ok_or(CL_INVALID_VALUE)?
+    };
+    let g = Geometry {
+        work_dim,
+        offset,
+        global,
+        local: if local.is_null() {
+            None
+        } else {
+            Some(dims(local, n, 1).ok_or(CL_INVALID_VALUE)?)
+        },
+    };
+    check_offset(&g)?;
+    Ok(g)
+}
+
+/// "CL_INVALID_GLOBAL_OFFSET if the value specified in global_work_size + the corresponding
+/// values in global_work_offset for any dimensions is greater than the maximum value
+/// representable by size_t."
+pub(crate) fn check_offset(g: &Geometry) -> ClResult {
+    if (0..3).any(|d| {
+        g.offset[d]
+            .checked_add(g.global[d])
+            .is_none_or(|end| end > usize::MAX as u64)
+    }) {
+        return Err(CL_INVALID_GLOBAL_OFFSET);
+    }
+    Ok(())
+}
+
+/// The range a launch of `k` runs: the local size given (checked) or chosen.
+pub(crate) fn resolve_range(k: &Kernel, device: &runtime::device::Device, g: &Geometry) -> ClResult<NDRange> {
+    let reqd = k.compiled.reqd_work_group_size.map(|r| r.map(|x| x as u64));
+    let local = match g.local {
+        None => match reqd {
+            Some(r) => r,
+            None => ndrange::choose_local_size(
+                g.work_dim,
+                g.global.map(|x| x.max(1)),
+                max_group(k) as u64,
+                device.compute_units() as u64,
+                !k.program.requires_uniform_work_groups(),
+            ),
+        },
+        Some(l) => {
+            // "CL_INVALID_WORK_GROUP_SIZE if local_work_size is not NULL and ... the total
+            // number of work-items in the work-group is zero / greater than
+            // CL_KERNEL_WORK_GROUP_SIZE / does not match the required work-group size."
+            let items: u64 = l.iter().product();
+            if items == 0 {
+                return Err(CL_INVALID_WORK_GROUP_SIZE);
+            }
+            // "CL_INVALID_WORK_ITEM_SIZE if the number of work-items specified in any dimension
+            // of local_work_size is greater than the corresponding
+            // CL_DEVICE_MAX_WORK_ITEM_SIZES."
+            if l.iter().any(|&x| x > runtime::device::MAX_WORK_GROUP_SIZE as u64) {
+                return Err(CL_INVALID_WORK_ITEM_SIZE);
+            }
+            if items > max_group(k) as u64 || reqd.is_some_and(|r| r != l) {
+                return Err(CL_INVALID_WORK_GROUP_SIZE);
+            }
+            // "... if the work-group size must be uniform, and if the global_work_size is not
+            // evenly divisible by the local_work_size."
+            if k.program.requires_uniform_work_groups() && (0..3).any(|d| !g.global[d].is_multiple_of(l[d])) {
+                return Err(CL_INVALID_WORK_GROUP_SIZE);
+            }
+            l
+        }
+    };
+    Ok(NDRange {
+        work_dim: g.work_dim,
+        offset: g.offset,
+        global: g.global,
+        local,
+    })
+}
+
+/// The resources a launch needs beyond its arguments: local memory, the stack of a
+/// work-item's private memory, per-work-item state of kernels with barriers.
+pub(crate) fn check_resources(
+    k: &Kernel,
+    device: &runtime::device::Device,
+    args: &runtime::kernel::BoundArgs,
+    range: &NDRange,
+) -> ClResult {
+    if args.local_size as u64 > device.local_mem_size() {
+        return Err(CL_OUT_OF_RESOURCES);
+    }
+    // "CL_OUT_OF_RESOURCES if there is a failure to allocate resources required by the OpenCL
+    // implementation on the device": a work-item's private memory lives on the stack of the
+    // thread that runs it (a worker thread, or a fiber for kernels on the fiber fallback).
+    let stack = ndrange::stack_need(k.compiled.private_mem_size);
+    let limit = match k.compiled.barrier_strategy {
+        jit::codegen::BarrierStrategy::Fibers => jit::codegen::driver::FIBER_STACK,
+        _ => runtime::workers::WORKER_STACK,
+    };
+    if stack > limit {
+        return Err(CL_OUT_OF_RESOURCES);
+    }
+    // Per-work-item state of kernels with barriers (spill records or fiber stacks) for one
+    // work-group at a time per thread.
+    let items: u64 = range.local.iter().product();
+    if (k.compiled.per_work_item_memory() as u64).saturating_mul(items) > MAX_GROUP_STATE {
+        return Err(CL_OUT_OF_RESOURCES);
+    }
+    Ok(())
+}
+
 #[allow(clippy::too_many_arguments)]
 unsafe fn enqueue_kernel(
     queue: cl_command_queue,
@@ -364,98 +524,12 @@ unsafe fn enqueue_kernel(
         return Err(CL_INVALID_CONTEXT);
     }
     let deps = handles::wait_list(num_events, wait_list, &q.context)?;
-    // "CL_INVALID_WORK_DIMENSION if work_dim is not a valid value (i.e. a value between 1 and
-    // CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS)."
-    if !(1..=3).contains(&work_dim) {
-        return Err(CL_INVALID_WORK_DIMENSION);
-    }
-    let n = work_dim as usize;
-    // OpenCL 2.1+: a NULL or zero global size enqueues nothing (the command still completes).
-    let global = if global.is_null() {
-        [0; 3]
-    } else {
-        dims(global, n, 1).ok_or(CL_INVALID_VALUE)?
-    };
-    let offset = if offset.is_null() {
-        [0; 3]
-    } else {
-        dims(offset, n, 0).ok_or(CL_INVALID_VALUE)?
-    };
-    // "CL_INVALID_GLOBAL_OFFSET if the value specified in global_work_size + the corresponding
-    // values in global_work_offset for any dimensions is greater than the maximum value
-    // representable by size_t."
-    if (0..3).any(|d| {
-        offset[d]
-            .checked_add(global[d])
-            .is_none_or(|end| end > usize::MAX as u64)
-    }) {
-        return Err(CL_INVALID_GLOBAL_OFFSET);
-    }
+    let geometry = read_geometry(work_dim, offset, global, local)?;
     let device = q.device;
-    let reqd = k.compiled.reqd_work_group_size.map(|r| r.map(|x| x as u64));
-    let local = if local.is_null() {
-        match reqd {
-            Some(r) => r,
-            None => ndrange::choose_local_size(
-                work_dim,
-                global.map(|g| g.max(1)),
-                max_group(&k) as u64,
-                device.compute_units() as u64,
-                !k.program.requires_uniform_work_groups(),
-            ),
-        }
-    } else {
-        let l = dims(local, n, 1).ok_or(CL_INVALID_VALUE)?;
-        // "CL_INVALID_WORK_GROUP_SIZE if local_work_size is not NULL and ... the total number
-        // of work-items in the work-group is zero / greater than CL_KERNEL_WORK_GROUP_SIZE /
-        // does not match the required work-group size."
-        let items: u64 = l.iter().product();
-        if items == 0 {
-            return Err(CL_INVALID_WORK_GROUP_SIZE);
-        }
-        // "CL_INVALID_WORK_ITEM_SIZE if the number of work-items specified in any dimension of
-        // local_work_size is greater than the corresponding CL_DEVICE_MAX_WORK_ITEM_SIZES."
-        if l.iter().any(|&x| x > runtime::device::MAX_WORK_GROUP_SIZE as u64) {
-            return Err(CL_INVALID_WORK_ITEM_SIZE);
-        }
-        if items > max_group(&k) as u64 || reqd.is_some_and(|r| r != l) {
-            return Err(CL_INVALID_WORK_GROUP_SIZE);
-        }
-        // "... if the work-group size must be uniform, and if the global_work_size is not
-        // evenly divisible by the local_work_size."
-        if k.program.requires_uniform_work_groups() && (0..3).any(|d| global[d] % l[d] != 0) {
-            return Err(CL_INVALID_WORK_GROUP_SIZE);
-        }
-        l
-    };
+    let range = resolve_range(&k, device, &geometry)?;
     // "CL_INVALID_KERNEL_ARGS if the kernel argument values have not been specified."
     let args = k.bind().ok_or(CL_INVALID_KERNEL_ARGS)?;
-    if args.local_size as u64 > device.local_mem_size() {
-        return Err(CL_OUT_OF_RESOURCES);
-    }
-    // "CL_OUT_OF_RESOURCES if there is a failure to allocate resources required by the OpenCL
-    // implementation on the device": a work-item's private memory lives on the stack of the
-    // thread that runs it (a worker thread, or a fiber for kernels on the fiber fallback).
-    let stack = ndrange::stack_need(k.compiled.private_mem_size);
-    let limit = match k.compiled.barrier_strategy {
-        jit::codegen::BarrierStrategy::Fibers => jit::codegen::driver::FIBER_STACK,
-        _ => runtime::workers::WORKER_STACK,
-    };
-    if stack > limit {
-        return Err(CL_OUT_OF_RESOURCES);
-    }
-    // Per-work-item state of kernels with barriers (spill records or fiber stacks) for one
-    // work-group at a time per thread.
-    let items: u64 = local.iter().product();
-    if (k.compiled.per_work_item_memory() as u64).saturating_mul(items) > MAX_GROUP_STATE {
-        return Err(CL_OUT_OF_RESOURCES);
-    }
-    let range = NDRange {
-        work_dim,
-        offset,
-        global,
-        local,
-    };
+    check_resources(&k, device, &args, &range)?;
     let compiled = k.compiled.clone();
     let context = q.context.clone();
     let work = Box::new(move || ndrange::run_command(&context, device, compiled, args, range));
@@ -513,5 +587,50 @@ pub unsafe extern "C" fn clEnqueueTask(
             event,
             CL_COMMAND_TASK,
         )
+    })
+}
+
+/// cl_khr_suggested_local_work_size: the local size an enqueue of `kernel` with this range and
+/// a NULL local size would use (`resolve_range`, the choice clEnqueueNDRangeKernel makes).
+#[no_mangle]
+pub unsafe extern "C" fn clGetKernelSuggestedLocalWorkSizeKHR(
+    command_queue: cl_command_queue,
+    k: cl_kernel,
+    work_dim: cl_uint,
+    global_work_offset: *const usize,
+    global_work_size: *const usize,
+    suggested_local_work_size: *mut usize,
+) -> cl_int {
+    guard(|| {
+        // "CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host command-queue";
+        // "CL_INVALID_KERNEL if kernel is not a valid kernel"; "CL_INVALID_CONTEXT if the
+        // context associated with command_queue and kernel are not the same".
+        let q = handles::queue(command_queue)?;
+        let k = kernel(k)?;
+        if !Arc::ptr_eq(&q.context, &k.program.context) {
+            return Err(CL_INVALID_CONTEXT);
+        }
+        // "CL_INVALID_KERNEL_ARGS if any kernel arguments for kernel have not been set."
+        let args = k.bind().ok_or(CL_INVALID_KERNEL_ARGS)?;
+        if !(1..=3).contains(&work_dim) {
+            return Err(CL_INVALID_WORK_DIMENSION);
+        }
+        // "CL_INVALID_GLOBAL_WORK_SIZE if global_work_size is NULL, if any of the values
+        // specified in global_work_size[0], ... global_work_size[work_dim - 1] are zero".
+        let global = dims(global_work_size, work_dim as usize, 1).ok_or(CL_INVALID_GLOBAL_WORK_SIZE)?;
+        if global.contains(&0) {
+            return Err(CL_INVALID_GLOBAL_WORK_SIZE);
+        }
+        // "CL_INVALID_VALUE if suggested_local_work_size is NULL."
+        if suggested_local_work_size.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        let g = read_geometry(work_dim, global_work_offset, global_work_size, std::ptr::null())?;
+        let range = resolve_range(&k, q.device, &g)?;
+        check_resources(&k, q.device, &args, &range)?;
+        for d in 0..work_dim as usize {
+            *suggested_local_work_size.add(d) = range.local[d] as usize;
+        }
+        Ok(())
     })
 }

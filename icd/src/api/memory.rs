@@ -525,7 +525,7 @@ fn pitches(region: [usize; 3], row: usize, slice: usize) -> ClResult<(usize, usi
 }
 
 /// Builds one side of a Rect command and checks it lies within `limit` bytes (if any).
-unsafe fn rect_side(
+pub(super) unsafe fn rect_side(
     origin: *const usize,
     region: [usize; 3],
     row: usize,
@@ -546,7 +546,7 @@ unsafe fn rect_side(
     Ok(r)
 }
 
-unsafe fn rect_region(region: *const usize) -> ClResult<[usize; 3]> {
+pub(super) unsafe fn rect_region(region: *const usize) -> ClResult<[usize; 3]> {
     let region = triple(region)?;
     // "CL_INVALID_VALUE if any region array element is 0."
     if region.contains(&0) {

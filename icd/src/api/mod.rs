@@ -1,5 +1,6 @@
 //! The entry points, one module per area of the API specification.
 
+mod command_buffer;
 mod context;
 mod device;
 mod event;
@@ -13,6 +14,7 @@ mod queue;
 mod sampler;
 mod unsupported;
 
+pub use command_buffer::*;
 pub use context::*;
 pub use device::*;
 pub use event::*;

@@ -224,24 +224,6 @@ pub unsafe extern "C" fn clGetKernelSubGroupInfoKHR(
     guard(|| kernel_sub_group_info(in_kernel, in_device))
 }
 
-/// cl_khr_suggested_local_work_size (not reported; the dispatch slot is typed only with
-/// opencl-sys's `CL_VERSION_3_1` feature): "CL_INVALID_COMMAND_QUEUE if command_queue is not a
-/// valid host command-queue", then "CL_INVALID_KERNEL if kernel is not a valid kernel object".
-#[no_mangle]
-pub unsafe extern "C" fn clGetKernelSuggestedLocalWorkSizeKHR(
-    command_queue: cl_command_queue,
-    kernel: cl_kernel,
-    work_dim: cl_uint,
-    global_work_offset: *const usize,
-    global_work_size: *const usize,
-    suggested_local_work_size: *mut usize,
-) -> cl_int {
-    guard(|| {
-        handles::queue(command_queue)?;
-        Err(CL_INVALID_KERNEL)
-    })
-}
-
 // ---------------------------------------------------------------------------------------------
 // Shared virtual memory [5.6]
 // ---------------------------------------------------------------------------------------------
