@@ -55,7 +55,9 @@ pub struct Features {
     /// honours that option.
     pub fp_config: cl_device_fp_config,
     /// `CL_DEVICE_SVM_CAPABILITIES`: 0 is a device without shared virtual memory, whose SVM
-    /// entry points answer CL_INVALID_OPERATION.
+    /// entry points answer CL_INVALID_OPERATION. A CPU shares the host's address space and
+    /// memory system, so Clift offers every kind, fine-grain system SVM and SVM atomics
+    /// included (`runtime::svm`).
     pub svm_capabilities: cl_device_svm_capabilities,
 }
 
@@ -94,6 +96,7 @@ pub const FEATURES: Features = Features {
         ("__opencl_c_atomic_scope_device", V3_0),
         ("__opencl_c_atomic_scope_all_devices", V3_0),
         ("__opencl_c_generic_address_space", V3_0),
+        ("__opencl_c_program_scope_global_variables", V3_0),
         ("__opencl_c_fp64", V3_0),
         ("__opencl_c_images", V3_0),
         ("__opencl_c_read_write_images", V3_0),
@@ -119,7 +122,10 @@ pub const FEATURES: Features = Features {
         | CL_FP_FMA
         // Cranelift's fdiv and sqrt are IEEE operations, correctly rounded.
         | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT,
-    svm_capabilities: 0,
+    svm_capabilities: CL_DEVICE_SVM_COARSE_GRAIN_BUFFER
+        | CL_DEVICE_SVM_FINE_GRAIN_BUFFER
+        | CL_DEVICE_SVM_FINE_GRAIN_SYSTEM
+        | CL_DEVICE_SVM_ATOMICS,
 };
 
 impl Features {
@@ -484,6 +490,11 @@ impl Device {
     /// `CL_DEVICE_SVM_CAPABILITIES` is not 0.
     pub fn supports_svm(&self) -> bool {
         FEATURES.svm()
+    }
+
+    /// `CL_DEVICE_SVM_CAPABILITIES`.
+    pub fn svm_capabilities(&self) -> cl_device_svm_capabilities {
+        FEATURES.svm_capabilities
     }
 
     /// `CL_DEVICE_MAX_NUM_SUB_GROUPS` is not 0.

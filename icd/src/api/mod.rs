@@ -11,6 +11,7 @@ mod platform;
 mod program;
 mod queue;
 mod sampler;
+mod svm;
 mod unsupported;
 
 pub use context::*;
@@ -24,4 +25,5 @@ pub use platform::*;
 pub use program::*;
 pub use queue::*;
 pub use sampler::*;
+pub use svm::*;
 pub use unsupported::*;
