@@ -237,8 +237,10 @@ pub const MAX_CONSTANT_ARGS: u32 = 8;
 pub const MAX_PARAMETER_SIZE: usize = 1024;
 /// `CL_DEVICE_PRINTF_BUFFER_SIZE`; the full-profile minimum is 1 MB.
 pub const PRINTF_BUFFER_SIZE: usize = 1024 * 1024;
-/// `CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE`: a hint; nothing favours any multiple yet.
-pub const PREFERRED_WORK_GROUP_SIZE_MULTIPLE: usize = 1;
+/// `CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE` (and the device query of the same name): a
+/// hint; straight-line code runs four work-items at a time in 128-bit vectors
+/// (`jit::codegen::simd`), so groups of a multiple of 4 fill every vector.
+pub const PREFERRED_WORK_GROUP_SIZE_MULTIPLE: usize = 4;
 /// `CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED`, format vYYYY-MM-DD-XX: Clift has not
 /// passed an official conformance submission.
 pub const LATEST_CONFORMANCE_VERSION_PASSED: &str = "v0000-01-01-00";

@@ -625,8 +625,9 @@ impl<'a, 'm, 'f> FnTx<'a, 'm, 'f> {
             | Bitcast
             | PtrCastToGeneric
             | GenericCastToPtr
-            | GenericCastToPtrExplicit
             | QuantizeToF16 => self.convert(inst),
+            GenericCastToPtrExplicit => self.generic_cast_explicit(inst),
+            GenericPtrMemSemantics => self.generic_ptr_mem_semantics(inst),
             AtomicLoad
             | AtomicStore
             | AtomicExchange
