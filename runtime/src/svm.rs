@@ -155,6 +155,11 @@ pub fn free(ptr: usize, context: Option<usize>) -> bool {
 /// Strong references to the storage of every allocation that contains one of `ptrs`: what a
 /// command holds so that the memory outlives it.
 pub fn hold(ptrs: impl IntoIterator<Item = usize>) -> Vec<Arc<Storage>> {
+    let mut ptrs = ptrs.into_iter().peekable();
+    if ptrs.peek().is_none() {
+        // Most launches have no SVM pointer: no lock taken.
+        return Vec::new();
+    }
     let map = registry();
     let mut held: Vec<Arc<Storage>> = Vec::new();
     for p in ptrs {
