@@ -38,7 +38,11 @@ fn device_limits_and_feature() {
         })
         .collect();
     let listed = names.iter().any(|n| n == "__opencl_c_program_scope_global_variables");
-    assert_eq!(listed, max > 0, "the feature and CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE agree");
+    assert_eq!(
+        listed,
+        max > 0,
+        "the feature and CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE agree"
+    );
     if wanted_platform_name() == "Clift" {
         assert!(listed);
     }

@@ -129,7 +129,12 @@ fn kernel_walks_a_host_built_list_in_fine_grain_buffer_svm() {
         let next = order
             .get(pos + 1)
             .map_or(ptr::null_mut(), |&b| allocs[b].ptr as *mut Node);
-        unsafe { node.write(Node { next, value: values[pos] }) };
+        unsafe {
+            node.write(Node {
+                next,
+                value: values[pos],
+            })
+        };
     }
     // The nodes other than the head are reached through pointers only.
     let others: Vec<*const c_void> = allocs.iter().map(|a| a.ptr as *const c_void).collect();
@@ -231,7 +236,16 @@ fn svm_pointer_arguments_at_offsets_and_buffers_over_svm() {
     let n = 64;
     let data = Svm::new(&ctx, CL_MEM_READ_WRITE, 2 * n * 4);
     // Coarse-grain memory: the host writes it between map and unmap.
-    ok!(clEnqueueSVMMap(q.0, CL_TRUE, CL_MAP_WRITE, data.ptr, 2 * n * 4, 0, ptr::null(), ptr::null_mut()));
+    ok!(clEnqueueSVMMap(
+        q.0,
+        CL_TRUE,
+        CL_MAP_WRITE,
+        data.ptr,
+        2 * n * 4,
+        0,
+        ptr::null(),
+        ptr::null_mut()
+    ));
     for (i, v) in data.ints(2 * n).iter_mut().enumerate() {
         *v = i as i32 - 10;
     }
@@ -241,7 +255,16 @@ fn svm_pointer_arguments_at_offsets_and_buffers_over_svm() {
     set_svm_arg(&k, 0, data.ptr);
     set_svm_arg(&k, 1, second);
     q.run(&k, &[], &[n], &[]);
-    ok!(clEnqueueSVMMap(q.0, CL_TRUE, CL_MAP_READ, data.ptr, 2 * n * 4, 0, ptr::null(), ptr::null_mut()));
+    ok!(clEnqueueSVMMap(
+        q.0,
+        CL_TRUE,
+        CL_MAP_READ,
+        data.ptr,
+        2 * n * 4,
+        0,
+        ptr::null(),
+        ptr::null_mut()
+    ));
     let want: Vec<i32> = (0..n as i32).map(|i| (i - 10) * 3 + 1).collect();
     assert_eq!(&data.ints(2 * n)[n..], &want[..]);
     ok!(clEnqueueSVMUnmap(q.0, data.ptr, 0, ptr::null(), ptr::null_mut()));
@@ -288,7 +311,9 @@ fn exec_info_svm_ptrs_reach_memory_behind_a_pointer_table() {
     let p = ctx.built_source("svm.cl", OPTIONS);
     let k = p.kernel("gather");
     let n = 8;
-    let values: Vec<Svm> = (0..n).map(|_| Svm::new(&ctx, CL_MEM_SVM_FINE_GRAIN_BUFFER, 4)).collect();
+    let values: Vec<Svm> = (0..n)
+        .map(|_| Svm::new(&ctx, CL_MEM_SVM_FINE_GRAIN_BUFFER, 4))
+        .collect();
     for (i, v) in values.iter().enumerate() {
         v.ints(1)[0] = 1000 + i as i32;
     }
@@ -326,14 +351,41 @@ fn svm_commands_copy_fill_map_migrate_and_free() {
     let mut ev: cl_event = ptr::null_mut();
     // Fill with a 16-byte pattern, then part of it with a 2-byte one.
     let pat16: Vec<u8> = (0..16).map(|i| 0xA0 + i).collect();
-    ok!(clEnqueueSVMMemFill(q.0, a.ptr, pat16.as_ptr() as *const c_void, 16, size, 0, ptr::null(), &mut ev));
+    ok!(clEnqueueSVMMemFill(
+        q.0,
+        a.ptr,
+        pat16.as_ptr() as *const c_void,
+        16,
+        size,
+        0,
+        ptr::null(),
+        &mut ev
+    ));
     let fill = Event(ev);
     assert_eq!(fill.command_type(), CL_COMMAND_SVM_MEMFILL);
     let pat2 = [0x12u8, 0x34];
     let at = unsafe { (a.ptr as *mut u8).add(100) } as *mut c_void;
-    ok!(clEnqueueSVMMemFill(q.0, at, pat2.as_ptr() as *const c_void, 2, 50, 0, ptr::null(), ptr::null_mut()));
+    ok!(clEnqueueSVMMemFill(
+        q.0,
+        at,
+        pat2.as_ptr() as *const c_void,
+        2,
+        50,
+        0,
+        ptr::null(),
+        ptr::null_mut()
+    ));
     // Copy all of `a` into `b`, then a host array out of `b`.
-    ok!(clEnqueueSVMMemcpy(q.0, CL_FALSE, b.ptr, a.ptr, size, 0, ptr::null(), &mut ev));
+    ok!(clEnqueueSVMMemcpy(
+        q.0,
+        CL_FALSE,
+        b.ptr,
+        a.ptr,
+        size,
+        0,
+        ptr::null(),
+        &mut ev
+    ));
     let copy = Event(ev);
     assert_eq!(copy.command_type(), CL_COMMAND_SVM_MEMCPY);
     let mut host = vec![0u8; size];
@@ -357,7 +409,16 @@ fn svm_commands_copy_fill_map_migrate_and_free() {
         })
         .collect();
     assert_eq!(host, want);
-    ok!(clEnqueueSVMMap(q.0, CL_FALSE, CL_MAP_READ, b.ptr, size, 0, ptr::null(), &mut ev));
+    ok!(clEnqueueSVMMap(
+        q.0,
+        CL_FALSE,
+        CL_MAP_READ,
+        b.ptr,
+        size,
+        0,
+        ptr::null(),
+        &mut ev
+    ));
     let map = Event(ev);
     assert_eq!(map.command_type(), CL_COMMAND_SVM_MAP);
     ok!(clEnqueueSVMUnmap(q.0, b.ptr, 0, ptr::null(), &mut ev));
@@ -365,7 +426,16 @@ fn svm_commands_copy_fill_map_migrate_and_free() {
     assert_eq!(unmap.command_type(), CL_COMMAND_SVM_UNMAP);
     let ptrs = [a.ptr as *const c_void, b.ptr as *const c_void];
     let sizes = [0usize, 16];
-    ok!(clEnqueueSVMMigrateMem(q.0, 2, ptrs.as_ptr(), sizes.as_ptr(), 0, 0, ptr::null(), &mut ev));
+    ok!(clEnqueueSVMMigrateMem(
+        q.0,
+        2,
+        ptrs.as_ptr(),
+        sizes.as_ptr(),
+        0,
+        0,
+        ptr::null(),
+        &mut ev
+    ));
     let migrate = Event(ev);
     assert_eq!(migrate.command_type(), CL_COMMAND_SVM_MIGRATE_MEM);
     ok!(clEnqueueSVMMigrateMem(
@@ -413,9 +483,27 @@ fn svm_commands_copy_fill_map_migrate_and_free() {
     // Without a callback Clift frees them; nothing to free is fine too.
     let e = Svm::new(&ctx, 0, 64);
     let list = [e.ptr as *const c_void];
-    ok!(clEnqueueSVMFree(q.0, 1, list.as_ptr(), None, ptr::null_mut(), 0, ptr::null(), ptr::null_mut()));
+    ok!(clEnqueueSVMFree(
+        q.0,
+        1,
+        list.as_ptr(),
+        None,
+        ptr::null_mut(),
+        0,
+        ptr::null(),
+        ptr::null_mut()
+    ));
     std::mem::forget(e);
-    ok!(clEnqueueSVMFree(q.0, 0, ptr::null(), None, ptr::null_mut(), 0, ptr::null(), ptr::null_mut()));
+    ok!(clEnqueueSVMFree(
+        q.0,
+        0,
+        ptr::null(),
+        None,
+        ptr::null_mut(),
+        0,
+        ptr::null(),
+        ptr::null_mut()
+    ));
     q.finish();
 }
 
@@ -521,50 +609,176 @@ fn svm_commands_and_kernel_calls_check_their_arguments() {
     let none = ptr::null_mut::<c_void>();
     let at = |off: usize| unsafe { (a.ptr as *mut u8).add(off) } as *mut c_void;
     // Memcpy: NULL pointers, overlapping ranges (either way, and the same range).
-    check!(clEnqueueSVMMemcpy(q.0, CL_TRUE, none, a.ptr, 16, 0, ptr::null(), ptr::null_mut()), CL_INVALID_VALUE);
-    check!(clEnqueueSVMMemcpy(q.0, CL_TRUE, a.ptr, none, 16, 0, ptr::null(), ptr::null_mut()), CL_INVALID_VALUE);
-    check!(clEnqueueSVMMemcpy(q.0, CL_TRUE, at(8), a.ptr, 16, 0, ptr::null(), ptr::null_mut()), CL_MEM_COPY_OVERLAP);
-    check!(clEnqueueSVMMemcpy(q.0, CL_TRUE, a.ptr, at(8), 16, 0, ptr::null(), ptr::null_mut()), CL_MEM_COPY_OVERLAP);
-    check!(clEnqueueSVMMemcpy(q.0, CL_TRUE, a.ptr, a.ptr, 16, 0, ptr::null(), ptr::null_mut()), CL_MEM_COPY_OVERLAP);
+    check!(
+        clEnqueueSVMMemcpy(q.0, CL_TRUE, none, a.ptr, 16, 0, ptr::null(), ptr::null_mut()),
+        CL_INVALID_VALUE
+    );
+    check!(
+        clEnqueueSVMMemcpy(q.0, CL_TRUE, a.ptr, none, 16, 0, ptr::null(), ptr::null_mut()),
+        CL_INVALID_VALUE
+    );
+    check!(
+        clEnqueueSVMMemcpy(q.0, CL_TRUE, at(8), a.ptr, 16, 0, ptr::null(), ptr::null_mut()),
+        CL_MEM_COPY_OVERLAP
+    );
+    check!(
+        clEnqueueSVMMemcpy(q.0, CL_TRUE, a.ptr, at(8), 16, 0, ptr::null(), ptr::null_mut()),
+        CL_MEM_COPY_OVERLAP
+    );
+    check!(
+        clEnqueueSVMMemcpy(q.0, CL_TRUE, a.ptr, a.ptr, 16, 0, ptr::null(), ptr::null_mut()),
+        CL_MEM_COPY_OVERLAP
+    );
     // Adjacent ranges do not overlap.
-    ok!(clEnqueueSVMMemcpy(q.0, CL_TRUE, at(16), a.ptr, 16, 0, ptr::null(), ptr::null_mut()));
+    ok!(clEnqueueSVMMemcpy(
+        q.0,
+        CL_TRUE,
+        at(16),
+        a.ptr,
+        16,
+        0,
+        ptr::null(),
+        ptr::null_mut()
+    ));
     // Bad wait lists.
-    check!(clEnqueueSVMMemcpy(q.0, CL_TRUE, at(16), a.ptr, 16, 1, ptr::null(), ptr::null_mut()), CL_INVALID_EVENT_WAIT_LIST);
+    check!(
+        clEnqueueSVMMemcpy(q.0, CL_TRUE, at(16), a.ptr, 16, 1, ptr::null(), ptr::null_mut()),
+        CL_INVALID_EVENT_WAIT_LIST
+    );
     // Fill: NULL pointer or pattern, pattern sizes, misaligned pointer, size not a multiple.
     let pat = [0u8; 256];
     let pp = pat.as_ptr() as *const c_void;
-    check!(clEnqueueSVMMemFill(q.0, none, pp, 4, 16, 0, ptr::null(), ptr::null_mut()), CL_INVALID_VALUE);
-    check!(clEnqueueSVMMemFill(q.0, a.ptr, ptr::null(), 4, 16, 0, ptr::null(), ptr::null_mut()), CL_INVALID_VALUE);
-    for bad in [0usize, 3, 256] {
-        check!(clEnqueueSVMMemFill(q.0, a.ptr, pp, bad, 768, 0, ptr::null(), ptr::null_mut()), CL_INVALID_VALUE);
-    }
-    check!(clEnqueueSVMMemFill(q.0, at(2), pp, 4, 16, 0, ptr::null(), ptr::null_mut()), CL_INVALID_VALUE);
-    check!(clEnqueueSVMMemFill(q.0, a.ptr, pp, 4, 18, 0, ptr::null(), ptr::null_mut()), CL_INVALID_VALUE);
-    ok!(clEnqueueSVMMemFill(q.0, a.ptr, pp, 128, 256, 0, ptr::null(), ptr::null_mut()));
-    // Map: NULL, size 0, bad flags; unmap NULL.
-    check!(clEnqueueSVMMap(q.0, CL_TRUE, CL_MAP_READ, none, 16, 0, ptr::null(), ptr::null_mut()), CL_INVALID_VALUE);
-    check!(clEnqueueSVMMap(q.0, CL_TRUE, CL_MAP_READ, a.ptr, 0, 0, ptr::null(), ptr::null_mut()), CL_INVALID_VALUE);
     check!(
-        clEnqueueSVMMap(q.0, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE_INVALIDATE_REGION, a.ptr, 16, 0, ptr::null(), ptr::null_mut()),
+        clEnqueueSVMMemFill(q.0, none, pp, 4, 16, 0, ptr::null(), ptr::null_mut()),
         CL_INVALID_VALUE
     );
-    check!(clEnqueueSVMMap(q.0, CL_TRUE, 1 << 9, a.ptr, 16, 0, ptr::null(), ptr::null_mut()), CL_INVALID_VALUE);
-    check!(clEnqueueSVMUnmap(q.0, none, 0, ptr::null(), ptr::null_mut()), CL_INVALID_VALUE);
+    check!(
+        clEnqueueSVMMemFill(q.0, a.ptr, ptr::null(), 4, 16, 0, ptr::null(), ptr::null_mut()),
+        CL_INVALID_VALUE
+    );
+    for bad in [0usize, 3, 256] {
+        check!(
+            clEnqueueSVMMemFill(q.0, a.ptr, pp, bad, 768, 0, ptr::null(), ptr::null_mut()),
+            CL_INVALID_VALUE
+        );
+    }
+    check!(
+        clEnqueueSVMMemFill(q.0, at(2), pp, 4, 16, 0, ptr::null(), ptr::null_mut()),
+        CL_INVALID_VALUE
+    );
+    check!(
+        clEnqueueSVMMemFill(q.0, a.ptr, pp, 4, 18, 0, ptr::null(), ptr::null_mut()),
+        CL_INVALID_VALUE
+    );
+    ok!(clEnqueueSVMMemFill(
+        q.0,
+        a.ptr,
+        pp,
+        128,
+        256,
+        0,
+        ptr::null(),
+        ptr::null_mut()
+    ));
+    // Map: NULL, size 0, bad flags; unmap NULL.
+    check!(
+        clEnqueueSVMMap(q.0, CL_TRUE, CL_MAP_READ, none, 16, 0, ptr::null(), ptr::null_mut()),
+        CL_INVALID_VALUE
+    );
+    check!(
+        clEnqueueSVMMap(q.0, CL_TRUE, CL_MAP_READ, a.ptr, 0, 0, ptr::null(), ptr::null_mut()),
+        CL_INVALID_VALUE
+    );
+    check!(
+        clEnqueueSVMMap(
+            q.0,
+            CL_TRUE,
+            CL_MAP_READ | CL_MAP_WRITE_INVALIDATE_REGION,
+            a.ptr,
+            16,
+            0,
+            ptr::null(),
+            ptr::null_mut()
+        ),
+        CL_INVALID_VALUE
+    );
+    check!(
+        clEnqueueSVMMap(q.0, CL_TRUE, 1 << 9, a.ptr, 16, 0, ptr::null(), ptr::null_mut()),
+        CL_INVALID_VALUE
+    );
+    check!(
+        clEnqueueSVMUnmap(q.0, none, 0, ptr::null(), ptr::null_mut()),
+        CL_INVALID_VALUE
+    );
     // Migrate: no pointers, bad flags, a range beyond the allocation or outside any.
     let ptrs = [a.ptr as *const c_void];
-    check!(clEnqueueSVMMigrateMem(q.0, 0, ptrs.as_ptr(), ptr::null(), 0, 0, ptr::null(), ptr::null_mut()), CL_INVALID_VALUE);
-    check!(clEnqueueSVMMigrateMem(q.0, 1, ptr::null(), ptr::null(), 0, 0, ptr::null(), ptr::null_mut()), CL_INVALID_VALUE);
-    check!(clEnqueueSVMMigrateMem(q.0, 1, ptrs.as_ptr(), ptr::null(), 1 << 7, 0, ptr::null(), ptr::null_mut()), CL_INVALID_VALUE);
-    check!(clEnqueueSVMMigrateMem(q.0, 1, ptrs.as_ptr(), [257usize].as_ptr(), 0, 0, ptr::null(), ptr::null_mut()), CL_INVALID_VALUE);
+    check!(
+        clEnqueueSVMMigrateMem(q.0, 0, ptrs.as_ptr(), ptr::null(), 0, 0, ptr::null(), ptr::null_mut()),
+        CL_INVALID_VALUE
+    );
+    check!(
+        clEnqueueSVMMigrateMem(q.0, 1, ptr::null(), ptr::null(), 0, 0, ptr::null(), ptr::null_mut()),
+        CL_INVALID_VALUE
+    );
+    check!(
+        clEnqueueSVMMigrateMem(
+            q.0,
+            1,
+            ptrs.as_ptr(),
+            ptr::null(),
+            1 << 7,
+            0,
+            ptr::null(),
+            ptr::null_mut()
+        ),
+        CL_INVALID_VALUE
+    );
+    check!(
+        clEnqueueSVMMigrateMem(
+            q.0,
+            1,
+            ptrs.as_ptr(),
+            [257usize].as_ptr(),
+            0,
+            0,
+            ptr::null(),
+            ptr::null_mut()
+        ),
+        CL_INVALID_VALUE
+    );
     let host = [0u8; 64];
     let outside = [host.as_ptr() as *const c_void];
-    check!(clEnqueueSVMMigrateMem(q.0, 1, outside.as_ptr(), [16usize].as_ptr(), 0, 0, ptr::null(), ptr::null_mut()), CL_INVALID_VALUE);
+    check!(
+        clEnqueueSVMMigrateMem(
+            q.0,
+            1,
+            outside.as_ptr(),
+            [16usize].as_ptr(),
+            0,
+            0,
+            ptr::null(),
+            ptr::null_mut()
+        ),
+        CL_INVALID_VALUE
+    );
     // Free: count and list disagree.
-    check!(clEnqueueSVMFree(q.0, 0, ptrs.as_ptr(), None, none, 0, ptr::null(), ptr::null_mut()), CL_INVALID_VALUE);
-    check!(clEnqueueSVMFree(q.0, 1, ptr::null(), None, none, 0, ptr::null(), ptr::null_mut()), CL_INVALID_VALUE);
+    check!(
+        clEnqueueSVMFree(q.0, 0, ptrs.as_ptr(), None, none, 0, ptr::null(), ptr::null_mut()),
+        CL_INVALID_VALUE
+    );
+    check!(
+        clEnqueueSVMFree(q.0, 1, ptr::null(), None, none, 0, ptr::null(), ptr::null_mut()),
+        CL_INVALID_VALUE
+    );
     // An invalid queue comes first.
-    check!(clEnqueueSVMUnmap(ptr::null_mut(), a.ptr, 0, ptr::null(), ptr::null_mut()), CL_INVALID_COMMAND_QUEUE);
-    check!(clEnqueueSVMMemcpy(ptr::null_mut(), CL_TRUE, none, none, 0, 0, ptr::null(), ptr::null_mut()), CL_INVALID_COMMAND_QUEUE);
+    check!(
+        clEnqueueSVMUnmap(ptr::null_mut(), a.ptr, 0, ptr::null(), ptr::null_mut()),
+        CL_INVALID_COMMAND_QUEUE
+    );
+    check!(
+        clEnqueueSVMMemcpy(ptr::null_mut(), CL_TRUE, none, none, 0, 0, ptr::null(), ptr::null_mut()),
+        CL_INVALID_COMMAND_QUEUE
+    );
 
     // Kernel calls: only global and constant pointers take SVM pointers.
     let p = ctx.built_source("kernel_object.cl", "");
@@ -575,12 +789,29 @@ fn svm_commands_and_kernel_calls_check_their_arguments() {
     // Exec info: sizes that do not fit the parameter, NULL values, unknown names.
     let yes: cl_bool = CL_TRUE;
     let yp = &yes as *const cl_bool as *const c_void;
-    check!(clSetKernelExecInfo(k.0, CL_KERNEL_EXEC_INFO_SVM_PTRS, 5, ptrs.as_ptr() as *const c_void), CL_INVALID_VALUE);
-    check!(clSetKernelExecInfo(k.0, CL_KERNEL_EXEC_INFO_SVM_PTRS, 8, ptr::null()), CL_INVALID_VALUE);
-    check!(clSetKernelExecInfo(k.0, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, 8, yp), CL_INVALID_VALUE);
-    check!(clSetKernelExecInfo(k.0, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, 4, ptr::null()), CL_INVALID_VALUE);
+    check!(
+        clSetKernelExecInfo(k.0, CL_KERNEL_EXEC_INFO_SVM_PTRS, 5, ptrs.as_ptr() as *const c_void),
+        CL_INVALID_VALUE
+    );
+    check!(
+        clSetKernelExecInfo(k.0, CL_KERNEL_EXEC_INFO_SVM_PTRS, 8, ptr::null()),
+        CL_INVALID_VALUE
+    );
+    check!(
+        clSetKernelExecInfo(k.0, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, 8, yp),
+        CL_INVALID_VALUE
+    );
+    check!(
+        clSetKernelExecInfo(k.0, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, 4, ptr::null()),
+        CL_INVALID_VALUE
+    );
     check!(clSetKernelExecInfo(k.0, 0x1234, 4, yp), CL_INVALID_VALUE);
-    ok!(clSetKernelExecInfo(k.0, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, 4, yp));
+    ok!(clSetKernelExecInfo(
+        k.0,
+        CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM,
+        4,
+        yp
+    ));
     // The kernel runs with its SVM argument: store_id writes get_global_id + bias.
     let bias = 5i32;
     k.arg(1, &bias);

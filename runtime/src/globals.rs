@@ -16,7 +16,9 @@ use rspirv::spirv::{Decoration, LinkageType, StorageClass};
 pub fn total_size(module: &Module) -> usize {
     let imported = |id| {
         module.decorations.iter().any(|d| {
-            d.target == id && d.decoration == Decoration::LinkageAttributes && d.linkage().is_some_and(|(_, t)| t == LinkageType::Import)
+            d.target == id
+                && d.decoration == Decoration::LinkageAttributes
+                && d.linkage().is_some_and(|(_, t)| t == LinkageType::Import)
         })
     };
     let mut total = 0usize;
