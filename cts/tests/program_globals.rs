@@ -34,7 +34,7 @@ fn device_limits_and_feature() {
         .chunks_exact(std::mem::size_of::<cl_name_version>())
         .map(|c| {
             let nv = unsafe { std::ptr::read_unaligned(c.as_ptr() as *const cl_name_version) };
-            bytes_to_string(&nv.name.iter().map(|&b| b as u8).collect::<Vec<u8>>())
+            bytes_to_string(&nv.name)
         })
         .collect();
     let listed = names.iter().any(|n| n == "__opencl_c_program_scope_global_variables");

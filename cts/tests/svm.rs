@@ -49,6 +49,9 @@ impl Svm {
         Svm { ctx: ctx.0, ptr }
     }
 
+    /// The allocation's first `n` ints. The bytes are not owned by this value but shared with
+    /// the device (that is what SVM is), so a shared borrow hands out a mutable view.
+    #[allow(clippy::mut_from_ref)]
     fn ints(&self, n: usize) -> &mut [i32] {
         unsafe { std::slice::from_raw_parts_mut(self.ptr as *mut i32, n) }
     }
