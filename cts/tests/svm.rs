@@ -179,52 +179,69 @@ fn kernel_walks_a_host_built_list_in_system_memory() {
     }
 }
 
-#[test]
-fn host_and_kernel_increment_one_svm_atomic_concurrently() {
-    if !has(CL_DEVICE_SVM_FINE_GRAIN_BUFFER | CL_DEVICE_SVM_ATOMICS) {
-        return;
-    }
-    let ctx = Context::new();
+/// Runs `bump_counter` over `items` work-items in groups of `local` (0: Clift's choice) while
+/// the host increments the same counter until the kernel is done; every increment must count.
+fn race_host_and_kernel(ctx: &Context, k: &Kernel, items: usize, local: usize, rounds: i32) {
     let q = ctx.queue();
-    let p = ctx.built_source("svm.cl", OPTIONS);
-    let k = p.kernel("bump_counter");
     let counter = Svm::new(
-        &ctx,
+        ctx,
         CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS,
         4,
     );
     let atomic = unsafe { &*(counter.ptr as *const AtomicI32) };
     atomic.store(0, Ordering::SeqCst);
-    let (items, rounds) = (256usize, 2000i32);
-    set_svm_arg(&k, 0, counter.ptr);
+    set_svm_arg(k, 0, counter.ptr);
     k.arg(1, &rounds);
+    k.arg(2, &1000i32);
     let mut ev: cl_event = ptr::null_mut();
     let global = [items];
+    let local_size = [local];
     ok!(clEnqueueNDRangeKernel(
         q.0,
         k.0,
         1,
         ptr::null(),
         global.as_ptr(),
-        ptr::null(),
+        if local == 0 { ptr::null() } else { local_size.as_ptr() },
         0,
         ptr::null(),
         &mut ev
     ));
     let ev = Event(ev);
     q.flush();
-    // The host increments while the kernel runs (and after, if it finished first).
-    let host_adds = 200_000;
-    for _ in 0..host_adds {
-        atomic.fetch_add(1, Ordering::Relaxed);
+    // The host increments until the kernel is done; the kernel's work-items wait until they
+    // see the host's first 1000, so both run at once.
+    let mut host_adds = 0;
+    loop {
+        for _ in 0..1000 {
+            atomic.fetch_add(1, Ordering::Relaxed);
+        }
+        host_adds += 1000;
+        if ev.status() <= CL_COMPLETE {
+            break;
+        }
     }
     ev.wait();
     assert_eq!(ev.status(), CL_COMPLETE);
     assert_eq!(
         atomic.load(Ordering::SeqCst),
         items as i32 * rounds + host_adds,
-        "an increment was lost"
+        "an increment was lost ({items} work-items, groups of {local})"
     );
+}
+
+#[test]
+fn host_and_kernel_increment_one_svm_atomic_concurrently() {
+    if !has(CL_DEVICE_SVM_FINE_GRAIN_BUFFER | CL_DEVICE_SVM_ATOMICS) {
+        return;
+    }
+    let ctx = Context::new();
+    let p = ctx.built_source("svm.cl", OPTIONS);
+    let k = p.kernel("bump_counter");
+    // Many work-groups on every worker, and a single work-group (one worker thread: the host
+    // is then the only other party to the atomic).
+    race_host_and_kernel(&ctx, &k, 256, 0, 4000);
+    race_host_and_kernel(&ctx, &k, 64, 64, 20_000);
 }
 
 #[test]

@@ -24,8 +24,15 @@ kernel void walk_list(global node *head, global long *out) {
     out[1] = sum;
 }
 
-// Every work-item adds one to `counter` `rounds` times while the host adds to it too.
-kernel void bump_counter(global atomic_int *counter, int rounds) {
+// Every work-item adds one to `counter` `rounds` times while the host adds to it too. It
+// starts once it sees the host at work (the counter at `host_seen` or more; the wait is bounded
+// so that a host that never comes cannot hang the kernel).
+kernel void bump_counter(global atomic_int *counter, int rounds, int host_seen) {
+    for (int spin = 0; spin < (1 << 26); spin++) {
+        if (atomic_load_explicit(counter, memory_order_relaxed, memory_scope_all_svm_devices) >= host_seen) {
+            break;
+        }
+    }
     for (int i = 0; i < rounds; i++) {
         atomic_fetch_add_explicit(counter, 1, memory_order_relaxed, memory_scope_all_svm_devices);
     }
