@@ -4,7 +4,8 @@
 //!   the command ends, and enqueueing the kernel again without a new value fails with
 //!   CL_INVALID_KERNEL_ARGS;
 //! - the SVM and sub-group entry points answer CL_INVALID_OPERATION for a valid kernel when the
-//!   device reports no SVM / no sub-groups, before they look at their other arguments;
+//!   device reports no SVM / no sub-groups, before they look at their other arguments; with
+//!   SVM (Clift reports it), they check the argument index and the parameter instead;
 //! - CL_KERNEL_ATTRIBUTES gives the attributes written in the source, and an empty string for
 //!   kernels of a program created from IL;
 //! - every CLK_* channel order and data type constant of a listed image format is usable from
@@ -124,6 +125,17 @@ fn svm_and_sub_group_calls_on_a_device_without_them() {
             CL_INVALID_OPERATION
         );
         check!(clSetKernelExecInfo(k.0, 0xdead, 3, ptr::null()), CL_INVALID_OPERATION);
+    } else {
+        // "CL_INVALID_ARG_INDEX if arg_index is not a valid argument index"; an empty
+        // CL_KERNEL_EXEC_INFO_SVM_PTRS set is size 0 and NULL; "CL_INVALID_VALUE if param_name
+        // is not valid".
+        check!(clSetKernelArgSVMPointer(k.0, 99, ptr::null()), CL_INVALID_ARG_INDEX);
+        check!(clSetKernelArgSVMPointer(k.0, 0, ptr::null()), CL_SUCCESS);
+        check!(
+            clSetKernelExecInfo(k.0, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, ptr::null()),
+            CL_SUCCESS
+        );
+        check!(clSetKernelExecInfo(k.0, 0xdead, 3, ptr::null()), CL_INVALID_VALUE);
     }
     // An invalid kernel comes first.
     check!(

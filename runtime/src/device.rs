@@ -55,7 +55,9 @@ pub struct Features {
     /// honours that option.
     pub fp_config: cl_device_fp_config,
     /// `CL_DEVICE_SVM_CAPABILITIES`: 0 is a device without shared virtual memory, whose SVM
-    /// entry points answer CL_INVALID_OPERATION.
+    /// entry points answer CL_INVALID_OPERATION. A CPU shares the host's address space and
+    /// memory system, so Clift offers every kind, fine-grain system SVM and SVM atomics
+    /// included (`runtime::svm`).
     pub svm_capabilities: cl_device_svm_capabilities,
 }
 
@@ -97,6 +99,7 @@ pub const FEATURES: Features = Features {
         ("__opencl_c_atomic_scope_device", V3_0),
         ("__opencl_c_atomic_scope_all_devices", V3_0),
         ("__opencl_c_generic_address_space", V3_0),
+        ("__opencl_c_program_scope_global_variables", V3_0),
         ("__opencl_c_fp64", V3_0),
         ("__opencl_c_images", V3_0),
         ("__opencl_c_read_write_images", V3_0),
@@ -122,7 +125,10 @@ pub const FEATURES: Features = Features {
         | CL_FP_FMA
         // Cranelift's fdiv and sqrt are IEEE operations, correctly rounded.
         | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT,
-    svm_capabilities: 0,
+    svm_capabilities: CL_DEVICE_SVM_COARSE_GRAIN_BUFFER
+        | CL_DEVICE_SVM_FINE_GRAIN_BUFFER
+        | CL_DEVICE_SVM_FINE_GRAIN_SYSTEM
+        | CL_DEVICE_SVM_ATOMICS,
 };
 
 impl Features {
@@ -234,8 +240,10 @@ pub const MAX_CONSTANT_ARGS: u32 = 8;
 pub const MAX_PARAMETER_SIZE: usize = 1024;
 /// `CL_DEVICE_PRINTF_BUFFER_SIZE`; the full-profile minimum is 1 MB.
 pub const PRINTF_BUFFER_SIZE: usize = 1024 * 1024;
-/// `CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE`: a hint; nothing favours any multiple yet.
-pub const PREFERRED_WORK_GROUP_SIZE_MULTIPLE: usize = 1;
+/// `CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE` (and the device query of the same name): a
+/// hint; straight-line code runs four work-items at a time in 128-bit vectors
+/// (`jit::codegen::simd`), so groups of a multiple of 4 fill every vector.
+pub const PREFERRED_WORK_GROUP_SIZE_MULTIPLE: usize = 4;
 /// `CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED`, format vYYYY-MM-DD-XX: Clift has not
 /// passed an official conformance submission.
 pub const LATEST_CONFORMANCE_VERSION_PASSED: &str = "v0000-01-01-00";
@@ -487,6 +495,11 @@ impl Device {
     /// `CL_DEVICE_SVM_CAPABILITIES` is not 0.
     pub fn supports_svm(&self) -> bool {
         FEATURES.svm()
+    }
+
+    /// `CL_DEVICE_SVM_CAPABILITIES`.
+    pub fn svm_capabilities(&self) -> cl_device_svm_capabilities {
+        FEATURES.svm_capabilities
     }
 
     /// `CL_DEVICE_MAX_NUM_SUB_GROUPS` is not 0.

@@ -6,7 +6,7 @@
 //! destructor callbacks) while the kernel lives on. A launch takes strong references of its own
 //! (`BoundArgs::buffers`) that last until the command ends.
 
-use crate::memory::Mem;
+use crate::memory::{Mem, Storage};
 use crate::object::{ClObject, Header, Kind};
 use crate::program::Program;
 use jit::abi::KernelArg;
@@ -27,6 +27,9 @@ pub enum ArgValue {
     Image(Weak<Mem>),
     /// A sampler's `sampler_t` bits (`Sampler::bits`).
     Sampler(u32),
+    /// An SVM pointer (clSetKernelArgSVMPointer): an address inside a `clSVMAlloc`
+    /// allocation, or any host address under fine-grain system SVM.
+    Svm(usize),
 }
 
 #[repr(C)]
@@ -35,6 +38,9 @@ pub struct Kernel {
     pub program: Arc<Program>,
     pub compiled: Arc<codegen::Kernel>,
     args: Mutex<Vec<Option<ArgValue>>>,
+    /// `CL_KERNEL_EXEC_INFO_SVM_PTRS`: SVM allocations the kernel reaches other than through
+    /// its arguments (held alive by each launch).
+    svm_ptrs: Mutex<Vec<usize>>,
 }
 
 impl ClObject for Kernel {
@@ -51,6 +57,9 @@ pub struct BoundArgs {
     pub block: Vec<u8>,
     /// Buffers and images.
     pub buffers: Vec<Arc<Mem>>,
+    /// The SVM allocations of SVM pointer arguments and of `CL_KERNEL_EXEC_INFO_SVM_PTRS`
+    /// (a `clSVMFree` while the launch runs gives their memory back only after it).
+    pub svm: Vec<Arc<Storage>>,
     /// Bytes of local memory the launch needs: static Workgroup variables, then the
     /// `__local` arguments.
     pub local_size: usize,
@@ -68,6 +77,7 @@ impl Kernel {
             program,
             compiled,
             args: Mutex::new(args),
+            svm_ptrs: Mutex::new(Vec::new()),
         }
     }
 
@@ -75,6 +85,7 @@ impl Kernel {
     pub fn clone_kernel(&self) -> Kernel {
         let k = Kernel::new(self.program.clone(), self.compiled.clone());
         *k.lock() = self.lock().clone();
+        *k.svm_ptrs.lock().unwrap_or_else(|e| e.into_inner()) = self.svm_ptrs();
         k
     }
 
@@ -94,6 +105,15 @@ impl Kernel {
         if let Some(slot) = self.lock().get_mut(index) {
             *slot = Some(value);
         }
+    }
+
+    /// Sets `CL_KERNEL_EXEC_INFO_SVM_PTRS` (the whole set, replacing the previous one).
+    pub fn set_svm_ptrs(&self, ptrs: Vec<usize>) {
+        *self.svm_ptrs.lock().unwrap_or_else(|e| e.into_inner()) = ptrs;
+    }
+
+    pub fn svm_ptrs(&self) -> Vec<usize> {
+        self.svm_ptrs.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
     /// The local memory the kernel uses with its current arguments
@@ -117,6 +137,7 @@ impl Kernel {
         let mut block = vec![0u8; self.compiled.args_size];
         let mut buffers = Vec::new();
         let mut local = self.compiled.static_local_size;
+        let mut svm = self.svm_ptrs();
         for (desc, value) in self.compiled.args.iter().zip(args.iter()) {
             let at = desc.offset;
             match value.as_ref()? {
@@ -149,11 +170,16 @@ impl Kernel {
                 ArgValue::Sampler(bits) => {
                     block[at..at + 8].copy_from_slice(&u64::from(*bits).to_ne_bytes());
                 }
+                ArgValue::Svm(address) => {
+                    block[at..at + 8].copy_from_slice(&(*address as u64).to_ne_bytes());
+                    svm.push(*address);
+                }
             }
         }
         Some(BoundArgs {
             block,
             buffers,
+            svm: crate::svm::hold(svm),
             local_size: local,
         })
     }

@@ -206,6 +206,9 @@ pub struct Mem {
     pub properties: Vec<cl_mem_properties>,
     /// The format, dimensions and layout of an image (`None` for a buffer).
     pub image: Option<Image>,
+    /// A buffer created with `CL_MEM_USE_HOST_PTR` over memory from `clSVMAlloc`, or a
+    /// sub-buffer of one (`CL_MEM_USES_SVM_POINTER`).
+    pub uses_svm_pointer: bool,
     storage: Arc<Storage>,
     maps: Mutex<Vec<Mapping>>,
     destructors: Mutex<Vec<ObjectCallback>>,
@@ -243,7 +246,38 @@ impl Mem {
             offset: 0,
             properties,
             image: None,
+            uses_svm_pointer: false,
             storage: Arc::new(storage),
+            maps: Mutex::new(Vec::new()),
+            destructors: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// A buffer with `CL_MEM_USE_HOST_PTR` over the bytes of an SVM allocation, from byte
+    /// `offset` of it: it shares (and keeps alive) the allocation's storage, so a `clSVMFree`
+    /// before the buffer's release cannot pull the memory from under it.
+    pub fn new_svm_buffer(
+        context: Arc<Context>,
+        flags: cl_mem_flags,
+        size: usize,
+        host_ptr: *mut c_void,
+        storage: Arc<Storage>,
+        offset: usize,
+        properties: Vec<cl_mem_properties>,
+    ) -> Mem {
+        Mem {
+            header: Header::new(Kind::Mem),
+            context,
+            mem_type: CL_MEM_OBJECT_BUFFER,
+            flags,
+            size,
+            host_ptr,
+            parent: None,
+            offset,
+            properties,
+            image: None,
+            uses_svm_pointer: true,
+            storage,
             maps: Mutex::new(Vec::new()),
             destructors: Mutex::new(Vec::new()),
         }
@@ -267,6 +301,7 @@ impl Mem {
             offset: parent.offset + offset,
             properties: Vec::new(),
             image: None,
+            uses_svm_pointer: parent.uses_svm_pointer,
             storage: parent.storage.clone(),
             maps: Mutex::new(Vec::new()),
             destructors: Mutex::new(Vec::new()),
@@ -300,6 +335,7 @@ impl Mem {
             offset,
             properties,
             image: Some(image),
+            uses_svm_pointer: false,
             storage,
             maps: Mutex::new(Vec::new()),
             destructors: Mutex::new(Vec::new()),

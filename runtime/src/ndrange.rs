@@ -137,7 +137,7 @@ pub fn run(device: &Device, kernel: Arc<codegen::Kernel>, args: BoundArgs, range
         // sink outlives the range. What the kernel does with them is its own affair: a fault
         // in its code ends the group (`jit::fault`).
         let result = unsafe { kernel.try_run_group(args.block.as_ptr(), &ctx) };
-        let _ = &args.buffers;
+        let _ = (&args.buffers, &args.svm);
         match result {
             Ok(()) => true,
             // Stopped by the watchdog: the outcome of the range says so.

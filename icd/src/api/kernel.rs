@@ -301,8 +301,9 @@ pub unsafe extern "C" fn clGetKernelWorkGroupInfo(
                 info::array(&r.map(|x| x as usize))
             }
             CL_KERNEL_LOCAL_MEM_SIZE => info::ulong(k.local_mem_size() as cl_ulong),
+            // The SIMD width, but never more than the kernel's largest group.
             CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => {
-                info::size(runtime::device::PREFERRED_WORK_GROUP_SIZE_MULTIPLE)
+                info::size(runtime::device::PREFERRED_WORK_GROUP_SIZE_MULTIPLE.min(max_group(&k)))
             }
             CL_KERNEL_PRIVATE_MEM_SIZE => info::ulong(k.compiled.private_mem_size as cl_ulong),
             // "CL_INVALID_VALUE if param_name is CL_KERNEL_GLOBAL_WORK_SIZE and device is not a

@@ -57,6 +57,24 @@ unsafe fn create_buffer(
     if wants_ptr == host_ptr.is_null() {
         return Err(CL_INVALID_HOST_PTR);
     }
+    // Memory from clSVMAlloc: "CL_INVALID_BUFFER_SIZE if CL_MEM_USE_HOST_PTR or
+    // CL_MEM_COPY_HOST_PTR is set in flags, and host_ptr is a pointer returned by clSVMAlloc,
+    // and size is greater than the size passed to clSVMAlloc" (from a pointer into the
+    // allocation: more than the bytes left after it). With CL_MEM_USE_HOST_PTR the buffer
+    // shares the allocation's bytes and keeps them alive ("the new buffer object returned
+    // has the shared memory as the underlying storage").
+    if wants_ptr {
+        if let Some(svm) = runtime::svm::find(host_ptr as usize) {
+            let offset = host_ptr as usize - svm.start();
+            if size > svm.size - offset {
+                return Err(CL_INVALID_BUFFER_SIZE);
+            }
+            if flags & CL_MEM_USE_HOST_PTR != 0 {
+                let mem = Mem::new_svm_buffer(ctx, flags, size, host_ptr, svm.storage.clone(), offset, props);
+                return Ok(publish(Arc::new(mem)) as cl_mem);
+            }
+        }
+    }
     let storage = if flags & CL_MEM_USE_HOST_PTR != 0 {
         Storage::borrowed(host_ptr as *mut u8, size)
     } else {
@@ -214,7 +232,7 @@ pub unsafe extern "C" fn clGetMemObjectInfo(
                     .map_or(std::ptr::null(), |p| Arc::as_ptr(p) as *const c_void),
             ),
             CL_MEM_OFFSET => info::size(m.parent.as_ref().map_or(0, |p| m.offset - p.offset)),
-            CL_MEM_USES_SVM_POINTER => info::boolean(false),
+            CL_MEM_USES_SVM_POINTER => info::boolean(m.uses_svm_pointer),
             CL_MEM_PROPERTIES => info::array(&m.properties),
             _ => Err(CL_INVALID_VALUE),
         };

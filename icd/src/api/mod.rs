@@ -12,6 +12,7 @@ mod platform;
 mod program;
 mod queue;
 mod sampler;
+mod svm;
 mod unsupported;
 
 pub use command_buffer::*;
@@ -26,4 +27,5 @@ pub use platform::*;
 pub use program::*;
 pub use queue::*;
 pub use sampler::*;
+pub use svm::*;
 pub use unsupported::*;

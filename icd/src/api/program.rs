@@ -435,7 +435,12 @@ pub unsafe extern "C" fn clGetProgramBuildInfo(
             CL_PROGRAM_BUILD_OPTIONS => info::string(&b.options),
             CL_PROGRAM_BUILD_LOG => info::string(&b.log),
             CL_PROGRAM_BINARY_TYPE => info::uint(b.binary_type),
-            CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE => info::size(0),
+            // Bytes of program-scope global variables of the executable (0 without one).
+            CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE => info::size(if b.executable.is_some() {
+                b.modules.iter().map(|m| runtime::globals::total_size(m)).sum()
+            } else {
+                0
+            }),
             _ => Err(CL_INVALID_VALUE),
         };
         drop(b);

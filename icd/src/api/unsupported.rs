@@ -1,10 +1,9 @@
-//! The entry points of the areas Clift does not implement yet: built-in kernels, shared
-//! virtual memory, pipes, sub-group queries, and the sharing extensions
-//! (OpenGL, EGL, Direct3D 10/11, DX9 media surfaces, device fission). Each one is in the
-//! dispatch table, checks the handles it can check cheaply, and then answers with the error
-//! the specification gives for a device without the feature, which is what the device reports
-//! (`runtime::device::FEATURES`: no SVM capabilities, no pipes, no sub-groups, none of the
-//! sharing extensions).
+//! The entry points of the areas Clift does not implement yet: built-in kernels, pipes,
+//! sub-group queries, and the sharing extensions (OpenGL, EGL, Direct3D 10/11, DX9 media
+//! surfaces, device fission). Each one is in the dispatch table, checks the handles it can
+//! check cheaply, and then answers with the error the specification gives for a device without
+//! the feature, which is what the device reports (`runtime::device::FEATURES`: no pipes, no
+//! sub-groups, none of the sharing extensions).
 //!
 //! Clauses are quoted from the OpenCL 3.0 API specification (section numbers in brackets). No function here dereferences a pointer the specification does not require to be
 //! valid, and none can panic across the C boundary (`guard` / `guard_object`).
@@ -64,19 +63,6 @@ fn check_object_list(num_objects: cl_uint, mem_objects: *const cl_mem) -> ClResu
     Ok(())
 }
 
-/// The SVM commands [5.6.2]: "CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host
-/// command-queue", then "CL_INVALID_OPERATION if the device associated with command_queue does
-/// not support SVM" (`CL_DEVICE_SVM_CAPABILITIES` is 0). Nothing else is looked at: the
-/// pointers cannot be SVM allocations, and the CTS passes bogus ones on purpose.
-fn svm_command(command_queue: cl_command_queue) -> ClResult {
-    let queue = handles::queue(command_queue)?;
-    if !queue.device.supports_svm() {
-        return Err(CL_INVALID_OPERATION);
-    }
-    // No device reports SVM yet.
-    Err(CL_INVALID_OPERATION)
-}
-
 /// A device list that must name devices of `context`: "CL_INVALID_VALUE if device_list is NULL
 /// or num_devices is zero", "CL_INVALID_DEVICE if any device in device_list is not in the list
 /// of devices associated with context".
@@ -126,61 +112,6 @@ pub unsafe extern "C" fn clCreateProgramWithBuiltInKernels(
 // Kernels [5.9, 5.10]
 // ---------------------------------------------------------------------------------------------
 
-/// "CL_INVALID_OPERATION if no devices in the context associated with kernel support SVM"
-/// (clSetKernelArgSVMPointer, clSetKernelExecInfo [5.9.2]): checked right after the kernel
-/// handle, which is needed to find the context, and before the other arguments.
-fn kernel_svm(kernel: cl_kernel) -> ClResult<Arc<runtime::kernel::Kernel>> {
-    let k = super::kernel::kernel(kernel)?;
-    if !k.program.context.devices.iter().any(|d| d.supports_svm()) {
-        return Err(CL_INVALID_OPERATION);
-    }
-    Ok(k)
-}
-
-/// [5.9.2]: "CL_INVALID_KERNEL if kernel is not a valid kernel object", then the SVM
-/// capability, then "CL_INVALID_ARG_INDEX if arg_index is not a valid argument index". No
-/// device reports SVM yet, so no SVM pointer can be set.
-#[no_mangle]
-pub unsafe extern "C" fn clSetKernelArgSVMPointer(
-    kernel: cl_kernel,
-    arg_index: cl_uint,
-    arg_value: *const c_void,
-) -> cl_int {
-    guard(|| {
-        let k = kernel_svm(kernel)?;
-        k.arg(arg_index as usize).ok_or(CL_INVALID_ARG_INDEX)?;
-        Err(CL_INVALID_OPERATION)
-    })
-}
-
-/// [5.9.2]: "CL_INVALID_KERNEL if kernel is a not a valid kernel object"; "CL_INVALID_OPERATION
-/// if ... no devices in the context associated with kernel support SVM" (checked first, as
-/// the CTS expects); "CL_INVALID_VALUE if param_name is not valid, if param_value is NULL or if
-/// the size specified by param_value_size is not valid".
-#[no_mangle]
-pub unsafe extern "C" fn clSetKernelExecInfo(
-    kernel: cl_kernel,
-    param_name: cl_kernel_exec_info,
-    param_value_size: usize,
-    param_value: *const c_void,
-) -> cl_int {
-    guard(|| {
-        kernel_svm(kernel)?;
-        if param_value.is_null() {
-            return Err(CL_INVALID_VALUE);
-        }
-        let size_ok = match param_name {
-            CL_KERNEL_EXEC_INFO_SVM_PTRS => param_value_size.is_multiple_of(std::mem::size_of::<*const c_void>()),
-            CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM => param_value_size == std::mem::size_of::<cl_bool>(),
-            _ => false,
-        };
-        if !size_ok {
-            return Err(CL_INVALID_VALUE);
-        }
-        Err(CL_INVALID_OPERATION)
-    })
-}
-
 /// [5.9.4]: "CL_INVALID_KERNEL if kernel is a not a valid kernel object", "CL_INVALID_DEVICE if
 /// device is not in the list of devices associated with kernel or if device is NULL but there
 /// is more than one device associated with kernel", then "CL_INVALID_OPERATION if device does
@@ -222,115 +153,6 @@ pub unsafe extern "C" fn clGetKernelSubGroupInfoKHR(
     param_value_size_ret: *mut usize,
 ) -> cl_int {
     guard(|| kernel_sub_group_info(in_kernel, in_device))
-}
-
-// ---------------------------------------------------------------------------------------------
-// Shared virtual memory [5.6]
-// ---------------------------------------------------------------------------------------------
-
-/// [5.6.1]: "clSVMAlloc will fail if ... no devices in context support SVM" and "returns a NULL
-/// pointer value" when it fails; there is no error code to report.
-#[no_mangle]
-pub unsafe extern "C" fn clSVMAlloc(
-    context: cl_context,
-    flags: cl_svm_mem_flags,
-    size: usize,
-    alignment: cl_uint,
-) -> *mut c_void {
-    std::ptr::null_mut()
-}
-
-/// [5.6.1]: clSVMFree only accepts pointers from clSVMAlloc, which never returns one; "if a
-/// NULL pointer is passed in svm_pointer, no action occurs". Anything else is ignored too.
-#[no_mangle]
-pub unsafe extern "C" fn clSVMFree(context: cl_context, svm_pointer: *mut c_void) {}
-
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueSVMFree(
-    command_queue: cl_command_queue,
-    num_svm_pointers: cl_uint,
-    svm_pointers: *mut *mut c_void,
-    pfn_free_func: Option<
-        unsafe extern "C" fn(
-            queue: cl_command_queue,
-            num_svm_pointers: cl_uint,
-            svm_pointers: *mut *mut c_void,
-            user_data: *mut c_void,
-        ),
-    >,
-    user_data: *mut c_void,
-    num_events_in_wait_list: cl_uint,
-    event_wait_list: *const cl_event,
-    event: *mut cl_event,
-) -> cl_int {
-    guard(|| svm_command(command_queue))
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueSVMMemcpy(
-    command_queue: cl_command_queue,
-    blocking_copy: cl_bool,
-    dst_ptr: *mut c_void,
-    src_ptr: *const c_void,
-    size: usize,
-    num_events_in_wait_list: cl_uint,
-    event_wait_list: *const cl_event,
-    event: *mut cl_event,
-) -> cl_int {
-    guard(|| svm_command(command_queue))
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueSVMMemFill(
-    command_queue: cl_command_queue,
-    svm_ptr: *mut c_void,
-    pattern: *const c_void,
-    pattern_size: usize,
-    size: usize,
-    num_events_in_wait_list: cl_uint,
-    event_wait_list: *const cl_event,
-    event: *mut cl_event,
-) -> cl_int {
-    guard(|| svm_command(command_queue))
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueSVMMap(
-    command_queue: cl_command_queue,
-    blocking_map: cl_bool,
-    flags: cl_map_flags,
-    svm_ptr: *mut c_void,
-    size: usize,
-    num_events_in_wait_list: cl_uint,
-    event_wait_list: *const cl_event,
-    event: *mut cl_event,
-) -> cl_int {
-    guard(|| svm_command(command_queue))
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueSVMUnmap(
-    command_queue: cl_command_queue,
-    svm_ptr: *mut c_void,
-    num_events_in_wait_list: cl_uint,
-    event_wait_list: *const cl_event,
-    event: *mut cl_event,
-) -> cl_int {
-    guard(|| svm_command(command_queue))
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueSVMMigrateMem(
-    command_queue: cl_command_queue,
-    num_svm_pointers: cl_uint,
-    svm_pointers: *mut *const c_void,
-    sizes: *const usize,
-    flags: cl_mem_migration_flags,
-    num_events_in_wait_list: cl_uint,
-    event_wait_list: *const cl_event,
-    event: *mut cl_event,
-) -> cl_int {
-    guard(|| svm_command(command_queue))
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -11,8 +11,10 @@
 //! - on any memory when the ND-range has a single work-group (checked at run time). Atomics
 //!   of another kernel instance have no inclusive scope with this range's unless both work on
 //!   an SVM allocation (OpenCL 3.0 API specification, section 3.3.6, memory model: "inclusive
-//!   scope", "data race"), and Clift has no SVM. Whoever adds SVM atomics must keep this
-//!   shortcut off for ranges that use them.
+//!   scope", "data race"). The host takes part in atomics on SVM memory only at
+//!   `memory_scope_all_svm_devices` (SPIR-V CrossDevice scope), so atomics of that scope on
+//!   global and generic pointers never take the shortcut (`Access::Shared`); kernel instances
+//!   sharing an SVM allocation through device-scope atomics at once are not covered yet.
 //!
 //! Floating-point values (OpAtomicLoad, OpAtomicStore, OpAtomicExchange) move as integers of
 //! their width, bit for bit.
@@ -35,6 +37,9 @@ enum Access {
     /// A generic pointer: plain in a one-group range or inside this group's local arena, else
     /// atomic instructions.
     Generic,
+    /// A global or generic pointer at `memory_scope_all_svm_devices`: always atomic
+    /// instructions (host threads may take part, whatever the range).
+    Shared,
 }
 
 impl FnTx<'_, '_, '_> {
@@ -61,8 +66,15 @@ impl FnTx<'_, '_, '_> {
     /// the whole ND-range, the Workgroup scope, just like a work-group-scoped OpenCL 2.0 atomic.
     fn access(&self, inst: &Instruction) -> R<Access> {
         let pty = self.ty_of(op_id(inst, 0)?)?;
+        let all_svm_devices = matches!(
+            inst.operands.get(1),
+            Some(rspirv::dr::Operand::IdScope(s)) | Some(rspirv::dr::Operand::IdRef(s))
+                if matches!(self.cx.m.constant(*s).map(|c| &c.value),
+                    Some(crate::spirv::module::ConstantValue::Scalar(v)) if *v == rspirv::spirv::Scope::CrossDevice as u64)
+        );
         Ok(match self.cx.layout.get(pty)?.ty {
             Ty::Pointer(StorageClass::Workgroup, _) => Access::Plain,
+            _ if all_svm_devices => Access::Shared,
             Ty::Pointer(StorageClass::Generic, _) => Access::Generic,
             _ => Access::Global,
         })
@@ -112,6 +124,9 @@ impl FnTx<'_, '_, '_> {
     ) -> Option<Value> {
         if access == Access::Plain {
             return plain(self);
+        }
+        if access == Access::Shared {
+            return atomic(self);
         }
         let alone = self.only_this_thread(p, access == Access::Generic);
         let (on_one, shared, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());

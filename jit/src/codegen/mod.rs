@@ -10,6 +10,7 @@ mod control;
 mod convert;
 pub mod driver;
 mod extinst;
+mod generic;
 mod geometric;
 mod group;
 pub mod helpers;

@@ -611,22 +611,11 @@ impl<'a, 'm, 'f> FnTx<'a, 'm, 'f> {
             | PtrNotEqual => self.memory(inst),
             CompositeConstruct | CompositeExtract | CompositeInsert | VectorExtractDynamic | VectorInsertDynamic
             | VectorShuffle | CopyObject | CopyLogical | Undef | ExpectKHR => self.composite(inst),
-            SConvert
-            | UConvert
-            | FConvert
-            | ConvertFToU
-            | ConvertFToS
-            | ConvertSToF
-            | ConvertUToF
-            | SatConvertSToU
-            | SatConvertUToS
-            | ConvertPtrToU
-            | ConvertUToPtr
-            | Bitcast
-            | PtrCastToGeneric
-            | GenericCastToPtr
-            | GenericCastToPtrExplicit
+            SConvert | UConvert | FConvert | ConvertFToU | ConvertFToS | ConvertSToF | ConvertUToF | SatConvertSToU
+            | SatConvertUToS | ConvertPtrToU | ConvertUToPtr | Bitcast | PtrCastToGeneric | GenericCastToPtr
             | QuantizeToF16 => self.convert(inst),
+            GenericCastToPtrExplicit => self.generic_cast_explicit(inst),
+            GenericPtrMemSemantics => self.generic_ptr_mem_semantics(inst),
             AtomicLoad
             | AtomicStore
             | AtomicExchange
