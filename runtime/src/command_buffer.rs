@@ -139,6 +139,7 @@ impl Launch {
         let args = BoundArgs {
             block: self.args.block.clone(),
             buffers: self.args.buffers.clone(),
+            svm: self.args.svm.clone(),
             local_size: self.args.local_size,
         };
         ndrange::run_command(context, device, self.compiled.clone(), args, self.range)
