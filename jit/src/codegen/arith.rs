@@ -139,6 +139,9 @@ impl FnTx<'_, '_, '_> {
 
     pub fn arith(&mut self, inst: &Instruction) -> R {
         use Op::*;
+        if self.simd_arith(inst)? {
+            return Ok(());
+        }
         let op = inst.opcode;
         match op {
             IAdd | ISub | IMul | UDiv | SDiv | UMod | SRem | SMod | ShiftRightLogical | ShiftRightArithmetic

@@ -24,6 +24,7 @@ mod regions;
 mod simd;
 mod translate;
 mod uniform;
+mod vector;
 
 use crate::abi::{KernelArg, WorkGroupContext};
 use crate::spirv::Module;
