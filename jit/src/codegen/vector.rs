@@ -568,23 +568,29 @@ impl FnTx<'_, '_, '_> {
                 let comps: Vec<u32> = (2..inst.operands.len()).map(|i| op_lit(inst, i)).collect::<R<_>>()?;
                 let (na, per) = (sa.n as usize, rs.per as usize);
                 // Source lane -> (source register, lane in it).
-                let src = |c: u32| -> (usize, usize) {
+                // Source lane -> (source register, lane in it); an undefined component (the
+                // 0xFFFFFFFF literal) is zero, as on the leaf path.
+                let src = |c: u32| -> Option<(usize, usize)> {
                     let c = c as usize;
                     if c < na {
-                        (c / per, c % per)
+                        Some((c / per, c % per))
                     } else if c - na < sb.n as usize {
-                        (ra.len() + (c - na) / per, (c - na) % per)
+                        Some((ra.len() + (c - na) / per, (c - na) % per))
                     } else {
-                        (0, 0)
+                        None
                     }
                 };
                 let all: Vec<Value> = ra.iter().chain(&rb).copied().collect();
                 let lb = (rs.lane.bits() / 8) as usize;
                 let mut out = Vec::with_capacity(rs.regs());
                 for reg in 0..rs.regs() {
-                    let lanes: Vec<(usize, usize)> = rs.lanes_in(reg).map(|i| src(comps[i])).collect();
+                    let mut lanes: Vec<Option<(usize, usize)>> = Vec::with_capacity(per);
+                    for i in rs.lanes_in(reg) {
+                        let c = *comps.get(i).ok_or_else(|| self.err(inst, "too few components"))?;
+                        lanes.push(src(c));
+                    }
                     let mut used: Vec<usize> = Vec::new();
-                    for (s, _) in &lanes {
+                    for (s, _) in lanes.iter().flatten() {
                         if !used.contains(s) {
                             used.push(*s);
                         }
@@ -592,12 +598,20 @@ impl FnTx<'_, '_, '_> {
                     if used.len() > 2 {
                         return Ok(false);
                     }
+                    if used.is_empty() {
+                        used.push(0);
+                    }
                     let mut bytes = Vec::with_capacity(16);
+                    let mut keep = Vec::with_capacity(16);
                     for k in 0..per {
-                        let (s, l) = lanes.get(k).copied().unwrap_or(lanes[0]);
-                        let base = if s == used[0] { 0 } else { 16 };
+                        // Lanes past the vector repeat its first one.
+                        let lane = if k < lanes.len() { lanes[k] } else { lanes[0] };
                         for j in 0..lb {
-                            bytes.push((base + l * lb + j) as u8);
+                            bytes.push(match lane {
+                                Some((s, l)) => ((if s == used[0] { 0 } else { 16 }) + l * lb + j) as u8,
+                                None => 0,
+                            });
+                            keep.push(if lane.is_some() { 0xff } else { 0 });
                         }
                     }
                     let x = self.b.ins().bitcast(types::I8X16, vflags(), all[used[0]]);
@@ -606,7 +620,12 @@ impl FnTx<'_, '_, '_> {
                         None => x,
                     };
                     let imm = self.b.func.dfg.immediates.push(ConstantData::from(bytes));
-                    let v = self.b.ins().shuffle(x, y, imm);
+                    let mut v = self.b.ins().shuffle(x, y, imm);
+                    if keep.contains(&0) {
+                        let h = self.b.func.dfg.constants.insert(ConstantData::from(keep));
+                        let m = self.b.ins().vconst(types::I8X16, h);
+                        v = self.b.ins().band(v, m);
+                    }
                     out.push(self.b.ins().bitcast(rs.vty, vflags(), v));
                 }
                 self.def_simd(r, rty, rs, out);
