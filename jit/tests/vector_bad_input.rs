@@ -41,7 +41,9 @@ fn float4_kernel_runs() {
     spirv::validate(&m, &DeviceFeatures::default()).expect("valid");
     let p = compile(&m, &CompileOptions::default()).expect("compile");
     let k = p.kernel("k").expect("kernel");
-    let mut a: Vec<[f32; 4]> = (0..4).map(|i| [i as f32, 1.5 + i as f32, -2.0, 0.25 * i as f32]).collect();
+    let mut a: Vec<[f32; 4]> = (0..4)
+        .map(|i| [i as f32, 1.5 + i as f32, -2.0, 0.25 * i as f32])
+        .collect();
     let mut o = vec![[0f32; 4]; 4];
     let mut block = vec![0u64; k.args_size.div_ceil(8).max(1)];
     let ptrs = [a.as_mut_ptr() as u64, o.as_mut_ptr() as u64];
@@ -86,7 +88,10 @@ fn shuffle_component_out_of_range() {
 
 #[test]
 fn shuffle_with_too_few_components() {
-    rejects(&variant("%x %y 3 2 5 4", "%x %y 3 2 5"), &["OpVectorShuffle", "3 Components"]);
+    rejects(
+        &variant("%x %y 3 2 5 4", "%x %y 3 2 5"),
+        &["OpVectorShuffle", "3 Components"],
+    );
 }
 
 #[test]
@@ -109,7 +114,10 @@ fn insert_component_out_of_range() {
 fn unsupported_vector_widths() {
     for n in [0u32, 1, 5, 6, 7, 9, 12, 32] {
         rejects(
-            &variant("%float4 = OpTypeVector %float 4", &format!("%float4 = OpTypeVector %float {n}")),
+            &variant(
+                "%float4 = OpTypeVector %float 4",
+                &format!("%float4 = OpTypeVector %float {n}"),
+            ),
             &["OpTypeVector", &format!("vector of {n} components")],
         );
     }

@@ -35,20 +35,59 @@ struct ElemTy {
     name: &'static str,
     bytes: usize,
     float: bool,
-    signed: bool,
 }
 
 const ELEMS: &[ElemTy] = &[
-    ElemTy { name: "float", bytes: 4, float: true, signed: true },
-    ElemTy { name: "double", bytes: 8, float: true, signed: true },
-    ElemTy { name: "int", bytes: 4, float: false, signed: true },
-    ElemTy { name: "uint", bytes: 4, float: false, signed: false },
-    ElemTy { name: "short", bytes: 2, float: false, signed: true },
-    ElemTy { name: "ushort", bytes: 2, float: false, signed: false },
-    ElemTy { name: "char", bytes: 1, float: false, signed: true },
-    ElemTy { name: "uchar", bytes: 1, float: false, signed: false },
-    ElemTy { name: "long", bytes: 8, float: false, signed: true },
-    ElemTy { name: "ulong", bytes: 8, float: false, signed: false },
+    ElemTy {
+        name: "float",
+        bytes: 4,
+        float: true,
+    },
+    ElemTy {
+        name: "double",
+        bytes: 8,
+        float: true,
+    },
+    ElemTy {
+        name: "int",
+        bytes: 4,
+        float: false,
+    },
+    ElemTy {
+        name: "uint",
+        bytes: 4,
+        float: false,
+    },
+    ElemTy {
+        name: "short",
+        bytes: 2,
+        float: false,
+    },
+    ElemTy {
+        name: "ushort",
+        bytes: 2,
+        float: false,
+    },
+    ElemTy {
+        name: "char",
+        bytes: 1,
+        float: false,
+    },
+    ElemTy {
+        name: "uchar",
+        bytes: 1,
+        float: false,
+    },
+    ElemTy {
+        name: "long",
+        bytes: 8,
+        float: false,
+    },
+    ElemTy {
+        name: "ulong",
+        bytes: 8,
+        float: false,
+    },
 ];
 
 const WIDTHS: &[usize] = &[2, 3, 4, 8, 16];
@@ -177,11 +216,7 @@ fn kernel_source(r: &mut Rng, name: &str, e: ElemTy, n: usize) -> String {
         let target = *r.pick(&["x", "y", "z", "acc"]);
         match r.below(5) {
             0 => {
-                let _ = writeln!(
-                    s,
-                    "  for (int i = 0; i < trips; i++) {{ acc = {}; }}",
-                    expr(r, e, n, 2)
-                );
+                let _ = writeln!(s, "  for (int i = 0; i < trips; i++) {{ acc = {}; }}", expr(r, e, n, 2));
             }
             1 => {
                 let i = r.below(n);
@@ -215,7 +250,15 @@ fn compile_cl(src: &str, dir: &std::path::Path, tag: &str) -> Option<Vec<u8>> {
     let spv = dir.join(format!("{tag}.spv"));
     std::fs::write(&cl, src).ok()?;
     let ok = Command::new("clang-15")
-        .args(["-c", "-target", "spir64", "-cl-std=CL1.2", "-O2", "-emit-llvm", "-Xclang"])
+        .args([
+            "-c",
+            "-target",
+            "spir64",
+            "-cl-std=CL1.2",
+            "-O2",
+            "-emit-llvm",
+            "-Xclang",
+        ])
         .arg("-finclude-default-header")
         .arg("-o")
         .arg(&bc)
@@ -226,7 +269,12 @@ fn compile_cl(src: &str, dir: &std::path::Path, tag: &str) -> Option<Vec<u8>> {
     assert!(ok, "clang-15 rejected the generated kernel:\n{src}");
     // llvm-spirv-15 cannot translate some of what clang's optimizer makes of odd expressions
     // (an LLVM `freeze` after a char division): such a program is skipped.
-    let out = Command::new("llvm-spirv-15").arg(&bc).arg("-o").arg(&spv).output().ok()?;
+    let out = Command::new("llvm-spirv-15")
+        .arg(&bc)
+        .arg("-o")
+        .arg(&spv)
+        .output()
+        .ok()?;
     if !out.status.success() {
         eprintln!("llvm-spirv-15 skipped {tag}: {}", String::from_utf8_lossy(&out.stderr));
         return Some(Vec::new());
@@ -415,7 +463,8 @@ fn random_vector_kernels_simd_equals_leaves() {
             if !same(&a.0, &b.0, *e) || !same(&a.1, &b.1, *e) {
                 let at = a.0.iter().zip(&b.0).position(|(x, y)| x != y);
                 let at2 = a.1.iter().zip(&b.1).position(|(x, y)| x != y);
-                let show = |v: &[u8], at: Option<usize>| at.map(|i| v[i.saturating_sub(8)..(i + 8).min(v.len())].to_vec());
+                let show =
+                    |v: &[u8], at: Option<usize>| at.map(|i| v[i.saturating_sub(8)..(i + 8).min(v.len())].to_vec());
                 panic!(
                     "simd {:?} / leaves {:?}; simd {:?} / leaves {:?}\nprogram {seed}, kernel {name}: SIMD and leaves differ (out byte {at:?}, out2 byte {at2:?})\n{src}",
                     show(&a.0, at), show(&b.0, at), show(&a.1, at2), show(&b.1, at2)

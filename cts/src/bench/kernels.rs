@@ -686,8 +686,13 @@ fn vec4(n: usize, iters: u32) -> Job {
                 },
                 |i| format!("{}", want_f[i / 4][i % 4]),
             )?;
-            compare(&gi, 4 * n, |i, v| v == want_i[i / 4][i % 4], |i| want_i[i / 4][i % 4].to_string())
-                .map(|_| "ok".into())
+            compare(
+                &gi,
+                4 * n,
+                |i, v| v == want_i[i / 4][i % 4],
+                |i| want_i[i / 4][i % 4].to_string(),
+            )
+            .map(|_| "ok".into())
         }),
     }
 }

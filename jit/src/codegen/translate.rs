@@ -1,5 +1,6 @@
 //! Translation of one SPIR-V function into a Cranelift function: blocks in reverse post-order,
-//! OpPhi as block parameters, values as lists of scalar leaves, constants materialized at use.
+//! OpPhi as block parameters, values as lists of scalar leaves (vectors also in SIMD registers,
+//! see `vector`), constants materialized at use.
 //! The instruction families live in sibling modules as further `impl FnTx` blocks.
 
 use super::driver as drv;

@@ -45,8 +45,8 @@ use super::translate::{op_id, op_lit, FnTx, R};
 use crate::spirv::module::ConstantValue;
 use crate::spirv::Instruction;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use rspirv::spirv::Op;
 use cranelift_codegen::ir::{self, types, ConstantData, Endianness, InstBuilder, MemFlagsData, Value};
+use rspirv::spirv::Op;
 
 /// How a vector type is held in SIMD registers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -262,7 +262,11 @@ impl FnTx<'_, '_, '_> {
             let lanes = sh.lanes_in(r);
             let mut bytes = Vec::with_capacity(16);
             for k in 0..sh.per as usize {
-                let b = bits.get(lanes.start + k).filter(|_| lanes.start + k < lanes.end).copied().unwrap_or(0);
+                let b = bits
+                    .get(lanes.start + k)
+                    .filter(|_| lanes.start + k < lanes.end)
+                    .copied()
+                    .unwrap_or(0);
                 bytes.extend_from_slice(&b.to_le_bytes()[..lb]);
             }
             let h = self.b.func.dfg.constants.insert(ConstantData::from(bytes));
@@ -298,7 +302,7 @@ impl FnTx<'_, '_, '_> {
     }
 
     /// Integer view of float registers (and back): for the bitwise operations.
-    pub fn to_int_regs(&mut self, sh: Simd, regs: &[Value]) -> Vec<Value> {
+    pub fn int_view(&mut self, sh: Simd, regs: &[Value]) -> Vec<Value> {
         if !sh.is_float() {
             return regs.to_vec();
         }
@@ -306,11 +310,13 @@ impl FnTx<'_, '_, '_> {
         regs.iter().map(|r| self.b.ins().bitcast(it, vflags(), *r)).collect()
     }
 
-    pub fn from_int_regs(&mut self, sh: Simd, regs: &[Value]) -> Vec<Value> {
+    pub fn float_view(&mut self, sh: Simd, regs: &[Value]) -> Vec<Value> {
         if !sh.is_float() {
             return regs.to_vec();
         }
-        regs.iter().map(|r| self.b.ins().bitcast(sh.vty, vflags(), *r)).collect()
+        regs.iter()
+            .map(|r| self.b.ins().bitcast(sh.vty, vflags(), *r))
+            .collect()
     }
 
     /// Block parameters of the vector phis of a block made for `label`: registers instead of
@@ -320,7 +326,9 @@ impl FnTx<'_, '_, '_> {
             return false;
         }
         let Some(sh) = self.simd_shape(ty) else { return false };
-        let params: Vec<Value> = (0..sh.regs()).map(|_| self.b.append_block_param(cblk, sh.vty)).collect();
+        let params: Vec<Value> = (0..sh.regs())
+            .map(|_| self.b.append_block_param(cblk, sh.vty))
+            .collect();
         self.simd_phis.entry(label).or_default().push((r, ty, params));
         self.simd_phi_results.insert(r);
         true
@@ -380,7 +388,9 @@ impl FnTx<'_, '_, '_> {
         };
         match op {
             IAdd | ISub | IMul | BitwiseAnd | BitwiseOr | BitwiseXor => {
-                let Some(sh) = self.simd_shape(rty) else { return Ok(false) };
+                let Some(sh) = self.simd_shape(rty) else {
+                    return Ok(false);
+                };
                 if sh.is_float() || (op == IMul && sh.lane == types::I8) {
                     return Ok(false);
                 }
@@ -403,9 +413,15 @@ impl FnTx<'_, '_, '_> {
                 self.def_simd(r, rty, sh, out);
             }
             ShiftLeftLogical | ShiftRightLogical | ShiftRightArithmetic => {
-                let Some(sh) = self.simd_shape(rty) else { return Ok(false) };
-                let Some(k) = self.splat_const(op_id(inst, 1)?) else { return Ok(false) };
-                let Some(a) = self.vec_as(op_id(inst, 0)?, sh)? else { return Ok(false) };
+                let Some(sh) = self.simd_shape(rty) else {
+                    return Ok(false);
+                };
+                let Some(k) = self.splat_const(op_id(inst, 1)?) else {
+                    return Ok(false);
+                };
+                let Some(a) = self.vec_as(op_id(inst, 0)?, sh)? else {
+                    return Ok(false);
+                };
                 let amt = self.b.ins().iconst(types::I32, (k % sh.lane.bits() as u64) as i64);
                 let out = a
                     .iter()
@@ -418,7 +434,9 @@ impl FnTx<'_, '_, '_> {
                 self.def_simd(r, rty, sh, out);
             }
             FAdd | FSub | FMul | FDiv => {
-                let Some(sh) = self.simd_shape(rty).filter(|s| s.is_float()) else { return Ok(false) };
+                let Some(sh) = self.simd_shape(rty).filter(|s| s.is_float()) else {
+                    return Ok(false);
+                };
                 let Some((a, b)) = two(self, sh)? else { return Ok(false) };
                 let out = a
                     .iter()
@@ -436,11 +454,15 @@ impl FnTx<'_, '_, '_> {
                 self.def_simd(r, rty, sh, out);
             }
             SNegate | Not | FNegate => {
-                let Some(sh) = self.simd_shape(rty) else { return Ok(false) };
+                let Some(sh) = self.simd_shape(rty) else {
+                    return Ok(false);
+                };
                 if sh.is_float() != (op == FNegate) {
                     return Ok(false);
                 }
-                let Some(a) = self.vec_as(op_id(inst, 0)?, sh)? else { return Ok(false) };
+                let Some(a) = self.vec_as(op_id(inst, 0)?, sh)? else {
+                    return Ok(false);
+                };
                 let out = a
                     .iter()
                     .map(|x| match op {
@@ -476,7 +498,9 @@ impl FnTx<'_, '_, '_> {
             | Ordered
             | Unordered
             | LessOrGreater => {
-                let Some(sh) = self.simd_of(op_id(inst, 0)?) else { return Ok(false) };
+                let Some(sh) = self.simd_of(op_id(inst, 0)?) else {
+                    return Ok(false);
+                };
                 let Some((a, b)) = two(self, sh)? else { return Ok(false) };
                 let mut out = Vec::with_capacity(a.len());
                 for (x, y) in a.iter().zip(&b) {
@@ -501,7 +525,9 @@ impl FnTx<'_, '_, '_> {
                 self.def_mask(r, rty, sh, out);
             }
             Select => {
-                let Some(sh) = self.simd_shape(rty) else { return Ok(false) };
+                let Some(sh) = self.simd_shape(rty) else {
+                    return Ok(false);
+                };
                 let c = op_id(inst, 0)?;
                 let Some((a, b)) = (|t: &mut Self| -> R<_> {
                     let a = t.vec_as(op_id(inst, 1)?, sh)?;
@@ -522,8 +548,12 @@ impl FnTx<'_, '_, '_> {
                 self.def_simd(r, rty, sh, out);
             }
             VectorTimesScalar => {
-                let Some(sh) = self.simd_shape(rty).filter(|s| s.is_float()) else { return Ok(false) };
-                let Some(a) = self.vec_as(op_id(inst, 0)?, sh)? else { return Ok(false) };
+                let Some(sh) = self.simd_shape(rty).filter(|s| s.is_float()) else {
+                    return Ok(false);
+                };
+                let Some(a) = self.vec_as(op_id(inst, 0)?, sh)? else {
+                    return Ok(false);
+                };
                 let k = self.val1(op_id(inst, 1)?)?;
                 let kv = self.b.ins().splat(sh.vty, k);
                 let out = a.iter().map(|x| self.b.ins().fmul(*x, kv)).collect();
@@ -555,7 +585,9 @@ impl FnTx<'_, '_, '_> {
             (Some(r), Some(t)) => (r, t),
             _ => return Ok(false),
         };
-        let Some(rs) = self.simd_shape(rty) else { return Ok(false) };
+        let Some(rs) = self.simd_shape(rty) else {
+            return Ok(false);
+        };
         match inst.opcode {
             Op::VectorShuffle => {
                 let (ia, ib) = (op_id(inst, 0)?, op_id(inst, 1)?);
@@ -638,7 +670,9 @@ impl FnTx<'_, '_, '_> {
                 if idx >= rs.n as usize {
                     return Ok(false);
                 }
-                let Some(mut regs) = self.vec_as(op_id(inst, 1)?, rs)? else { return Ok(false) };
+                let Some(mut regs) = self.vec_as(op_id(inst, 1)?, rs)? else {
+                    return Ok(false);
+                };
                 let x = self.val1(op_id(inst, 0)?)?;
                 let k = idx / rs.per as usize;
                 regs[k] = self.b.ins().insertlane(regs[k], x, (idx % rs.per as usize) as u8);
@@ -650,7 +684,9 @@ impl FnTx<'_, '_, '_> {
                     let id = op_id(inst, i)?;
                     match self.simd_of(id) {
                         Some(s) if s.lane == rs.lane && s.n == s.per => {
-                            let Some((_, rr)) = self.vec_of(id)? else { return Ok(false) };
+                            let Some((_, rr)) = self.vec_of(id)? else {
+                                return Ok(false);
+                            };
                             regs.extend(rr);
                         }
                         _ => return Ok(false),
@@ -670,7 +706,7 @@ impl FnTx<'_, '_, '_> {
     pub fn simd_load(&mut self, sh: Simd, addr: Value, off: i32) -> Option<Vec<Value>> {
         let total = sh.n * sh.lane.bits() / 8;
         let flags = MemFlagsData::new();
-        if total % 16 == 0 {
+        if total.is_multiple_of(16) {
             Some(
                 (0..sh.regs())
                     .map(|r| self.b.ins().load(sh.vty, flags, addr, off + 16 * r as i32))
@@ -690,7 +726,7 @@ impl FnTx<'_, '_, '_> {
     pub fn simd_store(&mut self, sh: Simd, regs: &[Value], addr: Value, off: i32) -> bool {
         let total = sh.n * sh.lane.bits() / 8;
         let flags = MemFlagsData::new();
-        if total % 16 == 0 {
+        if total.is_multiple_of(16) {
             for (r, v) in regs.iter().enumerate() {
                 self.b.ins().store(flags, *v, addr, off + 16 * r as i32);
             }
@@ -711,7 +747,9 @@ impl FnTx<'_, '_, '_> {
     /// The inline built-ins on vectors (called by `ext_inst` with the instruction's name
     /// without `native_`/`half_` and its operand ids).
     pub fn simd_builtin(&mut self, base: &str, r: Id, rty: Id, args: &[Id]) -> R<bool> {
-        let Some(sh) = self.simd_shape(rty) else { return Ok(false) };
+        let Some(sh) = self.simd_shape(rty) else {
+            return Ok(false);
+        };
         let fl = sh.is_float();
         let known = if fl {
             matches!(
@@ -741,7 +779,16 @@ impl FnTx<'_, '_, '_> {
         } else {
             matches!(
                 base,
-                "s_max" | "s_min" | "u_max" | "u_min" | "s_clamp" | "u_clamp" | "s_abs" | "u_abs" | "bitselect" | "select"
+                "s_max"
+                    | "s_min"
+                    | "u_max"
+                    | "u_min"
+                    | "s_clamp"
+                    | "u_clamp"
+                    | "s_abs"
+                    | "u_abs"
+                    | "bitselect"
+                    | "select"
             )
         };
         if !known {
@@ -754,7 +801,7 @@ impl FnTx<'_, '_, '_> {
             if base == "select" && k == 2 {
                 match self.vec_of(*a)? {
                     Some((s, regs)) if s.lane.bits() == sh.lane.bits() && s.n == sh.n => {
-                        ops.push(self.to_int_regs(s, &regs));
+                        ops.push(self.int_view(s, &regs));
                     }
                     _ => return Ok(false),
                 }
@@ -838,9 +885,9 @@ impl FnTx<'_, '_, '_> {
                 "u_abs" => x,
                 "bitselect" => {
                     // (a & ~c) | (b & c)
-                    let xs = self.to_int_regs(sh, &[x, a(1), a(2)]);
+                    let xs = self.int_view(sh, &[x, a(1), a(2)]);
                     let o = self.b.ins().bitselect(xs[2], xs[1], xs[0]);
-                    self.from_int_regs(sh, &[o])[0]
+                    self.float_view(sh, &[o])[0]
                 }
                 _ => {
                     // select(a, b, c): MSB of c set -> b.
