@@ -820,6 +820,9 @@ impl FnTx<'_, '_, '_> {
         if ops.is_empty() {
             return Ok(false);
         }
+        let plain: Vec<bool> = (0..3)
+            .map(|k| fl && args.get(k).is_some_and(|a| self.plain_const(sh, *a)))
+            .collect();
         let mut out = Vec::with_capacity(sh.regs());
         for i in 0..sh.regs() {
             let a = |k: usize| ops.get(k).map(|o| o[i]).unwrap_or(ops[0][i]);
@@ -845,11 +848,11 @@ impl FnTx<'_, '_, '_> {
                 "ceil" => self.b.ins().ceil(x),
                 "trunc" => self.b.ins().trunc(x),
                 "rint" => self.b.ins().nearest(x),
-                "fmin" | "fmin_common" => self.vfminmax(sh, x, a(1), false),
-                "fmax" | "fmax_common" => self.vfminmax(sh, x, a(1), true),
+                "fmin" | "fmin_common" => self.vfminmax(sh, x, a(1), false, plain[1]),
+                "fmax" | "fmax_common" => self.vfminmax(sh, x, a(1), true, plain[1]),
                 "fclamp" => {
-                    let m = self.vfminmax(sh, x, a(1), true);
-                    self.vfminmax(sh, m, a(2), false)
+                    let m = self.vfminmax(sh, x, a(1), true, plain[1]);
+                    self.vfminmax(sh, m, a(2), false, plain[2])
                 }
                 "divide" => self.b.ins().fdiv(x, a(1)),
                 "recip" => {
@@ -902,16 +905,55 @@ impl FnTx<'_, '_, '_> {
         Ok(true)
     }
 
-    /// OpenCL fmin/fmax on registers: when one operand is NaN the other is returned.
-    fn vfminmax(&mut self, sh: Simd, x: Value, y: Value, max: bool) -> Value {
-        let m = if max {
-            self.b.ins().fmax(x, y)
+    /// x86's `maxps x, y` / `minps x, y` (the pattern Cranelift lowers to one instruction):
+    /// `y < x ? x : y` / `x < y ? x : y`, so `y` where either is NaN or both are equal.
+    fn pminmax(&mut self, sh: Simd, x: Value, y: Value, max: bool) -> Value {
+        let c = if max {
+            self.b.ins().fcmp(FloatCC::LessThan, y, x)
         } else {
-            self.b.ins().fmin(x, y)
+            self.b.ins().fcmp(FloatCC::LessThan, x, y)
         };
+        self.bitselect_regs(sh, &[c], &[x], &[y])[0]
+    }
+
+    /// OpenCL fmin/fmax on registers, bit for bit the scalar path's (`fminmax`): when one
+    /// operand is NaN the other is returned (`y` when both are), fmax(-0, +0) is +0 and
+    /// fmin(-0, +0) is -0. `plain_y` says `y` is a constant that is neither NaN nor zero: then
+    /// one `maxps`/`minps` is exact.
+    fn vfminmax(&mut self, sh: Simd, x: Value, y: Value, max: bool, plain_y: bool) -> Value {
+        let m1 = self.pminmax(sh, x, y, max);
+        if plain_y {
+            return m1;
+        }
+        // m1 is y where x is NaN, m2 is x where y is NaN; where both are numbers they agree
+        // but for equal values of either sign, which the and (max) / or (min) settles.
+        let m2 = self.pminmax(sh, y, x, max);
+        let both = self.int_view(sh, &[m1, m2]);
+        let z = if max {
+            self.b.ins().band(both[0], both[1])
+        } else {
+            self.b.ins().bor(both[0], both[1])
+        };
+        let z = self.float_view(sh, &[z])[0];
         let xn = self.b.ins().fcmp(FloatCC::Unordered, x, x);
         let yn = self.b.ins().fcmp(FloatCC::Unordered, y, y);
-        let r = self.bitselect_regs(sh, &[yn], &[x], &[m])[0];
-        self.bitselect_regs(sh, &[xn], &[y], &[r])[0]
+        let r = self.bitselect_regs(sh, &[yn], &[m2], &[z])[0];
+        self.bitselect_regs(sh, &[xn], &[m1], &[r])[0]
+    }
+
+    /// Whether float operand `id` is a constant (every lane equal) that is neither NaN nor
+    /// zero.
+    fn plain_const(&self, sh: Simd, id: Id) -> bool {
+        match self.splat_const(id) {
+            Some(b) if sh.lane == types::F64 => {
+                let v = f64::from_bits(b);
+                !v.is_nan() && v != 0.0
+            }
+            Some(b) => {
+                let v = f32::from_bits(b as u32);
+                !v.is_nan() && v != 0.0
+            }
+            None => false,
+        }
     }
 }
