@@ -52,6 +52,9 @@ pub(crate) struct FnTx<'a, 'm, 'f> {
     pub simd_phis: HashMap<Id, Vec<(Id, Id, Vec<Value>)>>,
     /// The phis of `simd_phis`.
     pub simd_phi_results: HashSet<Id>,
+    /// Vector values known to hold a constant: per value, (lane, bits) of one lane (an insert
+    /// into an undefined vector) or every lane (`None` lane: the splat compilers make of it).
+    pub known_lanes: HashMap<Id, (Option<u32>, u64)>,
 }
 
 pub(crate) fn op_id(inst: &Instruction, i: usize) -> R<Id> {
@@ -238,6 +241,7 @@ impl<'a, 'm, 'f> FnTx<'a, 'm, 'f> {
             vecs: HashMap::new(),
             simd_phis: HashMap::new(),
             simd_phi_results: HashSet::new(),
+            known_lanes: HashMap::new(),
         }
     }
 

@@ -275,8 +275,12 @@ impl FnTx<'_, '_, '_> {
         Some(out)
     }
 
-    /// The value of an integer constant (or integer vector constant with every lane equal).
+    /// The value of a constant (or of a vector constant with every lane equal, or of the
+    /// insert-and-shuffle splat of a constant).
     pub fn splat_const(&self, id: Id) -> Option<u64> {
+        if let Some((None, b)) = self.known_lanes.get(&id) {
+            return Some(*b);
+        }
         let c = self.cx.m.constant(id)?;
         if c.spec {
             return None;
@@ -591,6 +595,7 @@ impl FnTx<'_, '_, '_> {
         match inst.opcode {
             Op::VectorShuffle => {
                 let (ia, ib) = (op_id(inst, 0)?, op_id(inst, 1)?);
+                self.note_splat(inst, r, ia)?;
                 let (Some((sa, ra)), Some((sb, rb))) = (self.vec_of(ia)?, self.vec_of(ib)?) else {
                     return Ok(false);
                 };
@@ -673,7 +678,11 @@ impl FnTx<'_, '_, '_> {
                 let Some(mut regs) = self.vec_as(op_id(inst, 1)?, rs)? else {
                     return Ok(false);
                 };
-                let x = self.val1(op_id(inst, 0)?)?;
+                let obj = op_id(inst, 0)?;
+                let x = self.val1(obj)?;
+                if let Some(b) = self.splat_const(obj) {
+                    self.known_lanes.insert(r, (Some(idx as u32), b));
+                }
                 let k = idx / rs.per as usize;
                 regs[k] = self.b.ins().insertlane(regs[k], x, (idx % rs.per as usize) as u8);
                 self.def_simd(r, rty, rs, regs);
@@ -700,6 +709,25 @@ impl FnTx<'_, '_, '_> {
             _ => return Ok(false),
         }
         Ok(true)
+    }
+
+    /// Records `r` as a constant splat when shuffle `inst` repeats one lane of `a` that holds
+    /// a known constant.
+    fn note_splat(&mut self, inst: &Instruction, r: Id, a: Id) -> R {
+        let comps: Vec<u32> = (2..inst.operands.len()).map(|i| op_lit(inst, i)).collect::<R<_>>()?;
+        let Some(first) = comps.first().copied() else { return Ok(()) };
+        let na = self.simd_of(a).map(|s| s.n).unwrap_or(0);
+        if first >= na || comps.iter().any(|c| *c != first) {
+            return Ok(());
+        }
+        let bits = match self.known_lanes.get(&a) {
+            Some((Some(l), b)) if *l == first => Some(*b),
+            _ => self.splat_const(a),
+        };
+        if let Some(b) = bits {
+            self.known_lanes.insert(r, (None, b));
+        }
+        Ok(())
     }
 
     /// Loads a vector of shape `sh` from `addr + off` as registers; None for 3 lanes.
