@@ -165,7 +165,7 @@ fn expr(r: &mut Rng, e: ElemTy, n: usize, depth: u32) -> String {
             }
         }
     } else {
-        match r.below(25) {
+        match r.below(28) {
             0 => format!("({a} + {b})"),
             1 => format!("({a} - {b})"),
             2 => format!("({a} * {b})"),
@@ -190,6 +190,9 @@ fn expr(r: &mut Rng, e: ElemTy, n: usize, depth: u32) -> String {
             21 => format!("({a} < {b} ? {c} : {a})"),
             22 => format!("as_{t}({a} == {b})"),
             23 => format!("add_sat({a}, {b})"),
+            24 => format!("rotate({a}, ({t})({}))", r.below(e.bytes * 8 + 3)),
+            25 => format!("({a} << ({t})(({})trips))", e.name),
+            26 => format!("({a} >> ({t})(({})(trips + 5)))", e.name),
             _ => format!("mul_hi({a}, {b})"),
         }
     }

@@ -55,6 +55,11 @@ pub(crate) struct FnTx<'a, 'm, 'f> {
     /// Vector values known to hold a constant: per value, (lane, bits) of one lane (an insert
     /// into an undefined vector) or every lane (`None` lane: the splat compilers make of it).
     pub known_lanes: HashMap<Id, (Option<u32>, u64)>,
+    /// Vectors made by inserting scalar `.1` at lane `.0` (of anything).
+    pub inserted: HashMap<Id, (u32, Id)>,
+    /// Vectors every lane of which is scalar `.0` (`.1` false: only modulo the lane width,
+    /// good for a shift amount).
+    pub splat_of: HashMap<Id, (Id, bool)>,
 }
 
 pub(crate) fn op_id(inst: &Instruction, i: usize) -> R<Id> {
@@ -242,6 +247,8 @@ impl<'a, 'm, 'f> FnTx<'a, 'm, 'f> {
             simd_phis: HashMap::new(),
             simd_phi_results: HashSet::new(),
             known_lanes: HashMap::new(),
+            inserted: HashMap::new(),
+            splat_of: HashMap::new(),
         }
     }
 

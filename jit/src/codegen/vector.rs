@@ -415,18 +415,30 @@ impl FnTx<'_, '_, '_> {
                     })
                     .collect();
                 self.def_simd(r, rty, sh, out);
+                // `splat(s) & (width - 1)`, as compilers mask a vector shift amount: the same
+                // amount to a SIMD shift, which masks by itself.
+                if op == BitwiseAnd {
+                    let (x, y) = (op_id(inst, 0)?, op_id(inst, 1)?);
+                    let w = sh.lane.bits() as u64 - 1;
+                    for (s, c) in [(x, y), (y, x)] {
+                        if let (Some((src, _)), Some(k)) = (self.splat_of.get(&s).copied(), self.splat_const(c)) {
+                            if k & w == w {
+                                self.splat_of.insert(r, (src, false));
+                            }
+                        }
+                    }
+                }
             }
             ShiftLeftLogical | ShiftRightLogical | ShiftRightArithmetic => {
                 let Some(sh) = self.simd_shape(rty) else {
                     return Ok(false);
                 };
-                let Some(k) = self.splat_const(op_id(inst, 1)?) else {
+                let Some(amt) = self.shift_amount(sh, op_id(inst, 1)?)? else {
                     return Ok(false);
                 };
                 let Some(a) = self.vec_as(op_id(inst, 0)?, sh)? else {
                     return Ok(false);
                 };
-                let amt = self.b.ins().iconst(types::I32, (k % sh.lane.bits() as u64) as i64);
                 let out = a
                     .iter()
                     .map(|x| match op {
@@ -568,6 +580,23 @@ impl FnTx<'_, '_, '_> {
         Ok(true)
     }
 
+    /// The scalar amount of a vector shift whose amount is the same in every lane (a constant,
+    /// or a splat of a scalar, masked or not), for registers of shape `sh`.
+    pub fn shift_amount(&mut self, sh: Simd, id: Id) -> R<Option<Value>> {
+        if let Some(k) = self.splat_const(id) {
+            return Ok(Some(
+                self.b.ins().iconst(types::I32, (k % sh.lane.bits() as u64) as i64),
+            ));
+        }
+        if let Some((s, _)) = self.splat_of.get(&id).copied() {
+            let v = self.val1(s)?;
+            if self.b.func.dfg.value_type(v).is_int() {
+                return Ok(Some(v));
+            }
+        }
+        Ok(None)
+    }
+
     /// Lanes of `a` where the mask is set, of `b` elsewhere.
     pub fn bitselect_regs(&mut self, sh: Simd, m: &[Value], a: &[Value], b: &[Value]) -> Vec<Value> {
         (0..a.len())
@@ -683,6 +712,7 @@ impl FnTx<'_, '_, '_> {
                 if let Some(b) = self.splat_const(obj) {
                     self.known_lanes.insert(r, (Some(idx as u32), b));
                 }
+                self.inserted.insert(r, (idx as u32, obj));
                 let k = idx / rs.per as usize;
                 regs[k] = self.b.ins().insertlane(regs[k], x, (idx % rs.per as usize) as u8);
                 self.def_simd(r, rty, rs, regs);
@@ -715,10 +745,17 @@ impl FnTx<'_, '_, '_> {
     /// a known constant.
     fn note_splat(&mut self, inst: &Instruction, r: Id, a: Id) -> R {
         let comps: Vec<u32> = (2..inst.operands.len()).map(|i| op_lit(inst, i)).collect::<R<_>>()?;
-        let Some(first) = comps.first().copied() else { return Ok(()) };
+        let Some(first) = comps.first().copied() else {
+            return Ok(());
+        };
         let na = self.simd_of(a).map(|s| s.n).unwrap_or(0);
         if first >= na || comps.iter().any(|c| *c != first) {
             return Ok(());
+        }
+        if let Some((l, s)) = self.inserted.get(&a).copied() {
+            if l == first {
+                self.splat_of.insert(r, (s, true));
+            }
         }
         let bits = match self.known_lanes.get(&a) {
             Some((Some(l), b)) if *l == first => Some(*b),
@@ -817,10 +854,31 @@ impl FnTx<'_, '_, '_> {
                     | "u_abs"
                     | "bitselect"
                     | "select"
+                    | "rotate"
             )
         };
         if !known {
             return Ok(false);
+        }
+        // rotate by an amount the same in every lane: two shifts.
+        if base == "rotate" {
+            let (Some(x), Some(k)) = (self.vec_as(args[0], sh)?, args.get(1).copied()) else {
+                return Ok(false);
+            };
+            let Some(k) = self.splat_const(k) else { return Ok(false) };
+            let w = sh.lane.bits() as u64;
+            let l = self.b.ins().iconst(types::I32, (k % w) as i64);
+            let rr = self.b.ins().iconst(types::I32, ((w - k % w) % w) as i64);
+            let out = x
+                .iter()
+                .map(|v| {
+                    let hi = self.b.ins().ishl(*v, l);
+                    let lo = self.b.ins().ushr(*v, rr);
+                    self.b.ins().bor(hi, lo)
+                })
+                .collect();
+            self.def_simd(r, rty, sh, out);
+            return Ok(true);
         }
         // Operands: registers of the result's shape, or scalars broadcast; select's condition
         // may be an integer vector of the same lane width.
