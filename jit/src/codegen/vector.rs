@@ -19,17 +19,21 @@
 //! compared lanes' width, which feed OpSelect as `bitselect`.
 //!
 //! In SIMD: integer add, sub, mul (not 8-bit lanes), and, or, xor, not, negate, shifts by an
-//! amount the same in every lane (a constant); float add, sub, mul, div, negate; every integer
+//! amount the same in every lane (a constant, or a scalar splatted by insert + shuffle, masked
+//! by `& (width - 1)` or not: compilers' form of `v << s`); float add, sub, mul, div, negate; every integer
 //! and float comparison; OpSelect; OpVectorTimesScalar; OpVectorShuffle within one register;
 //! OpCompositeInsert; OpCopyObject; OpLoad / OpStore of 2-, 4-, 8- and 16-lane vectors (not
 //! through promoted Function variables); vloadn / vstoren of 2, 4, 8, 16 lanes; the built-ins
 //! fabs, fma, mad, sqrt, rsqrt, floor, ceil, trunc, rint, fmin, fmax, fclamp, mix, divide, recip,
-//! degrees, radians, s/u min, max, clamp, s_abs, bitselect and select.
+//! degrees, radians, s/u min, max, clamp, s_abs, bitselect, select and rotate by a constant.
+//! fmin/fmax/fclamp are built from the `maxps`/`minps` pattern (`y < x ? x : y`) so that they
+//! are bit for bit the scalar path's (NaN operands, signed zeros), and are one instruction
+//! against a constant bound that is neither NaN nor zero (a clamp's bounds).
 //!
 //! Scalar leaves remain (no SIMD operation, or not worth one): half vectors and boolean
 //! vectors' logical operations; integer division and remainder (no SIMD division); 8-bit lane
-//! multiplication (no `pmullb`); shifts by per-lane amounts and `rotate` (no variable SIMD
-//! shift in Cranelift's x86 backend); FRem/FMod, copysign, sign, step, smoothstep, round (no
+//! multiplication (no `pmullb`); shifts by per-lane amounts and `rotate` by a non-constant
+//! (no per-lane SIMD shift in Cranelift's x86 backend); FRem/FMod, copysign, sign, step, smoothstep, round (no
 //! vector `fcopysign` lowering); OpDot, OpAny/OpAll (a horizontal sum in the scalar order keeps
 //! the results identical); conversions between types (`fcvt` lane variants are partial on
 //! x86); 3-lane loads and stores (a 16-byte access could touch memory past the object);
