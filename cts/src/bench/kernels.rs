@@ -85,6 +85,7 @@ pub const NAMES: &[&str] = &[
     "histogram",
     "nbody",
     "hash",
+    "vec4",
     "empty",
     "image_linear_rgba8_none",
     "image_linear_rgba8_clamp",
@@ -127,6 +128,7 @@ pub const SOURCES: &[(&str, &str, &str)] = &[
     src!("histogram"),
     src!("nbody"),
     src!("hash"),
+    src!("vec4"),
     src!("empty"),
     src!("image_sample"),
 ];
@@ -188,6 +190,7 @@ pub fn job(name: &str, size: Size) -> Option<Job> {
         "histogram" => histogram(if large { 1 << 24 } else { 1 << 20 }),
         "nbody" => nbody(if large { 8192 } else { 2048 }),
         "hash" => hash(if large { 1 << 16 } else { 1 << 13 }),
+        "vec4" => vec4(if large { 1 << 16 } else { 1 << 14 }, 256),
         "empty" => empty(),
         n if n.starts_with("image_") => image_sample(NAMES.iter().find(|m| **m == n)?, if large { 2048 } else { 512 })?,
         _ => return None,
@@ -617,6 +620,77 @@ fn nbody(n: usize) -> Job {
                     }
                 },
                 |i| format!("{:?}", if i % 4 == 3 { 0.0 } else { want[i / 4][i % 4] as f32 }),
+            )
+            .map(|_| "ok".into())
+        }),
+    }
+}
+
+/// vec4.cl (issue 15): float4/int4 arithmetic carried around a loop. The int4 results are exact;
+/// the float4 ones within a relative bound (mad and the `x * 0.999f + s` contraction may round
+/// once or twice).
+fn vec4(n: usize, iters: u32) -> Job {
+    let mut r = Rng::new(15);
+    let a: Vec<[f32; 4]> = (0..n).map(|_| [0.0; 4].map(|_: f32| 4.0 * r.signed())).collect();
+    let b: Vec<[i32; 4]> = (0..n).map(|_| [0; 4].map(|_: i32| r.next_u32() as i32)).collect();
+    let mut want_f = vec![[0f32; 4]; n];
+    let mut want_i = vec![[0i32; 4]; n];
+    for g in 0..n {
+        let mut x = a[g];
+        let k = b[g];
+        let mut acc = [0f32; 4];
+        let mut s = [0.5f32, 0.25, 0.125, 0.0625];
+        let mut h = k;
+        const M: [i32; 4] = [3, 5, 7, 9];
+        for _ in 0..iters {
+            let sw = [s[3], s[2], s[1], s[0]];
+            for c in 0..4 {
+                acc[c] = x[c].mul_add(s[c], acc[c]);
+            }
+            for c in 0..4 {
+                x[c] = (x[c] * 0.999 + sw[c]).clamp(-4.0, 4.0);
+            }
+            let ar = [acc[1], acc[2], acc[3], acc[0]];
+            for c in 0..4 {
+                s[c] = s[c].max(ar[c] * 0.001);
+            }
+            for c in 0..4 {
+                let t = (h[c] ^ (h[c] << 3)).wrapping_add(k[c].wrapping_mul(M[c]));
+                h[c] = if t < 0 { t >> 1 } else { t };
+            }
+        }
+        want_f[g] = [0, 1, 2, 3].map(|c| acc[c] + x[c]);
+        want_i[g] = h;
+    }
+    Job {
+        name: "vec4",
+        class: Class::Compute,
+        desc: format!("{n} work-items x {iters} rounds of float4 + int4 arithmetic"),
+        args: vec![input(&a), input(&b), output(16 * n), output(16 * n), scalar(iters)],
+        offset: vec![],
+        global: vec![n],
+        local: vec![],
+        // Per round: 4 lanes x (mad 2 + mul-add 2 + clamp 2 + fmax 1 + mul 1) float operations
+        // and 4 x (shift, xor, mul, add, compare, shift, select) integer ones.
+        work: 60.0 * n as f64 * iters as f64,
+        unit: "Gop/s",
+        check: Box::new(move |out| {
+            let gf = floats(&out[0]);
+            let gi: Vec<i32> = cts::from_bytes(&out[1]);
+            compare(
+                &gf,
+                4 * n,
+                |i, v| {
+                    let w = want_f[i / 4][i % 4];
+                    (v - w).abs() <= 1e-3 * w.abs().max(1.0)
+                },
+                |i| format!("{}", want_f[i / 4][i % 4]),
+            )?;
+            compare(
+                &gi,
+                4 * n,
+                |i, v| v == want_i[i / 4][i % 4],
+                |i| want_i[i / 4][i % 4].to_string(),
             )
             .map(|_| "ok".into())
         }),

@@ -1,6 +1,7 @@
 //! Integer and floating-point arithmetic, bitwise operations, comparisons, logical operations,
 //! select, the floating-point class tests, OpAny/OpAll, OpDot and OpVectorTimesScalar. Vectors
-//! are handled component by component. Integer division never traps (see `safe_divisor`).
+//! are handled component by component, except where `vector::simd_arith` computes them in SIMD
+//! registers. Integer division never traps (see `safe_divisor`).
 
 use super::helpers::RTE;
 use super::layout::Scalar;
@@ -139,6 +140,9 @@ impl FnTx<'_, '_, '_> {
 
     pub fn arith(&mut self, inst: &Instruction) -> R {
         use Op::*;
+        if self.simd_arith(inst)? {
+            return Ok(());
+        }
         let op = inst.opcode;
         match op {
             IAdd | ISub | IMul | UDiv | SDiv | UMod | SRem | SMod | ShiftRightLogical | ShiftRightArithmetic

@@ -24,6 +24,13 @@ impl FnTx<'_, '_, '_> {
 
     pub fn composite(&mut self, inst: &Instruction) -> R {
         let (r, ty) = result(inst)?;
+        if matches!(
+            inst.opcode,
+            Op::VectorShuffle | Op::CompositeInsert | Op::CompositeConstruct
+        ) && self.simd_composite(inst)?
+        {
+            return Ok(());
+        }
         match inst.opcode {
             Op::CompositeConstruct => {
                 let mut out = Vec::new();
@@ -108,8 +115,15 @@ impl FnTx<'_, '_, '_> {
                 self.def(r, ty, out);
             }
             Op::CopyObject | Op::CopyLogical | Op::ExpectKHR => {
-                let v = self.val(op_id(inst, 0)?)?;
+                let src = op_id(inst, 0)?;
+                let v = self.val(src)?;
+                let simd = self.vecs.get(&src).filter(|(l, _)| *l == v).cloned();
                 self.def(r, ty, v);
+                if let Some(f) = simd {
+                    if self.crossing_vars(r).is_none() {
+                        self.vecs.insert(r, f);
+                    }
+                }
             }
             Op::Undef => {
                 let z = self.zeros(ty)?;

@@ -16,7 +16,7 @@ impl FnTx<'_, '_, '_> {
             .blocks
             .get(&target)
             .ok_or_else(|| crate::codegen::CompileError::new(format!("branch to unknown block %{target}")))?;
-        let wanted: Vec<(Option<u32>, u32)> = self
+        let wanted: Vec<(Option<u32>, u32, u32)> = self
             .phis
             .get(&target)
             .map(|ps| {
@@ -28,17 +28,15 @@ impl FnTx<'_, '_, '_> {
                                 .find(|(_, par)| *par == self.cur_label)
                                 .map(|(v, _)| *v),
                             p.ty,
+                            p.result,
                         )
                     })
                     .collect()
             })
             .unwrap_or_default();
         let mut args = Vec::new();
-        for (v, ty) in wanted {
-            let vals = match v {
-                Some(v) => self.val(v)?,
-                None => self.zeros(ty)?,
-            };
+        for (v, ty, r) in wanted {
+            let vals = self.phi_arg(r, v, ty)?;
             args.extend(vals.into_iter().map(BlockArg::Value));
         }
         Ok((blk, args))

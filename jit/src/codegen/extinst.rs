@@ -104,6 +104,14 @@ impl FnTx<'_, '_, '_> {
                 let group = if name == "vloada_halfn" && n == 3 { 4 } else { n };
                 let scaled = self.b.ins().imul_imm_s(off, (group * elem_bytes) as i64);
                 let addr = self.b.ins().iadd(p, scaled);
+                if !half {
+                    if let Some(sh) = self.simd_shape(ty) {
+                        if let Some(regs) = self.simd_load(sh, addr, 0) {
+                            self.def_simd(r, ty, sh, regs);
+                            return Ok(());
+                        }
+                    }
+                }
                 let mut out = Vec::new();
                 for i in 0..n {
                     if half {
@@ -156,6 +164,13 @@ impl FnTx<'_, '_, '_> {
                 let group = if name.starts_with("vstorea") && n == 3 { 4 } else { n };
                 let scaled = self.b.ins().imul_imm_s(off, (group * eb) as i64);
                 let addr = self.b.ins().iadd(p, scaled);
+                if !half {
+                    if let Some((sh, regs)) = self.vec_of(arg_id(0)?)? {
+                        if self.simd_store(sh, &regs, addr, 0) {
+                            return Ok(());
+                        }
+                    }
+                }
                 for (i, v) in data.iter().enumerate() {
                     let v = if half {
                         self.float_to_float(*v, ds, Scalar::Float(16), mode)?
@@ -222,6 +237,9 @@ impl FnTx<'_, '_, '_> {
             .unwrap_or(&name)
             .to_string();
         let is_half = s == Scalar::Float(16);
+        if self.simd_builtin(&base, r, ty, &arg_ids)? {
+            return Ok(());
+        }
         let inline_float = matches!(
             base.as_str(),
             "fabs"

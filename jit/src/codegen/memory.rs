@@ -184,6 +184,12 @@ impl FnTx<'_, '_, '_> {
                     return Ok(());
                 }
                 let addr = self.val1(p)?;
+                if let Some(sh) = self.simd_shape(ty) {
+                    if let Some(regs) = self.simd_load(sh, addr, 0) {
+                        self.def_simd(r, ty, sh, regs);
+                        return Ok(());
+                    }
+                }
                 let v =
                     load_leaves(&self.cx.layout, &mut self.b, ty, addr, 0).map_err(|e| self.err(inst, &e.message))?;
                 self.def(r, ty, v);
@@ -200,6 +206,11 @@ impl FnTx<'_, '_, '_> {
                 }
                 let vty = self.ty_of(vid)?;
                 let addr = self.val1(p)?;
+                if let Some((sh, regs)) = self.vec_of(vid)? {
+                    if self.simd_store(sh, &regs, addr, 0) {
+                        return Ok(());
+                    }
+                }
                 store_leaves(&self.cx.layout, &mut self.b, vty, addr, 0, &v).map_err(|e| self.err(inst, &e.message))?;
             }
             Op::AccessChain | Op::InBoundsAccessChain => self.access_chain(inst, false)?,

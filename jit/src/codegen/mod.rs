@@ -25,6 +25,7 @@ mod regions;
 mod simd;
 mod translate;
 mod uniform;
+mod vector;
 
 use crate::abi::{KernelArg, WorkGroupContext};
 use crate::spirv::Module;

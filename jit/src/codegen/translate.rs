@@ -1,5 +1,6 @@
 //! Translation of one SPIR-V function into a Cranelift function: blocks in reverse post-order,
-//! OpPhi as block parameters, values as lists of scalar leaves, constants materialized at use.
+//! OpPhi as block parameters, values as lists of scalar leaves (vectors also in SIMD registers,
+//! see `vector`), constants materialized at use.
 //! The instruction families live in sibling modules as further `impl FnTx` blocks.
 
 use super::driver as drv;
@@ -43,6 +44,22 @@ pub(crate) struct FnTx<'a, 'm, 'f> {
     gvs: HashMap<DataId, GlobalValue>,
     /// Set when the function is a kernel body inlined into a work-group function.
     pub group: Option<GroupTx>,
+    /// Vectors in SIMD registers (see `vector`); off with `CLIFT_VECTOR_LEAVES=1`.
+    pub simd_on: bool,
+    /// The SIMD form of vector values: the leaves it was made with, and its registers.
+    pub vecs: HashMap<Id, (Vec<Value>, Vec<Value>)>,
+    /// Per block label: its vector phis held in registers (result, type, block parameters).
+    pub simd_phis: HashMap<Id, Vec<(Id, Id, Vec<Value>)>>,
+    /// The phis of `simd_phis`.
+    pub simd_phi_results: HashSet<Id>,
+    /// Vector values known to hold a constant: per value, (lane, bits) of one lane (an insert
+    /// into an undefined vector) or every lane (`None` lane: the splat compilers make of it).
+    pub known_lanes: HashMap<Id, (Option<u32>, u64)>,
+    /// Vectors made by inserting scalar `.1` at lane `.0` (of anything).
+    pub inserted: HashMap<Id, (u32, Id)>,
+    /// Vectors every lane of which is scalar `.0` (`.1` false: only modulo the lane width,
+    /// good for a shift amount).
+    pub splat_of: HashMap<Id, (Id, bool)>,
 }
 
 pub(crate) fn op_id(inst: &Instruction, i: usize) -> R<Id> {
@@ -225,6 +242,13 @@ impl<'a, 'm, 'f> FnTx<'a, 'm, 'f> {
             func_refs: HashMap::new(),
             gvs: HashMap::new(),
             group: None,
+            simd_on: !super::vector::vector_leaves_forced(),
+            vecs: HashMap::new(),
+            simd_phis: HashMap::new(),
+            simd_phi_results: HashSet::new(),
+            known_lanes: HashMap::new(),
+            inserted: HashMap::new(),
+            splat_of: HashMap::new(),
         }
     }
 
@@ -243,8 +267,14 @@ impl<'a, 'm, 'f> FnTx<'a, 'm, 'f> {
             let label = f.blocks[bi].label;
             let cblk = self.b.create_block();
             self.blocks.insert(label, cblk);
+            self.simd_phis.remove(&label);
             let phis: Vec<(Id, Id)> = self.phis[&label].iter().map(|p| (p.result, p.ty)).collect();
             for (r, ty) in phis {
+                self.simd_phi_results.remove(&r);
+                if self.simd_phi_params(label, cblk, r, ty) {
+                    self.vtys.insert(r, ty);
+                    continue;
+                }
                 let leaves = self.cx.layout.get(ty)?.leaves.clone();
                 let vals: Vec<Value> = leaves.iter().map(|l| self.b.append_block_param(cblk, *l)).collect();
                 self.vals.insert(r, vals);
@@ -317,6 +347,7 @@ impl<'a, 'm, 'f> FnTx<'a, 'm, 'f> {
                     }
                 }
             }
+            self.enter_simd_phis(blk.label);
             self.enter_block(blk.label)?;
             for (i, inst) in blk.instructions.iter().enumerate() {
                 if inst.opcode == Op::Phi {
