@@ -365,7 +365,16 @@ mod tests {
             .collect();
         assert_eq!(
             got,
-            ["-c", "-O1", "-Xclang", "-disable-llvm-passes", "-U__OPTIMIZE__", "-Xclang", "-cl-ext=-all", "x.cl"]
+            [
+                "-c",
+                "-O1",
+                "-Xclang",
+                "-disable-llvm-passes",
+                "-U__OPTIMIZE__",
+                "-Xclang",
+                "-cl-ext=-all",
+                "x.cl"
+            ]
         );
     }
 }

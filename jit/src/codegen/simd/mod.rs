@@ -168,6 +168,10 @@ enum Rep {
     /// Four scalars of this type, one per lane: 64-bit integers, pointers, doubles, 8- and
     /// 16-bit integers.
     Quad(Type),
+    /// A value of OpenCL vector type with `n` 32-bit components, as structure of arrays: one
+    /// four-lane vector of this type per component (`float4`: four `F32X4`, lane `l` of
+    /// vector `k` being component `k` of work-item `l`).
+    Soa(Type, usize),
 }
 
 /// How the four lanes of a varying value of type `ty` are held (`None`: not a single scalar).
@@ -178,6 +182,8 @@ fn rep(cx: &Ctx, ty: Id) -> Option<Rep> {
         Ty::Scalar(Scalar::Int(32)) => Some(Rep::Vector(types::I32X4)),
         Ty::Scalar(Scalar::Float(32)) => Some(Rep::Vector(types::F32X4)),
         Ty::Scalar(_) | Ty::Pointer(..) if info.leaves.len() == 1 => Some(Rep::Quad(info.leaves[0])),
+        Ty::Vector(Scalar::Int(32), n) => Some(Rep::Soa(types::I32X4, n as usize)),
+        Ty::Vector(Scalar::Float(32), n) => Some(Rep::Soa(types::F32X4, n as usize)),
         _ => None,
     }
 }

@@ -1006,6 +1006,16 @@ fn classify_vector(
     let decorated = inst
         .result_id
         .is_some_and(|r| cx.rounding.contains_key(&r) || cx.saturated.contains(&r));
+    // Values of OpenCL vector type (structure of arrays).
+    let skip = usize::from(op == Op::ExtInst);
+    let vector_operand = ids
+        .iter()
+        .skip(skip)
+        .any(|x| cls(x) != Uniform && value_type(cx, tys, *x).is_some_and(|t| soa(cx, t).is_some()));
+    let vector_result = rty.is_some_and(|t| soa(cx, t).is_some());
+    if !all_uniform && !matches!(op, Op::Load | Op::Store) && (vector_operand || vector_result) {
+        return classify_soa(cx, tys, inst, ids, cls, decorated);
+    }
     match op {
         Op::Load => {
             let p = *ids.first()?;
@@ -1322,6 +1332,138 @@ fn classify_vector(
             (from == 32 && to == types::F32)
                 .then_some(())
                 .and_then(|_| vector_op(true, &[c(0)?], false))
+        }
+        _ => None,
+    }
+}
+
+/// The component count of a value of type `ty` held as structure of arrays.
+fn soa(cx: &Ctx, ty: Id) -> Option<usize> {
+    match rep(cx, ty)? {
+        super::Rep::Soa(_, n) => Some(n),
+        _ => None,
+    }
+}
+
+/// The OpenCL.std functions the vector loop computes component by component on vectors
+/// (besides [`VECTOR_EXT_F32`] and [`VECTOR_EXT_I32`]).
+const VECTOR_EXT_SOA_I32: [&str; 2] = ["bitselect", "rotate"];
+
+/// The step and class of an operation on values of OpenCL vector type (`None`: none of its
+/// own; the scalar translation lane by lane may take it).
+fn classify_soa(
+    cx: &Ctx,
+    tys: &Types,
+    inst: &Instruction,
+    ids: &[Id],
+    cls: &dyn Fn(&Id) -> Class,
+    decorated: bool,
+) -> Option<(Step, Option<Class>)> {
+    use Class::*;
+    let op = inst.opcode;
+    let rty = inst.result_type?;
+    let vector = Some((Step::Vector, Some(Varying)));
+    // A 32-bit scalar (any class but a three-component id) or a vector of 32-bit values
+    // (uniform or varying).
+    let operand_ok = |x: &Id| {
+        let Some(t) = value_type(cx, tys, *x) else { return false };
+        match cls(x) {
+            IdX3 => false,
+            Uniform => soa(cx, t).is_some() || scalar32(cx, t).is_some(),
+            Varying => soa(cx, t).is_some() || scalar32(cx, t).is_some(),
+            Affine(_) | Monotone => scalar32(cx, t).is_some(),
+        }
+    };
+    let n = soa(cx, rty);
+    let leaf = cx.layout.get(rty).ok()?.leaves.first().copied();
+    match op {
+        Op::CompositeExtract => {
+            let c = *ids.first()?;
+            soa(cx, value_type(cx, tys, c)?)?;
+            matches!(inst.operands.get(1..)?, [Operand::LiteralBit32(_)]).then_some(())?;
+            vector
+        }
+        Op::CompositeInsert => {
+            n?;
+            matches!(inst.operands.get(2..)?, [Operand::LiteralBit32(_)]).then_some(())?;
+            ids.iter().all(operand_ok).then_some(())?;
+            vector
+        }
+        Op::CompositeConstruct | Op::VectorShuffle => {
+            n?;
+            ids.iter().all(operand_ok).then_some(())?;
+            vector
+        }
+        Op::IAdd
+        | Op::ISub
+        | Op::IMul
+        | Op::FAdd
+        | Op::FSub
+        | Op::FMul
+        | Op::FDiv
+        | Op::BitwiseAnd
+        | Op::BitwiseOr
+        | Op::BitwiseXor
+        | Op::FNegate
+        | Op::SNegate
+        | Op::Not => {
+            let n = n?;
+            ids.iter()
+                .all(|x| operand_ok(x) && value_type(cx, tys, *x).and_then(|t| soa(cx, t)) == Some(n))
+                .then_some(())?;
+            vector
+        }
+        Op::Bitcast | Op::ConvertSToF | Op::ConvertUToF if !decorated => {
+            let n = n?;
+            let x = *ids.first()?;
+            let t = value_type(cx, tys, x)?;
+            (operand_ok(&x) && soa(cx, t) == Some(n)).then_some(())?;
+            if op != Op::Bitcast {
+                // i32 -> f32 only.
+                let from = cx.layout.get(t).ok()?.leaves.first().copied();
+                (from == Some(types::I32) && leaf == Some(types::F32)).then_some(())?;
+            }
+            vector
+        }
+        Op::ShiftLeftLogical | Op::ShiftRightLogical | Op::ShiftRightArithmetic => {
+            let n = n?;
+            let (x, k) = (*ids.first()?, *ids.get(1)?);
+            (operand_ok(&x) && value_type(cx, tys, x).and_then(|t| soa(cx, t)) == Some(n) && cls(&k) == Uniform)
+                .then_some(())?;
+            vector
+        }
+        Op::Select => {
+            let n = n?;
+            let c = *ids.first()?;
+            // A scalar condition (a mask or a uniform bool) for the whole vector.
+            let ct = value_type(cx, tys, c)?;
+            (is_bool(cx, ct) && cls(&c) != IdX3).then_some(())?;
+            ids[1..]
+                .iter()
+                .all(|x| operand_ok(x) && value_type(cx, tys, *x).and_then(|t| soa(cx, t)) == Some(n))
+                .then_some(())?;
+            vector
+        }
+        Op::ExtInst => {
+            let n = n?;
+            let name = ext_name(cx, inst)?;
+            let b = base_name(&name);
+            let known = match leaf? {
+                types::F32 => VECTOR_EXT_F32.contains(&b) || b == "fmax_common",
+                types::I32 => VECTOR_EXT_I32.contains(&b) || VECTOR_EXT_SOA_I32.contains(&b),
+                _ => false,
+            };
+            known.then_some(())?;
+            for (i, x) in ids.iter().enumerate().skip(1) {
+                let t = value_type(cx, tys, *x)?;
+                let ok = if b == "rotate" && i == 2 {
+                    cls(x) == Uniform
+                } else {
+                    operand_ok(x) && soa(cx, t).is_none_or(|m| m == n)
+                };
+                ok.then_some(())?;
+            }
+            vector
         }
         _ => None,
     }
