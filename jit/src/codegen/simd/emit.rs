@@ -334,6 +334,27 @@ impl FnTx<'_, '_, '_> {
                     self.def(r, ty, v);
                 }
                 Step::Vector => self.simd_inst(inst, plan, &mut vecs)?,
+                Step::CaseEq => self.case_eq(inst, plan, &mut vecs)?,
+                Step::Private => {
+                    // Four copies side by side: lane l's at base + l * size.
+                    let (r, ty) = result(inst)?;
+                    let Some(Class::Affine(size)) = plan.class.get(&r).copied() else {
+                        return Err(self.err(inst, "vector plan: private variable without a size"));
+                    };
+                    let align = match self.cx.layout.get(ty)?.ty {
+                        crate::codegen::layout::Ty::Pointer(_, p) => self.cx.layout.get(p)?.align.max(1),
+                        _ => 1,
+                    };
+                    let slot = self
+                        .b
+                        .create_sized_stack_slot(cranelift_codegen::ir::StackSlotData::new(
+                            cranelift_codegen::ir::StackSlotKind::ExplicitSlot,
+                            (size * LANES) as u32,
+                            align.max(16).trailing_zeros().min(7) as u8,
+                        ));
+                    let a = self.b.ins().stack_addr(types::I64, slot, 0);
+                    self.def(r, ty, vec![a]);
+                }
                 Step::Lanes => self.by_lanes(inst, plan, &mut vecs)?,
             }
         }
@@ -1090,6 +1111,9 @@ impl FnTx<'_, '_, '_> {
     /// Step::Lanes: the scalar translation of `inst` once per lane, its varying operands
     /// given that lane's values (the scalar values they had are put back after).
     fn by_lanes(&mut self, inst: &Instruction, plan: &Plan, vecs: &mut Vecs) -> R {
+        if inst.result_id.is_none() {
+            return self.effect_by_lanes(inst, plan, vecs);
+        }
         let (r, ty) = result(inst)?;
         let mut ids: Vec<Id> = Vec::new();
         for o in &inst.operands {
@@ -1428,8 +1452,52 @@ impl FnTx<'_, '_, '_> {
         Ok(())
     }
 
+    /// "Selector equals case literal" ([`super::cfg`]): a uniform bool or a mask.
+    fn case_eq(&mut self, inst: &Instruction, plan: &Plan, vecs: &mut Vecs) -> R {
+        let (r, ty) = result(inst)?;
+        let sel = op_id(inst, 0)?;
+        let lit = match inst.operands.get(1) {
+            Some(rspirv::dr::Operand::LiteralBit32(v)) => *v as i64,
+            Some(rspirv::dr::Operand::LiteralBit64(v)) => *v as i64,
+            _ => return Err(self.err(inst, "vector plan: case without a literal")),
+        };
+        if plan.class.get(&r).is_none_or(|c| *c == Class::Uniform) {
+            let x = self.val1(sel)?;
+            let v = self.b.ins().icmp_imm_s(IntCC::Equal, x, lit);
+            self.def(r, ty, vec![v]);
+            return Ok(());
+        }
+        let st = *plan
+            .tys
+            .get(&sel)
+            .ok_or_else(|| self.err(inst, "vector plan: selector of unknown type"))?;
+        match rep(self.cx, st) {
+            Some(Rep::Vector(vt)) => {
+                let x = self.lanes(sel, plan, vecs)?;
+                let k = self.b.ins().iconst(vt.lane_type(), lit as i32 as i64);
+                let k = self.b.ins().splat(vt, k);
+                let m = self.b.ins().icmp(IntCC::Equal, x, k);
+                vecs.v.insert(r, m);
+            }
+            _ => {
+                let q = self.quad(sel, plan, vecs)?;
+                let xs = q.map(|x| self.b.ins().icmp_imm_s(IntCC::Equal, x, lit));
+                self.put_lanes(r, ty, xs, vecs)?;
+            }
+        }
+        Ok(())
+    }
+
     fn simd_inst(&mut self, inst: &Instruction, plan: &Plan, vecs: &mut Vecs) -> R {
         let op = inst.opcode;
+        if op == Op::CopyObject {
+            let (r, ty) = result(inst)?;
+            let x = op_id(inst, 0)?;
+            let held = rep(self.cx, ty).ok_or_else(|| self.err(inst, "vector plan: not a scalar or vector copy"))?;
+            let vals = self.held(x, held, plan, vecs)?;
+            vecs.put(r, held, &vals);
+            return Ok(());
+        }
         let soa = inst
             .result_type
             .is_some_and(|t| matches!(rep(self.cx, t), Some(Rep::Soa(..))))
@@ -1691,5 +1759,77 @@ impl FnTx<'_, '_, '_> {
         }
         vecs.s.insert(r, out);
         Ok(())
+    }
+
+    /// An instruction without a result (a memory copy) once per lane, on each lane's
+    /// operands, for the lanes the execution mask lets run, in the lanes' order.
+    fn effect_by_lanes(&mut self, inst: &Instruction, plan: &Plan, vecs: &mut Vecs) -> R {
+        let mut ids: Vec<Id> = Vec::new();
+        for o in &inst.operands {
+            if let rspirv::dr::Operand::IdRef(x) = o {
+                if plan.class.get(x).is_some_and(|c| *c != Class::Uniform) && !ids.contains(x) {
+                    ids.push(*x);
+                }
+            }
+        }
+        let mut lanes = Vec::with_capacity(ids.len());
+        for x in &ids {
+            let t = *plan
+                .tys
+                .get(x)
+                .ok_or_else(|| self.err(inst, "vector plan: operand of unknown type"))?;
+            let mut per = Vec::with_capacity(LANES as usize);
+            for l in 0..LANES as usize {
+                per.push(self.lane_vals(*x, l, plan, vecs)?);
+            }
+            lanes.push((*x, t, per));
+        }
+        // Values carried across barriers live in variables a definition would set: out of
+        // the way while the lanes are translated.
+        let mut hidden = Vec::new();
+        if let Some(rg) = self.group.as_mut().and_then(|g| g.regions.as_mut()) {
+            for x in &ids {
+                if let Some(vs) = rg.crossing.remove(x) {
+                    hidden.push((*x, vs));
+                }
+            }
+        }
+        let saved: Vec<(Id, Option<Vec<Value>>)> = ids.iter().map(|x| (*x, self.vals.get(x).cloned())).collect();
+        let mask = vecs.exec.map(|v| self.b.use_var(v));
+        let mut res = Ok(());
+        for l in 0..LANES as usize {
+            let next = mask.map(|m| {
+                let ml = self.b.ins().extractlane(m, l as u8);
+                let (go, next) = (self.b.create_block(), self.b.create_block());
+                self.b.ins().brif(ml, go, &[], next, &[]);
+                self.b.seal_block(go);
+                self.b.switch_to_block(go);
+                next
+            });
+            for (x, t, q) in &lanes {
+                self.def(*x, *t, q[l].clone());
+            }
+            if let Err(e) = self.inst(inst) {
+                res = Err(e);
+            }
+            if let Some(next) = next {
+                self.b.ins().jump(next, &[]);
+                self.b.seal_block(next);
+                self.b.switch_to_block(next);
+            }
+            if res.is_err() {
+                break;
+            }
+        }
+        for (x, v) in saved {
+            match v {
+                Some(v) => self.vals.insert(x, v),
+                None => self.vals.remove(&x),
+            };
+        }
+        if let Some(rg) = self.group.as_mut().and_then(|g| g.regions.as_mut()) {
+            rg.crossing.extend(hidden);
+        }
+        res
     }
 }

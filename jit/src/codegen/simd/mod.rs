@@ -55,6 +55,7 @@
 //! bits is only affine while no lane wraps around: a run-time guard, checked before the body's
 //! first store, sends the four work-items to the scalar loop when one would.
 
+mod cfg;
 mod emit;
 mod plan;
 
@@ -95,6 +96,11 @@ enum Step {
     Builtin,
     /// A four-lane operation.
     Vector,
+    /// "Selector equals case literal" of an if-converted switch ([`cfg`]).
+    CaseEq,
+    /// A private (Function) variable: one copy per work-item, the four side by side (the
+    /// pointer is affine with the variable's size as stride).
+    Private,
     /// The scalar translation once per lane, on each lane's operands (64-bit integers,
     /// pointers, divisions, built-in calls: whatever has no four-lane form of its own).
     Lanes,

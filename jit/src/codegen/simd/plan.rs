@@ -192,6 +192,15 @@ pub(crate) fn plan(
     // another: then it is planned again as varying.
     // A loop whose values are used after it other than through its exit phis runs without a
     // mask (the four work-items go round together or go to the scalar loop) where it can.
+    // Branches and switches whose arms only compute, if-converted first.
+    let entry = f.blocks.get(*order.first().ok_or("no body")?).ok_or("no body")?.label;
+    let simple = super::cfg::simplify(cx, f, entry);
+    let f = &simple;
+    let start = [f.blocks.iter().position(|b| b.label == entry).ok_or("no body")?];
+    let order = &start[..];
+    // Promoted private variables are the scalar translation's SSA variables: not for four
+    // work-items.
+    let promoted = crate::codegen::translate::promotable(cx, f);
     let mut varying = HashSet::new();
     let mut unmasked = HashSet::new();
     for _ in 0..8 {
@@ -203,6 +212,7 @@ pub(crate) fn plan(
             order,
             params,
             inputs,
+            &promoted,
             (&varying, &unmasked),
             (&mut again, &mut again_loops),
         ) {
@@ -225,6 +235,7 @@ fn plan_with(
     order: &[usize],
     params: &[(Id, Id)],
     inputs: &HashSet<Id>,
+    promoted: &HashSet<Id>,
     (varying, unmasked): (&HashSet<Id>, &HashSet<usize>),
     (again, again_loops): (&mut Vec<Id>, &mut Vec<usize>),
 ) -> Result<Plan, String> {
@@ -478,7 +489,46 @@ fn plan_with(
             steps.push((inst.clone(), if at_exit { Step::LoopExitPhi } else { Step::Phi }));
             continue;
         }
-        let (step, out) = classify(cx, &tys, &defs, inst, &ids, &cls, all_uniform).ok_or_else(|| inst.describe())?;
+        let (step, out) = match inst.opcode {
+            Op::Variable => {
+                // One copy per work-item, side by side.
+                let r = inst.result_id.ok_or("OpVariable without a result")?;
+                if promoted.contains(&r) {
+                    return Err(format!("{}: a private variable kept in registers", inst.describe()));
+                }
+                let pointee = match cx
+                    .layout
+                    .get(inst.result_type.ok_or("OpVariable without a type")?)
+                    .map(|i| &i.ty)
+                {
+                    Ok(Ty::Pointer(_, p)) => *p,
+                    _ => return Err(format!("{}: not a pointer", inst.describe())),
+                };
+                let info = cx.layout.get(pointee).map_err(|e| e.message)?;
+                let size = round_up(info.size.max(1), info.align.max(1));
+                if inst.operands.len() > 1 || size >= 1 << 20 {
+                    return Err(format!("{}: an initialized or large private variable", inst.describe()));
+                }
+                (Step::Private, Some(Class::Affine(size as i64)))
+            }
+            // Hints without code.
+            Op::LifetimeStart | Op::LifetimeStop => (Step::Scalar, None),
+            Op::CopyMemorySized | Op::CopyMemory => {
+                // Lane by lane (under the execution mask), every pointer uniform, affine or
+                // varying.
+                let ok = ids
+                    .iter()
+                    .all(|x| matches!(cls(x), Class::Uniform | Class::Affine(_) | Class::Varying));
+                if !ok {
+                    return Err(inst.describe());
+                }
+                if ids.iter().all(|x| cls(x) == Class::Uniform) {
+                    return Err(format!("{}: a copy to one place by four work-items", inst.describe()));
+                }
+                (Step::Lanes, None)
+            }
+            _ => classify(cx, &tys, &defs, inst, &ids, &cls, all_uniform).ok_or_else(|| inst.describe())?,
+        };
         if matches!(step, Step::ScalarGuarded(_)) && stored {
             return Err(format!("{}: needs a run-time check after a store", inst.describe()));
         }
@@ -494,7 +544,7 @@ fn plan_with(
         if !checked {
             return Err(format!("{}: stride too large", inst.describe()));
         }
-        if inst.opcode == Op::Store {
+        if matches!(inst.opcode, Op::Store | Op::CopyMemorySized | Op::CopyMemory) {
             stored = true;
         }
         any_vector |= matches!(step, Step::Vector | Step::Lanes) || out.is_some_and(|c| c != Class::Uniform);
@@ -922,13 +972,16 @@ fn loop_steps(
 
 /// Whether `inst` may run although the work-item would not have run it: a computation without
 /// memory access or other effect (integer division cannot trap in Clift's code).
-fn speculatable(cx: &Ctx, inst: &Instruction) -> bool {
+pub(super) fn speculatable(cx: &Ctx, inst: &Instruction) -> bool {
     match inst.opcode {
         Op::Nop | Op::Line | Op::NoLine => true,
         Op::Load | Op::Store => false,
         Op::ExtInst => ext_name(cx, inst).is_some_and(|n| {
             let b = base_name(&n);
-            VECTOR_EXT_F32.contains(&b) || VECTOR_EXT_I32.contains(&b) || b == "fmax_common"
+            VECTOR_EXT_F32.contains(&b)
+                || VECTOR_EXT_I32.contains(&b)
+                || VECTOR_EXT_SOA_I32.contains(&b)
+                || b == "fmax_common"
         }),
         op => pure(op),
     }
@@ -1013,6 +1066,23 @@ fn classify_vector(
         .skip(skip)
         .any(|x| cls(x) != Uniform && value_type(cx, tys, *x).is_some_and(|t| soa(cx, t).is_some()));
     let vector_result = rty.is_some_and(|t| soa(cx, t).is_some());
+    if super::cfg::is_case_eq(inst) {
+        let sel = *ids.first()?;
+        int_bits(cx, value_type(cx, tys, sel)?)?;
+        return match cls(&sel) {
+            Uniform => Some((Step::CaseEq, Some(Uniform))),
+            Affine(_) | Varying => Some((Step::CaseEq, Some(Varying))),
+            _ => None,
+        };
+    }
+    if op == Op::CopyObject && !all_uniform {
+        let x = *ids.first()?;
+        return match cls(&x) {
+            Affine(s) => Some((Step::Scalar, Some(Affine(s)))),
+            Varying => Some((Step::Vector, Some(Varying))),
+            _ => None,
+        };
+    }
     if !all_uniform && !matches!(op, Op::Load | Op::Store) && (vector_operand || vector_result) {
         return classify_soa(cx, tys, inst, ids, cls, decorated);
     }
