@@ -976,12 +976,10 @@ pub(super) fn speculatable(cx: &Ctx, inst: &Instruction) -> bool {
     match inst.opcode {
         Op::Nop | Op::Line | Op::NoLine => true,
         Op::Load | Op::Store => false,
+        // Built-in functions without memory access or other effect (no trap either: Clift's
+        // math library returns a value for every input).
         Op::ExtInst => ext_name(cx, inst).is_some_and(|n| {
-            let b = base_name(&n);
-            VECTOR_EXT_F32.contains(&b)
-                || VECTOR_EXT_I32.contains(&b)
-                || VECTOR_EXT_SOA_I32.contains(&b)
-                || b == "fmax_common"
+            !(n.starts_with("vstore") || n.starts_with("vload") || matches!(n.as_str(), "printf" | "prefetch"))
         }),
         op => pure(op),
     }
