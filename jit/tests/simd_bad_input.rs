@@ -52,6 +52,9 @@ fn run(k: &Kernel, out: &mut [u32], local: u64) {
     }
 }
 
+/// A kernel's result for work-item `i`, computed on the host.
+type Reference = fn(u32) -> u32;
+
 fn irreducible(i: u32) -> u32 {
     let lim = i % 7 + 3;
     let (mut n, mut s) = (0u32, i);
@@ -113,7 +116,7 @@ fn unstructured_control_flow_compiles_or_is_refused_with_a_reason() {
             return;
         }
     };
-    let kernels: [(&str, fn(u32) -> u32); 4] = [
+    let kernels: [(&str, Reference); 4] = [
         ("irreducible", irreducible),
         ("unstructured", unstructured),
         ("fallthrough", fallthrough),

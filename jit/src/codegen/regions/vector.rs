@@ -17,6 +17,9 @@ use cranelift_frontend::Variable;
 use rspirv::spirv::{BuiltIn, Op};
 use std::collections::HashSet;
 
+/// The record slots (offset, type) of a value's leaves.
+type Leaves = Vec<(i32, types::Type)>;
+
 /// Groups of four work-items sent to the scalar loop after which a region's execution stops
 /// trying the vector loop.
 const MAX_BAILS: i64 = 8;
@@ -114,9 +117,9 @@ impl FnTx<'_, '_, '_> {
     /// The values of record slots `slots`, each with the offset and type of each of its leaves'
     /// slots, when each is a 32- or 64-bit scalar value or a vector of 32-bit values (not a
     /// private variable).
-    fn slot_ids(&self, slots: &[Slot]) -> Option<Vec<(Id, Vec<(i32, types::Type)>)>> {
+    fn slot_ids(&self, slots: &[Slot]) -> Option<Vec<(Id, Leaves)>> {
         let r = self.group.as_ref()?.regions.as_ref()?;
-        let mut out: Vec<(Id, Vec<(i32, types::Type)>)> = Vec::new();
+        let mut out: Vec<(Id, Leaves)> = Vec::new();
         for (var, ..) in slots {
             let (id, vs) = r.crossing.iter().find(|(_, vs)| vs.contains(var))?;
             if out.iter().any(|(x, _)| x == id) {

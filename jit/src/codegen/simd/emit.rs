@@ -940,7 +940,7 @@ impl FnTx<'_, '_, '_> {
                 .copied()
                 .ok_or_else(|| CompileError::new(format!("{name}: missing operand")))
         };
-        Ok(match base_name(&name) {
+        Ok(match base_name(name) {
             // mad is the fused multiply-add, as in the scalar translation.
             "fma" | "mad" => self.b.ins().fma(arg(0)?, arg(1)?, arg(2)?),
             "fabs" => self.b.ins().fabs(arg(0)?),
@@ -965,7 +965,7 @@ impl FnTx<'_, '_, '_> {
             "fmin" | "fmin_common" | "fmax" | "fmax_common" => {
                 // OpenCL's rule: a NaN operand gives the other one.
                 let (x, y) = (arg(0)?, arg(1)?);
-                let m = if base_name(&name).starts_with("fmax") {
+                let m = if base_name(name).starts_with("fmax") {
                     self.b.ins().fmax(x, y)
                 } else {
                     self.b.ins().fmin(x, y)

@@ -228,7 +228,9 @@ pub(crate) fn plan(
 
 /// As [`plan`], with the loop phis `varying` taken as varying and the loops `unmasked` (by
 /// the place of their head marker in the body) run without a mask; a loop phi found to need
-/// that is added to `again`, a loop to `again_loops` (and the plan fails).
+/// that is added to `again`, a loop to `again_loops` (and the plan fails). `promoted`: the
+/// private variables the scalar translation keeps in registers.
+#[allow(clippy::too_many_arguments)]
 fn plan_with(
     cx: &Ctx,
     f: &Function,
