@@ -1738,12 +1738,12 @@ impl FnTx<'_, '_, '_> {
                 let mut c = Vec::with_capacity(n);
                 for (x, y) in a.into_iter().zip(b) {
                     c.push(match op {
+                        Op::FMul | Op::VectorTimesScalar => self.b.ins().fmul(x, y),
                         Op::IAdd => self.b.ins().iadd(x, y),
                         Op::ISub => self.b.ins().isub(x, y),
                         Op::IMul => self.b.ins().imul(x, y),
                         Op::FAdd => self.b.ins().fadd(x, y),
                         Op::FSub => self.b.ins().fsub(x, y),
-                        Op::FMul => self.b.ins().fmul(x, y),
                         Op::FDiv => self.b.ins().fdiv(x, y),
                         Op::BitwiseAnd => self.b.ins().band(x, y),
                         Op::BitwiseOr => self.b.ins().bor(x, y),

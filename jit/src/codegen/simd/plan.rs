@@ -1483,6 +1483,18 @@ fn classify_soa(
                 .then_some(())?;
             vector
         }
+        Op::VectorTimesScalar => {
+            // A float vector times a float scalar (uniform, affine or varying).
+            let n = n?;
+            let (x, k) = (*ids.first()?, *ids.get(1)?);
+            (leaf == Some(types::F32)
+                && operand_ok(&x)
+                && operand_ok(&k)
+                && value_type(cx, tys, x).and_then(|t| soa(cx, t)) == Some(n)
+                && value_type(cx, tys, k).and_then(|t| scalar32(cx, t)).is_some())
+            .then_some(())?;
+            vector
+        }
         Op::Bitcast | Op::ConvertSToF | Op::ConvertUToF if !decorated => {
             let n = n?;
             let x = *ids.first()?;
