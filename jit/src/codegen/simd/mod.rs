@@ -50,6 +50,18 @@
 //! arithmetic, divisions, built-in calls) run the scalar translation once per lane
 //! (Step::Lanes), so vector and scalar loops compute bit-identical results.
 //!
+//! Values of OpenCL vector type with 32-bit components (`float4`, `uint4`, `float2`...) are
+//! held as structure of arrays (`Rep::Soa`): one four-lane vector per component, lane `l` of
+//! vector `k` being component `k` of work-item `l`. Component-wise operations, composites and
+//! the inline built-ins work component by component; a `float4` load or store through a
+//! per-work-item pointer is four 16-byte accesses and a 4x4 transpose; anything else on
+//! vectors runs the scalar translation lane by lane (Step::Lanes).
+//!
+//! Before planning, `cfg` if-converts the body: branches and switches whose arms only compute
+//! become selects, and blocks that only follow one another merge, so a loop whose body holds
+//! such a switch is a single block. Private arrays get four copies side by side (the pointer
+//! is affine with the array's size as stride).
+//!
 //! A load or store through an affine pointer whose stride is the element size is one vector
 //! access; other strides gather or scatter lane by lane. Extending a 32-bit affine value to 64
 //! bits is only affine while no lane wraps around: a run-time guard, checked before the body's
