@@ -365,16 +365,7 @@ mod tests {
             .collect();
         assert_eq!(
             got,
-            [
-                "-c",
-                "-O1",
-                "-Xclang",
-                "-disable-llvm-passes",
-                "-U__OPTIMIZE__",
-                "-Xclang",
-                "-cl-ext=-all",
-                "x.cl"
-            ]
+            ["-c", "-O1", "-Xclang", "-disable-llvm-passes", "-U__OPTIMIZE__", "-Xclang", "-cl-ext=-all", "x.cl"]
         );
     }
 }
