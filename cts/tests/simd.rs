@@ -759,6 +759,59 @@ fn branch_arms_under_masks() {
 }
 
 #[test]
+fn float4_and_uint4_values() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("simd.cl", OPTS);
+    let n = 203usize;
+    let mut rng = Rng::new(23);
+    let a = floats(&mut rng, 4 * n, -6.0, 6.0);
+    let b = floats(&mut rng, n, -3.0, 3.0);
+    let ua: Vec<u32> = (0..4 * n).map(|_| rng.next_u64() as u32).collect();
+    let (ba, bb, bu) = (
+        ctx.buffer_from(as_bytes(&a)),
+        ctx.buffer_from(as_bytes(&b)),
+        ctx.buffer_from(as_bytes(&ua)),
+    );
+    let s = 0.75f32;
+    let (kf, ku) = (p.kernel("v_float4"), p.kernel("v_uint4"));
+    for (off, global, local) in launches(n) {
+        let (of, ou) = (ctx.buffer(16 * n), ctx.buffer(16 * n));
+        kf.arg_mem(0, &ba);
+        kf.arg_mem(1, &bb);
+        kf.arg_mem(2, &of);
+        kf.arg(3, &s);
+        q.run(&kf, &off, &global, &local);
+        ku.arg_mem(0, &bu);
+        ku.arg_mem(1, &ou);
+        q.run(&ku, &off, &global, &local);
+        let (gf, gu) = (read_f32(&q, &of, 4 * n), from_bytes::<u32>(&q.read(&ou, 0, 16 * n)));
+        let start = off.first().copied().unwrap_or(0);
+        for i in start..start + global[0] {
+            let v = &a[4 * i..4 * i + 4];
+            let w = [b[i], s, -b[i], 1.0];
+            let mut r: Vec<f32> = (0..4).map(|c| v[c].mul_add(w[c], v[3 - c]) - v[c].abs() * s).collect();
+            r.swap(0, 2);
+            for c in 0..4 {
+                assert!(
+                    same(gf[4 * i + c], r[c]),
+                    "v_float4 {local:?}: o[{i}].{c} = {} want {}",
+                    gf[4 * i + c],
+                    r[c]
+                );
+            }
+            let u = &ua[4 * i..4 * i + 4];
+            for (c, amt) in [1u32, 8, 31, 0].into_iter().enumerate() {
+                let m = 0x0f0f_0f0fu32;
+                let sel = (u[c] & !m) | (u[(c + 1) % 4] & m);
+                let want = (u[c].rotate_left(amt) ^ sel).wrapping_add(i as u32);
+                assert_eq!(gu[4 * i + c], want, "v_uint4 {local:?}: o[{i}].{c}");
+            }
+        }
+    }
+}
+
+#[test]
 fn built_in_calls() {
     let ctx = Context::new();
     let q = ctx.queue();
@@ -799,7 +852,9 @@ fn built_in_calls() {
     }
 }
 
-const VECTORIZED: [&str; 24] = [
+const VECTORIZED: [&str; 26] = [
+    "v_float4",
+    "v_uint4",
     "sz_split",
     "sz_long",
     "sz_gather",

@@ -2,7 +2,8 @@
 //! whose barrier regions are straight-line code): float and int
 //! expressions (arithmetic, bit operations, shifts, min/max, fmin/fmax, rounding functions, rsqrt,
 //! mad/fma, comparisons, selects, ifs whose arms only compute, conversions and bit casts, loops
-//! with trip counts the same for all work-items or their own) over
+//! with trip counts the same for all work-items or their own, switches whose arms compute,
+//! `float4` and `uint4` values with built-ins, swizzles and vector stores, doubles) over
 //! consecutive and offset loads and stores, on inputs with zeros, infinities, NaN, denormals and
 //! the integer extremes. Two child processes build and run the same kernels, one with
 //! `CLIFT_SIMD=strict` and one with `CLIFT_SIMD=0`; every output must be bit-identical (NaNs
@@ -159,6 +160,46 @@ impl Gen {
                         "    for (int j = 0; j < {bound}; j++) {{\n        fx = fx * 0.5f + a[i + j];\n        if (fx > {thr}) break;\n        o[300 + i] = fx + (float)j;\n    }}\n"
                     ));
                 }
+            } else if self.chance(0.3) {
+                match self.0.below(4) {
+                    0 => {
+                        // float4 values (one vector per component in the vector loop): loads
+                        // through a computed index, built-ins, swizzles, a float4 store.
+                        let (e, f) = (self.f(1), self.f(1));
+                        let op = self.pick(&[
+                            "fmin(v, w)",
+                            "fabs(v) * w",
+                            "v - w.wzyx",
+                            "mad(v, w, (float4)(s))",
+                            "floor(v) + w.yyxx",
+                        ]);
+                        body.push_str(&format!(
+                            "    {{\n        float4 v = (float4)(x, y, fx, {e});\n        float4 w = ((global const float4 *)a)[(i * 3) % 20] + (float4)({f}, 1.5f, -2.0f, s);\n        v = {op};\n        v.xy = v.yx;\n        fx = v.x + v.y * v.z - v.w;\n        ((global float4 *)o)[128 + i] = v;\n    }}\n"
+                        ));
+                    }
+                    1 => {
+                        // uint4 values: rotates, bit selects, shifts, a uint4 store.
+                        let ie = self.i(1);
+                        body.push_str(&format!(
+                            "    {{\n        uint4 u = (uint4)((uint)ix, (uint)iy, (uint)k, (uint)({ie}));\n        u = rotate(u, (uint4)(3u, 7u, 11u, 0u)) ^ (bitselect(u, u.wzyx, (uint4)(0xff00ff00u)) + (uint4)((uint)i));\n        u = (u >> (uint4)(1u, 2u, 3u, 4u)) | (u << 5u);\n        ix = (int)(u.x + (u.y ^ u.z) - u.w);\n        ((global uint4 *)io)[128 + i] = u;\n    }}\n"
+                        ));
+                    }
+                    2 => {
+                        // A switch whose arms only compute.
+                        let (e1, e2, e3) = (self.f(1), self.f(1), self.f(1));
+                        let sel = self.pick(&["ix & 3", "(int)(i % 5)", "k & 3"]);
+                        body.push_str(&format!(
+                            "    switch ({sel}) {{\n        case 0: fx = {e1}; break;\n        case 1: fx = {e2}; break;\n        case 3: fx = fx * 2.0f; break;\n        default: fx = {e3};\n    }}\n"
+                        ));
+                    }
+                    _ => {
+                        // Doubles.
+                        let e = self.f(1);
+                        body.push_str(&format!(
+                            "    {{\n        double d = (double)fx * 1.5 + (double)({e});\n        d = d * d - (double)y / 3.0;\n        d = fmin(d, 1e6) + (d > 2.0 ? sqrt(fabs(d)) : -d);\n        fx = (float)d;\n    }}\n"
+                        ));
+                    }
+                }
             } else if self.chance(0.2) {
                 // A load in one arm of a conditional expression.
                 let (c, e) = (self.cond(1), self.f(1));
@@ -280,12 +321,18 @@ fn differential_child() {
     let mut text = String::new();
     for seed in SEEDS {
         let srcs = sources(seed);
-        let p = ctx.program_source(&(srcs.concat() + &region_sources(seed).concat()));
+        let all = srcs.concat() + &region_sources(seed).concat();
+        // (CTS_SIMD_DIFF_SRC: where to write the kernels' source, for a look at them.)
+        if let Some(dir) = std::env::var_os("CTS_SIMD_DIFF_SRC") {
+            std::fs::write(std::path::Path::new(&dir).join(format!("seed{seed}.cl")), &all).expect("write the source");
+        }
+        let p = ctx.program_source(&all);
         let err = p.build("-cl-std=CL3.0");
         assert_eq!(err, CL_SUCCESS, "build: {}", p.build_log());
         let mut rng = Rng::new(seed);
-        // (Loops store at o[300 + i], apart from every other store.)
-        let len = 4 * N + 8;
+        // (Loops store at o[300 + i], vectors at o[512 + 4 * i], apart from every other
+        // store.)
+        let len = 4 * N + 8 + 512;
         let mut a: Vec<f32> = (0..len).map(|_| rng.range_f64(-5.0, 5.0) as f32).collect();
         a[..6].copy_from_slice(&[0.0, -0.0, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, 1e-40]);
         let b: Vec<f32> = (0..len).map(|_| rng.range_f64(-5.0, 5.0) as f32).collect();

@@ -237,3 +237,23 @@ kernel void calls(global const float *a, global const int *b, global float *o, g
     o[i] = sin(a[i]);
     p[i] = clamp(x, -1000, 1000) + (int)abs(x >> 4) + popcount(x) + rotate(x, 7) + mul_hi(x, 12345);
 }
+
+// float4 values per work-item (one vector per component in the vector loop): a float4 load
+// and store, built-ins, a swizzle, a component swap.
+kernel void v_float4(global const float4 *a, global const float *b, global float4 *o, float s) {
+    size_t i = get_global_id(0);
+    float4 v = a[i];
+    float4 w = (float4)(b[i], s, -b[i], 1.0f);
+    float4 r = fma(v, w, v.wzyx) - fabs(v) * s;
+    r.xz = r.zx;
+    o[i] = r;
+}
+
+// uint4 values per work-item: rotates by constant amounts (0 among them), a bit select, a
+// swizzle, an add of the id.
+kernel void v_uint4(global const uint4 *a, global uint4 *o) {
+    size_t i = get_global_id(0);
+    uint4 u = a[i];
+    uint4 r = rotate(u, (uint4)(1u, 8u, 31u, 0u)) ^ bitselect(u, u.yzwx, (uint4)(0x0f0f0f0fu));
+    o[i] = r + (uint4)((uint)i);
+}

@@ -462,6 +462,14 @@ fn build(
         }
         p.ok()
     } else {
+        if fast && !regions && std::env::var_os("CLIFT_DUMP_CODE").is_some() {
+            let why = if wi_ids {
+                "calls or work-item ids read as vectors"
+            } else {
+                "by-value arguments"
+            };
+            eprintln!("== kernel {name}: vector loop no ({why})");
+        }
         None
     };
     let record_size;

@@ -23,6 +23,10 @@ const MAX_INSTRUCTIONS: usize = 200_000;
 const SMALL_FUNCTION: usize = 300;
 const SMALL_BUDGET: usize = 20_000;
 
+/// Functions called from one place only are inlined while the body stays under this many
+/// instructions.
+const ONCE_BUDGET: usize = 50_000;
+
 /// Functions whose call graph contains a work-group barrier.
 pub(crate) fn barrier_functions(cx: &Ctx) -> HashSet<Id> {
     let m = cx.m;
@@ -101,6 +105,16 @@ pub(crate) fn flatten(cx: &mut Ctx, f: &Function, barrier_fns: &HashSet<Id>, nex
     let m = cx.m;
     let mut out = f.clone();
     let mut total: usize = size(&out);
+    // Functions called from one place only (a kernel's wrapper calling its body): inlining
+    // them copies nothing.
+    let mut sites: HashMap<Id, usize> = HashMap::new();
+    for g in &m.functions {
+        for inst in g.blocks.iter().flat_map(|b| &b.instructions) {
+            if let Some(c) = call_target(inst) {
+                *sites.entry(c).or_default() += 1;
+            }
+        }
+    }
     let mut bi = 0;
     while bi < out.blocks.len() {
         // The next call to inline in this block.
@@ -113,7 +127,8 @@ pub(crate) fn flatten(cx: &mut Ctx, f: &Function, barrier_fns: &HashSet<Id>, nex
                 return None;
             }
             let n = size(callee);
-            if must || (!callee.is_declaration() && n <= SMALL_FUNCTION && total + n <= SMALL_BUDGET) {
+            let once = sites.get(&c) == Some(&1) && total + n <= ONCE_BUDGET;
+            if must || (!callee.is_declaration() && (once || n <= SMALL_FUNCTION && total + n <= SMALL_BUDGET)) {
                 found = Some((i, callee));
                 break;
             }

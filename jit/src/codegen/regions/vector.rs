@@ -17,6 +17,9 @@ use cranelift_frontend::Variable;
 use rspirv::spirv::{BuiltIn, Op};
 use std::collections::HashSet;
 
+/// The record slots (offset, type) of a value's leaves.
+type Leaves = Vec<(i32, types::Type)>;
+
 /// Groups of four work-items sent to the scalar loop after which a region's execution stops
 /// trying the vector loop.
 const MAX_BAILS: i64 = 8;
@@ -111,20 +114,32 @@ impl FnTx<'_, '_, '_> {
         Ok(plan)
     }
 
-    /// The values of record slots `slots` (id, offset, type), when each is a 32- or 64-bit scalar
-    /// value (not a private variable).
-    fn slot_ids(&self, slots: &[Slot]) -> Option<Vec<(Id, i32, types::Type)>> {
+    /// The values of record slots `slots`, each with the offset and type of each of its leaves'
+    /// slots, when each is a 32- or 64-bit scalar value or a vector of 32-bit values (not a
+    /// private variable).
+    fn slot_ids(&self, slots: &[Slot]) -> Option<Vec<(Id, Leaves)>> {
         let r = self.group.as_ref()?.regions.as_ref()?;
-        slots
-            .iter()
-            .map(|(var, off, ty)| {
-                if !matches!(*ty, types::I32 | types::F32 | types::I64 | types::F64) {
-                    return None;
-                }
-                let id = r.crossing.iter().find(|(_, vs)| vs.as_slice() == [*var])?.0;
-                Some((*id, *off, *ty))
-            })
-            .collect()
+        let mut out: Vec<(Id, Leaves)> = Vec::new();
+        for (var, ..) in slots {
+            let (id, vs) = r.crossing.iter().find(|(_, vs)| vs.contains(var))?;
+            if out.iter().any(|(x, _)| x == id) {
+                continue;
+            }
+            // Every leaf has a slot, in the leaves' order.
+            let leaves = vs
+                .iter()
+                .map(|v| slots.iter().find(|(w, ..)| w == v).map(|(_, off, ty)| (*off, *ty)))
+                .collect::<Option<Vec<_>>>()?;
+            let ok = match leaves.as_slice() {
+                [(_, t)] => matches!(*t, types::I32 | types::F32 | types::I64 | types::F64),
+                many => many.iter().all(|(_, t)| matches!(*t, types::I32 | types::F32)),
+            };
+            if !ok {
+                return None;
+            }
+            out.push((*id, leaves));
+        }
+        Some(out)
     }
 
     /// The vector loop of a region: four work-items of the row at a time (all waiting at the
@@ -198,9 +213,12 @@ impl FnTx<'_, '_, '_> {
         let vals = self.vals.clone();
         // The four work-items' values kept in their records, as vectors.
         let mut inputs = simd::Vecs::default();
-        for (id, off, ty) in self.slot_ids(&e.slots).unwrap_or_default() {
-            let xs = [0, 1, 2, 3].map(|l| self.b.ins().load(ty, flags, vrec, (l * record) as i32 + off));
-            self.simd_input(id, xs, &mut inputs)?;
+        for (id, leaves) in self.slot_ids(&e.slots).unwrap_or_default() {
+            let comps: Vec<[Value; 4]> = leaves
+                .iter()
+                .map(|(off, ty)| [0, 1, 2, 3].map(|l| self.b.ins().load(*ty, flags, vrec, (l * record) as i32 + off)))
+                .collect();
+            self.simd_input(id, &comps, &mut inputs)?;
         }
         let vecs = self.simd_body(plan, vbail, &[], inputs)?;
         // The end: a barrier (uniform values saved once, the four wait there) or the return.
@@ -222,10 +240,17 @@ impl FnTx<'_, '_, '_> {
                 let ids = self
                     .slot_ids(&slots)
                     .ok_or_else(|| CompileError::new("vector plan: a kept value is not a 32-bit scalar"))?;
-                for (id, off, _) in ids {
-                    let xs = self.simd_lanes(id, plan, &vecs)?;
-                    for (l, x) in (0..lanes).zip(xs) {
-                        self.b.ins().store(flags, x, vrec, (l * record) as i32 + off);
+                for (id, leaves) in ids {
+                    let comps = self.simd_lanes(id, plan, &vecs)?;
+                    if comps.len() != leaves.len() {
+                        return Err(CompileError::new(format!(
+                            "vector plan: %{id} does not fit its record slots"
+                        )));
+                    }
+                    for (xs, (off, _)) in comps.into_iter().zip(leaves) {
+                        for (l, x) in (0..lanes).zip(xs) {
+                            self.b.ins().store(flags, x, vrec, (l * record) as i32 + off);
+                        }
                     }
                 }
                 st

@@ -4,7 +4,7 @@ use super::plan::{base_name, ext_name, is_compare};
 use super::{rep, Class, Guard, Plan, Rep, Step, LANES};
 use crate::codegen::arith::{float_cc, int_cc};
 use crate::codegen::layout::Id;
-use crate::codegen::translate::{op_id, result, FnTx, R};
+use crate::codegen::translate::{op_id, op_lit, result, FnTx, R};
 use crate::codegen::CompileError;
 use crate::spirv::Instruction;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
@@ -60,31 +60,41 @@ pub(crate) struct Vecs {
     v: HashMap<Id, Value>,
     /// Four scalars, one per lane.
     q: HashMap<Id, [Value; LANES as usize]>,
+    /// One four-lane vector per component (Rep::Soa).
+    s: HashMap<Id, Vec<Value>>,
     /// The execution mask (`I32X4`, all ones in the lanes whose work-items run this code)
     /// inside a masked loop; `None`: all four run it.
     exec: Option<Variable>,
 }
 
 impl Vecs {
-    /// The values holding `id`'s lanes (one vector or four scalars), taken out.
+    /// The values holding `id`'s lanes (one vector, four scalars or one vector per
+    /// component), taken out.
     fn take(&mut self, id: Id) -> Vec<Value> {
-        match (self.v.remove(&id), self.q.remove(&id)) {
-            (Some(v), _) => vec![v],
-            (_, Some(q)) => q.to_vec(),
+        match (self.v.remove(&id), self.q.remove(&id), self.s.remove(&id)) {
+            (Some(v), ..) => vec![v],
+            (_, Some(q), _) => q.to_vec(),
+            (.., Some(s)) => s,
             _ => vec![],
         }
     }
 
-    /// Puts back what [`Vecs::take`] gave.
-    fn put(&mut self, id: Id, vals: &[Value]) {
-        match (vals, <[Value; LANES as usize]>::try_from(vals)) {
-            ([v], _) => {
-                self.v.insert(id, *v);
+    /// Puts back what [`Vecs::take`] gave for a value held as `rep`.
+    fn put(&mut self, id: Id, rep: Rep, vals: &[Value]) {
+        match rep {
+            Rep::Vector(_) => {
+                if let [v] = vals {
+                    self.v.insert(id, *v);
+                }
             }
-            (_, Ok(q)) => {
-                self.q.insert(id, q);
+            Rep::Quad(_) => {
+                if let Ok(q) = <[Value; LANES as usize]>::try_from(vals) {
+                    self.q.insert(id, q);
+                }
             }
-            _ => {}
+            Rep::Soa(..) => {
+                self.s.insert(id, vals.to_vec());
+            }
         }
     }
 }
@@ -324,6 +334,27 @@ impl FnTx<'_, '_, '_> {
                     self.def(r, ty, v);
                 }
                 Step::Vector => self.simd_inst(inst, plan, &mut vecs)?,
+                Step::CaseEq => self.case_eq(inst, plan, &mut vecs)?,
+                Step::Private => {
+                    // Four copies side by side: lane l's at base + l * size.
+                    let (r, ty) = result(inst)?;
+                    let Some(Class::Affine(size)) = plan.class.get(&r).copied() else {
+                        return Err(self.err(inst, "vector plan: private variable without a size"));
+                    };
+                    let align = match self.cx.layout.get(ty)?.ty {
+                        crate::codegen::layout::Ty::Pointer(_, p) => self.cx.layout.get(p)?.align.max(1),
+                        _ => 1,
+                    };
+                    let slot = self
+                        .b
+                        .create_sized_stack_slot(cranelift_codegen::ir::StackSlotData::new(
+                            cranelift_codegen::ir::StackSlotKind::ExplicitSlot,
+                            (size * LANES) as u32,
+                            align.max(16).trailing_zeros().min(7) as u8,
+                        ));
+                    let a = self.b.ins().stack_addr(types::I64, slot, 0);
+                    self.def(r, ty, vec![a]);
+                }
                 Step::Lanes => self.by_lanes(inst, plan, &mut vecs)?,
             }
         }
@@ -334,40 +365,64 @@ impl FnTx<'_, '_, '_> {
     fn use_phis(&mut self, phis: &[BranchPhi], vecs: &mut Vecs) {
         for p in phis {
             let xs: Vec<Value> = p.vars.iter().map(|v| self.b.use_var(*v)).collect();
-            match (p.rep, <[Value; LANES as usize]>::try_from(xs.as_slice())) {
-                (Some(Rep::Quad(_)), Ok(q)) => {
-                    vecs.q.insert(p.result, q);
-                }
-                (Some(Rep::Vector(_)), _) => {
-                    vecs.v.insert(p.result, xs[0]);
-                }
-                _ => self.def(p.result, p.ty, xs),
+            match p.rep {
+                Some(rep) => vecs.put(p.result, rep, &xs),
+                None => self.def(p.result, p.ty, xs),
             }
         }
     }
 
-    /// The four lanes of value `id` at the end of the vector body (`vecs`: what it gave).
-    pub(crate) fn simd_lanes(&mut self, id: Id, plan: &Plan, vecs: &Vecs) -> R<[Value; LANES as usize]> {
-        self.quad(id, plan, vecs)
+    /// The four lanes of each leaf of value `id` at the end of the vector body (`vecs`: what
+    /// it gave): one entry per component of a vector, one for a scalar.
+    pub(crate) fn simd_lanes(&mut self, id: Id, plan: &Plan, vecs: &Vecs) -> R<Vec<[Value; LANES as usize]>> {
+        let mut per_lane = Vec::with_capacity(LANES as usize);
+        for l in 0..LANES as usize {
+            per_lane.push(self.lane_vals(id, l, plan, vecs)?);
+        }
+        let n = per_lane[0].len();
+        if per_lane.iter().any(|xs| xs.len() != n) {
+            return Err(CompileError::new(format!(
+                "vector plan: %{id} has lanes of different sizes"
+            )));
+        }
+        Ok((0..n).map(|k| [0, 1, 2, 3].map(|l| per_lane[l][k])).collect())
     }
 
-    /// Adds the four lanes `xs` (scalars of a record slot's type) of input `id` to `vecs`.
-    /// (An input may be a promoted private variable, with no SPIR-V type of its own.)
-    pub(crate) fn simd_input(&mut self, id: Id, xs: [Value; LANES as usize], vecs: &mut Vecs) -> R {
-        let t = self.b.func.dfg.value_type(xs[0]);
-        match vec_type(t) {
-            Some(vt) => {
-                let mut v = self.b.ins().splat(vt, xs[0]);
-                for (l, x) in xs.into_iter().enumerate().skip(1) {
-                    v = self.b.ins().insertlane(v, x, l as u8);
+    /// Adds the four lanes of each leaf of input `id` (scalars of its record slots' types, one
+    /// entry per component of a vector) to `vecs`. (An input may be a promoted private
+    /// variable, with no SPIR-V type of its own.)
+    pub(crate) fn simd_input(&mut self, id: Id, comps: &[[Value; LANES as usize]], vecs: &mut Vecs) -> R {
+        let one = |fx: &mut Self, xs: &[Value; LANES as usize]| {
+            vec_type(fx.b.func.dfg.value_type(xs[0])).map(|vt| fx.build(vt, xs))
+        };
+        match comps {
+            [xs] => match one(self, xs) {
+                Some(v) => {
+                    vecs.v.insert(id, v);
                 }
-                vecs.v.insert(id, v);
-            }
-            None => {
-                vecs.q.insert(id, xs);
+                None => {
+                    vecs.q.insert(id, *xs);
+                }
+            },
+            _ => {
+                let vs = comps
+                    .iter()
+                    .map(|xs| one(self, xs))
+                    .collect::<Option<Vec<Value>>>()
+                    .ok_or_else(|| CompileError::new(format!("vector plan: input %{id} is not a 32-bit vector")))?;
+                vecs.s.insert(id, vs);
             }
         }
         Ok(())
+    }
+
+    /// A four-lane vector of type `vt` from four scalars.
+    fn build(&mut self, vt: Type, xs: &[Value; LANES as usize]) -> Value {
+        let mut v = self.b.ins().splat(vt, xs[0]);
+        for (l, x) in xs.iter().enumerate().skip(1) {
+            v = self.b.ins().insertlane(v, *x, l as u8);
+        }
+        v
     }
 
     /// The scalar translation of `inst` under `guard`: when the guard fails, the four
@@ -527,10 +582,7 @@ impl FnTx<'_, '_, '_> {
                 .get(x)
                 .ok_or_else(|| CompileError::new(format!("vector plan: %{x} of unknown type")))?;
             let rep = rep(self.cx, ty).ok_or_else(|| CompileError::new(format!("vector plan: %{x} not a scalar")))?;
-            let vars = match rep {
-                Rep::Vector(t) => vec![self.b.declare_var(t)],
-                Rep::Quad(t) => (0..LANES).map(|_| self.b.declare_var(t)).collect(),
-            };
+            let vars = self.rep_vars(rep);
             outs.push(BranchPhi {
                 result: *x,
                 ty,
@@ -559,10 +611,69 @@ impl FnTx<'_, '_, '_> {
         })
     }
 
+    /// Variables for a value held as `rep`.
+    fn rep_vars(&mut self, rep: Rep) -> Vec<Variable> {
+        match rep {
+            Rep::Vector(t) => vec![self.b.declare_var(t)],
+            Rep::Quad(t) => (0..LANES).map(|_| self.b.declare_var(t)).collect(),
+            Rep::Soa(t, n) => (0..n).map(|_| self.b.declare_var(t)).collect(),
+        }
+    }
+
+    /// The values holding `id`'s lanes as `rep` says (one vector, four scalars, one vector
+    /// per component).
+    fn held(&mut self, id: Id, rep: Rep, plan: &Plan, vecs: &Vecs) -> R<Vec<Value>> {
+        match rep {
+            Rep::Vector(_) => Ok(vec![self.lanes(id, plan, vecs)?]),
+            Rep::Quad(_) => Ok(self.quad(id, plan, vecs)?.to_vec()),
+            Rep::Soa(..) => self.comps(id, plan, vecs),
+        }
+    }
+
+    /// The components of vector value `id` as four-lane vectors (a uniform one splat).
+    fn comps(&mut self, id: Id, plan: &Plan, vecs: &Vecs) -> R<Vec<Value>> {
+        if let Some(s) = vecs.s.get(&id) {
+            return Ok(s.clone());
+        }
+        if plan.class.get(&id).is_some_and(|c| *c != Class::Uniform) {
+            return Err(CompileError::new(format!("vector plan: %{id} has no components")));
+        }
+        let xs = self.val(id)?;
+        xs.into_iter()
+            .map(|x| {
+                let t = self.b.func.dfg.value_type(x);
+                let vt = vec_type(t).ok_or_else(|| CompileError::new(format!("vector plan: %{id} is not 32-bit")))?;
+                Ok(self.b.ins().splat(vt, x))
+            })
+            .collect()
+    }
+
+    /// Operand `id` of an operation on `n` components: its components, or (a scalar) its
+    /// lanes for each.
+    fn comp_args(&mut self, id: Id, n: usize, plan: &Plan, vecs: &Vecs) -> R<Vec<Value>> {
+        let vector = vecs.s.contains_key(&id) || self.leaves_of(id, plan) > 1;
+        if vector {
+            return self.comps(id, plan, vecs);
+        }
+        let v = self.lanes(id, plan, vecs)?;
+        Ok(vec![v; n])
+    }
+
+    /// How many leaves value `id` has (1 when unknown).
+    fn leaves_of(&self, id: Id, plan: &Plan) -> usize {
+        let ty = plan
+            .tys
+            .get(&id)
+            .copied()
+            .or_else(|| self.cx.m.constant(id).map(|c| c.ty));
+        ty.and_then(|t| self.cx.layout.get(t).ok())
+            .map_or(1, |i| i.leaves.len())
+    }
+
     /// Defines varying phis' variables as zeros (the lanes no path defines yet).
     fn zero_phis(&mut self, phis: &[BranchPhi]) -> R {
         for p in phis {
-            let Some(Rep::Vector(t) | Rep::Quad(t)) = p.rep else {
+            let Some(Rep::Vector(t) | Rep::Quad(t) | Rep::Soa(t, _)) = p.rep else {
                 return Err(CompileError::new("vector plan: uniform phi of a masked branch"));
             };
             for var in &p.vars {
@@ -608,16 +719,21 @@ impl FnTx<'_, '_, '_> {
 
     /// `mask ? a : b` lane by lane, for values held as `rep` (one value or one per lane).
     fn select_rep(&mut self, mask: Value, a: &[Value], b: &[Value]) -> Vec<Value> {
-        if let ([a], [b]) = (a, b) {
-            let t = self.b.func.dfg.value_type(*a);
-            if t.is_vector() {
-                let m = if t == types::I32X4 {
-                    mask
-                } else {
-                    self.b.ins().bitcast(t, MemFlagsData::new(), mask)
-                };
-                return vec![self.b.ins().bitselect(m, *a, *b)];
-            }
+        if a.first().is_some_and(|x| self.b.func.dfg.value_type(*x).is_vector()) {
+            // One vector, or one per component.
+            return a
+                .iter()
+                .zip(b)
+                .map(|(x, y)| {
+                    let t = self.b.func.dfg.value_type(*x);
+                    let m = if t == types::I32X4 {
+                        mask
+                    } else {
+                        self.b.ins().bitcast(t, MemFlagsData::new(), mask)
+                    };
+                    self.b.ins().bitselect(m, *x, *y)
+                })
+                .collect();
         }
         a.iter()
             .zip(b)
@@ -654,8 +770,7 @@ impl FnTx<'_, '_, '_> {
                 .get(at)
                 .ok_or_else(|| CompileError::new("vector plan: exit phi without a value for an exit"))?;
             let new = match p.rep {
-                Some(Rep::Vector(_)) => vec![self.lanes(v, plan, vecs)?],
-                Some(Rep::Quad(_)) => self.quad(v, plan, vecs)?.to_vec(),
+                Some(rep) => self.held(v, rep, plan, vecs)?,
                 None => return Err(CompileError::new("vector plan: uniform exit value of a masked loop")),
             };
             let old: Vec<Value> = p.vars.iter().map(|x| self.b.use_var(*x)).collect();
@@ -679,8 +794,7 @@ impl FnTx<'_, '_, '_> {
         };
         let vars = match rep {
             None => vec![self.b.declare_var(leaf)],
-            Some(Rep::Vector(t)) => vec![self.b.declare_var(t)],
-            Some(Rep::Quad(t)) => (0..LANES).map(|_| self.b.declare_var(t)).collect(),
+            Some(rep) => self.rep_vars(rep),
         };
         Ok(BranchPhi {
             result,
@@ -699,8 +813,7 @@ impl FnTx<'_, '_, '_> {
                 .get(at)
                 .ok_or_else(|| CompileError::new("vector plan: phi without a value for a path"))?;
             let xs = match p.rep {
-                Some(Rep::Vector(_)) => vec![self.lanes(v, plan, vecs)?],
-                Some(Rep::Quad(_)) => self.quad(v, plan, vecs)?.to_vec(),
+                Some(rep) => self.held(v, rep, plan, vecs)?,
                 None => vec![self.val1(v)?],
             };
             for (var, x) in p.vars.iter().zip(xs) {
@@ -816,12 +929,18 @@ impl FnTx<'_, '_, '_> {
         for i in 2..inst.operands.len() {
             a.push(self.lanes(op_id(inst, i)?, plan, vecs)?);
         }
+        self.ext_on(inst, &name, &a)
+    }
+
+    /// OpenCL.std function `name` on four-lane vectors `a` (for `rotate`, the amount is a
+    /// uniform scalar).
+    fn ext_on(&mut self, inst: &Instruction, name: &str, a: &[Value]) -> R<Value> {
         let arg = |k: usize| {
             a.get(k)
                 .copied()
                 .ok_or_else(|| CompileError::new(format!("{name}: missing operand")))
         };
-        Ok(match base_name(&name) {
+        Ok(match base_name(name) {
             // mad is the fused multiply-add, as in the scalar translation.
             "fma" | "mad" => self.b.ins().fma(arg(0)?, arg(1)?, arg(2)?),
             "fabs" => self.b.ins().fabs(arg(0)?),
@@ -846,7 +965,7 @@ impl FnTx<'_, '_, '_> {
             "fmin" | "fmin_common" | "fmax" | "fmax_common" => {
                 // OpenCL's rule: a NaN operand gives the other one.
                 let (x, y) = (arg(0)?, arg(1)?);
-                let m = if base_name(&name).starts_with("fmax") {
+                let m = if base_name(name).starts_with("fmax") {
                     self.b.ins().fmax(x, y)
                 } else {
                     self.b.ins().fmin(x, y)
@@ -857,6 +976,25 @@ impl FnTx<'_, '_, '_> {
                 let yn = self.b.ins().bitcast(types::F32X4, MemFlagsData::new(), yn);
                 let r = self.b.ins().bitselect(yn, x, m);
                 self.b.ins().bitselect(xn, y, r)
+            }
+            "bitselect" => {
+                // Bits of b where c is set, of a elsewhere.
+                let (x, y, c) = (arg(0)?, arg(1)?, arg(2)?);
+                self.b.ins().bitselect(c, y, x)
+            }
+            "rotate" => {
+                // By a uniform scalar amount (modulo 32): the two shifts mask it.
+                let (x, n) = (arg(0)?, arg(1)?);
+                let m = self.b.ins().band_imm_s(n, 31);
+                let l = self.b.ins().ishl(x, m);
+                let t = self.b.func.dfg.value_type(m);
+                let w = self.b.ins().iconst(t, 32);
+                let k = self.b.ins().isub(w, m);
+                let k = self.b.ins().band_imm_s(k, 31);
+                let r = self.b.ins().ushr(x, k);
+                let both = self.b.ins().bor(l, r);
+                // n = 0: both shifts by 0 give x | x = x.
+                both
             }
             "s_max" => self.b.ins().smax(arg(0)?, arg(1)?),
             "u_max" => self.b.ins().umax(arg(0)?, arg(1)?),
@@ -893,6 +1031,44 @@ impl FnTx<'_, '_, '_> {
         }
     }
 
+    /// The leaves of operand `id` in lane `l` (one for a scalar, one per component of a
+    /// vector).
+    fn lane_vals(&mut self, id: Id, l: usize, plan: &Plan, vecs: &Vecs) -> R<Vec<Value>> {
+        if let Some(s) = vecs.s.get(&id) {
+            let s = s.clone();
+            return Ok(s.into_iter().map(|v| self.b.ins().extractlane(v, l as u8)).collect());
+        }
+        if plan.class.get(&id).is_none_or(|c| *c == Class::Uniform)
+            && !vecs.v.contains_key(&id)
+            && !vecs.q.contains_key(&id)
+        {
+            // (All the leaves: a uniform value may be a vector, or a promoted variable of no
+            // SPIR-V type.)
+            return self.val(id);
+        }
+        Ok(vec![self.lane(id, l, plan, vecs)?])
+    }
+
+    /// Four lanes `xs` (each the leaves of one work-item's value) of a value of type `ty` as
+    /// that value's varying form.
+    fn put_lane_vals(&mut self, r: Id, ty: Id, xs: Vec<Vec<Value>>, vecs: &mut Vecs) -> R {
+        if let Some(Rep::Soa(vt, n)) = rep(self.cx, ty) {
+            if xs.len() != LANES as usize || xs.iter().any(|x| x.len() != n) {
+                return Err(CompileError::new(format!("vector plan: %{r}: lanes of the wrong size")));
+            }
+            let comps = (0..n)
+                .map(|k| self.build(vt, &[0, 1, 2, 3].map(|l| xs[l][k])))
+                .collect();
+            vecs.s.insert(r, comps);
+            return Ok(());
+        }
+        let one: Vec<Value> = xs.iter().filter_map(|x| x.first().copied()).collect();
+        let one = one
+            .try_into()
+            .map_err(|_| CompileError::new(format!("vector plan: %{r}: missing lanes")))?;
+        self.put_lanes(r, ty, one, vecs)
+    }
+
     /// The four lanes of operand `id` as scalars.
     fn quad(&mut self, id: Id, plan: &Plan, vecs: &Vecs) -> R<[Value; LANES as usize]> {
         if let Some(q) = vecs.q.get(&id) {
@@ -927,7 +1103,7 @@ impl FnTx<'_, '_, '_> {
             Some(Rep::Quad(_)) => {
                 vecs.q.insert(r, xs);
             }
-            None => return Err(CompileError::new(format!("vector plan: %{r} is not a scalar"))),
+            Some(Rep::Soa(..)) | None => return Err(CompileError::new(format!("vector plan: %{r} is not a scalar"))),
         }
         Ok(())
     }
@@ -935,6 +1111,9 @@ impl FnTx<'_, '_, '_> {
     /// Step::Lanes: the scalar translation of `inst` once per lane, its varying operands
     /// given that lane's values (the scalar values they had are put back after).
     fn by_lanes(&mut self, inst: &Instruction, plan: &Plan, vecs: &mut Vecs) -> R {
+        if inst.result_id.is_none() {
+            return self.effect_by_lanes(inst, plan, vecs);
+        }
         let (r, ty) = result(inst)?;
         let mut ids: Vec<Id> = Vec::new();
         for o in &inst.operands {
@@ -952,7 +1131,11 @@ impl FnTx<'_, '_, '_> {
                 .tys
                 .get(x)
                 .ok_or_else(|| self.err(inst, "vector plan: operand of unknown type"))?;
-            lanes.push((*x, t, self.quad(*x, plan, vecs)?));
+            let mut per = Vec::with_capacity(LANES as usize);
+            for l in 0..LANES as usize {
+                per.push(self.lane_vals(*x, l, plan, vecs)?);
+            }
+            lanes.push((*x, t, per));
         }
         // Values carried across barriers live in variables that a definition would set:
         // out of the way while the lanes are translated.
@@ -973,9 +1156,9 @@ impl FnTx<'_, '_, '_> {
         let mut res = Ok(());
         for l in 0..LANES as usize {
             for (x, t, q) in &lanes {
-                self.def(*x, *t, vec![q[l]]);
+                self.def(*x, *t, q[l].clone());
             }
-            match self.inst(inst).and_then(|_| self.val1(r)) {
+            match self.inst(inst).and_then(|_| self.val(r)) {
                 Ok(v) => out.push(v),
                 Err(e) => {
                     res = Err(e);
@@ -993,10 +1176,7 @@ impl FnTx<'_, '_, '_> {
             rg.crossing.extend(hidden);
         }
         res?;
-        let xs = out
-            .try_into()
-            .map_err(|_| self.err(inst, "vector plan: missing lanes"))?;
-        self.put_lanes(r, ty, xs, vecs)
+        self.put_lane_vals(r, ty, out, vecs)
     }
 
     /// A comparison or logical operation as a four-lane mask.
@@ -1033,13 +1213,79 @@ impl FnTx<'_, '_, '_> {
         }
     }
 
+    /// The leaf type, leaf count and component stride of a loaded or stored value of type `ty`.
+    fn mem_shape(&self, ty: Id) -> R<(Type, usize, i32)> {
+        let info = self.cx.layout.get(ty)?;
+        let t = info.leaves.first().copied().unwrap_or(types::I32);
+        let n = info.leaves.len().max(1);
+        Ok((t, n, if n > 1 { info.stride as i32 } else { 0 }))
+    }
+
+    /// Loads one work-item's value (`n` leaves of type `t`, `stride` bytes apart) at `a`.
+    fn load_one(&mut self, (t, n, stride): (Type, usize, i32), a: Value) -> Vec<Value> {
+        (0..n)
+            .map(|k| self.b.ins().load(t, MemFlagsData::new(), a, stride * k as i32))
+            .collect()
+    }
+
+    /// Stores one work-item's value (its leaves, `stride` bytes apart) at `a`.
+    fn store_one(&mut self, xs: &[Value], stride: i32, a: Value) {
+        for (k, x) in xs.iter().enumerate() {
+            self.b.ins().store(MemFlagsData::new(), *x, a, stride * k as i32);
+        }
+    }
+
+    /// `shuffle` of two 32-bit four-lane vectors by lane indexes (0-3: `a`, 4-7: `b`).
+    fn shuffle32(&mut self, a: Value, b: Value, lanes: [u8; 4]) -> Value {
+        let t = self.b.func.dfg.value_type(a);
+        let le = MemFlagsData::new().with_endianness(cranelift_codegen::ir::Endianness::Little);
+        let (x, y) = (
+            self.b.ins().bitcast(types::I8X16, le, a),
+            self.b.ins().bitcast(types::I8X16, le, b),
+        );
+        let bytes: Vec<u8> = lanes.iter().flat_map(|l| (0..4).map(move |k| 4 * l + k)).collect();
+        let mask = self.b.func.dfg.immediates.push(ConstantData::from(bytes));
+        let v = self.b.ins().shuffle(x, y, mask);
+        self.b.ins().bitcast(t, le, v)
+    }
+
+    /// The 4x4 transpose of four 32-bit four-lane vectors (work-items' `float4`s into
+    /// components, and back).
+    fn transpose4(&mut self, v: [Value; 4]) -> [Value; 4] {
+        let t0 = self.shuffle32(v[0], v[1], [0, 4, 1, 5]);
+        let t1 = self.shuffle32(v[2], v[3], [0, 4, 1, 5]);
+        let t2 = self.shuffle32(v[0], v[1], [2, 6, 3, 7]);
+        let t3 = self.shuffle32(v[2], v[3], [2, 6, 3, 7]);
+        [
+            self.shuffle32(t0, t1, [0, 1, 4, 5]),
+            self.shuffle32(t0, t1, [2, 3, 6, 7]),
+            self.shuffle32(t2, t3, [0, 1, 4, 5]),
+            self.shuffle32(t2, t3, [2, 3, 6, 7]),
+        ]
+    }
+
     /// A load of four lanes (all four run it).
     fn load_plain(&mut self, inst: &Instruction, plan: &Plan, vecs: &mut Vecs) -> R {
         let flags = MemFlagsData::new();
         let (r, ty) = result(inst)?;
         let p = op_id(inst, 0)?;
-        let t = self.cx.layout.get(ty)?.leaves.first().copied().unwrap_or(types::I32);
+        let shape = self.mem_shape(ty)?;
+        let t = shape.0;
         let class = plan.class.get(&p).copied();
+        if let (Some(Rep::Soa(vt, 4)), 4) = (rep(self.cx, ty), shape.2) {
+            // Four 16-byte loads, transposed into components.
+            let addrs = self.quad(p, plan, vecs)?;
+            let rows = addrs.map(|a| self.b.ins().load(vt, flags, a, 0));
+            let comps = self.transpose4(rows);
+            vecs.s.insert(r, comps.to_vec());
+            return Ok(());
+        }
+        if shape.1 > 1 {
+            // Lane by lane, component by component.
+            let addrs = self.quad(p, plan, vecs)?;
+            let xs = addrs.iter().map(|a| self.load_one(shape, *a)).collect();
+            return self.put_lane_vals(r, ty, xs, vecs);
+        }
         if let (Some(Class::Affine(s)), Some(vt)) = (class, vec_type(t)) {
             if s == 4 {
                 let base = self.val1(p)?;
@@ -1060,6 +1306,37 @@ impl FnTx<'_, '_, '_> {
         let flags = MemFlagsData::new();
         let p = op_id(inst, 0)?;
         let vid = op_id(inst, 1)?;
+        let vty = *plan
+            .tys
+            .get(&vid)
+            .or_else(|| self.cx.m.constant(vid).map(|c| &c.ty))
+            .ok_or_else(|| self.err(inst, "vector plan: stored value of unknown type"))?;
+        let shape = self.mem_shape(vty)?;
+        if shape.1 > 1 {
+            let pc = plan.class.get(&p).copied().unwrap_or(Class::Uniform);
+            if pc == Class::Uniform {
+                // One location: the last work-item's store is the one that stays.
+                let xs = self.lane_vals(vid, (LANES - 1) as usize, plan, vecs)?;
+                let a = self.val1(p)?;
+                self.store_one(&xs, shape.2, a);
+                return Ok(());
+            }
+            let addrs = self.quad(p, plan, vecs)?;
+            if let (Some(Rep::Soa(_, 4)), 4) = (rep(self.cx, vty), shape.2) {
+                // Components transposed into four 16-byte stores, in the lanes' order.
+                let c = self.comps(vid, plan, vecs)?;
+                let rows = self.transpose4([c[0], c[1], c[2], c[3]]);
+                for (a, x) in addrs.into_iter().zip(rows) {
+                    self.b.ins().store(flags, x, a, 0);
+                }
+                return Ok(());
+            }
+            for (l, a) in addrs.into_iter().enumerate() {
+                let xs = self.lane_vals(vid, l, plan, vecs)?;
+                self.store_one(&xs, shape.2, a);
+            }
+            return Ok(());
+        }
         let vector = vecs.v.contains_key(&vid) || plan.class.get(&vid).is_some_and(|c| *c != Class::Uniform);
         let vt = plan.tys.get(&vid).and_then(|t| rep(self.cx, *t));
         match plan.class.get(&p).copied().unwrap_or(Class::Uniform) {
@@ -1091,7 +1368,8 @@ impl FnTx<'_, '_, '_> {
     fn load_masked(&mut self, inst: &Instruction, var: Variable, plan: &Plan, vecs: &mut Vecs) -> R {
         let (r, ty) = result(inst)?;
         let p = op_id(inst, 0)?;
-        let t = self.cx.layout.get(ty)?.leaves.first().copied().unwrap_or(types::I32);
+        let shape = self.mem_shape(ty)?;
+        let held = rep(self.cx, ty).ok_or_else(|| self.err(inst, "vector plan: not a scalar or vector load"))?;
         let m = self.b.use_var(var);
         let (fast, slow, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
         let all = self.b.ins().vall_true(m);
@@ -1113,28 +1391,25 @@ impl FnTx<'_, '_, '_> {
         for (l, a) in addrs.into_iter().enumerate() {
             let ml = self.b.ins().extractlane(m, l as u8);
             let (go, next) = (self.b.create_block(), self.b.create_block());
-            let x = self.b.append_block_param(next, t);
-            let z = self.zero(t);
-            self.b.ins().brif(ml, go, &[], next, &[BlockArg::Value(z)]);
+            let x: Vec<Value> = (0..shape.1).map(|_| self.b.append_block_param(next, shape.0)).collect();
+            let z = self.zero(shape.0);
+            self.b.ins().brif(ml, go, &[], next, &vec![BlockArg::Value(z); shape.1]);
             self.b.seal_block(go);
             self.b.switch_to_block(go);
-            let v = self.b.ins().load(t, MemFlagsData::new(), a, 0);
-            self.b.ins().jump(next, &[BlockArg::Value(v)]);
+            let v: Vec<BlockArg> = self.load_one(shape, a).into_iter().map(BlockArg::Value).collect();
+            self.b.ins().jump(next, &v);
             self.b.seal_block(next);
             self.b.switch_to_block(next);
             xs.push(x);
         }
-        let xs = xs
-            .try_into()
-            .map_err(|_| self.err(inst, "vector plan: missing lanes"))?;
-        self.put_lanes(r, ty, xs, vecs)?;
+        self.put_lane_vals(r, ty, xs, vecs)?;
         let vals = vecs.take(r);
         let args: Vec<BlockArg> = vals.iter().map(|v| BlockArg::Value(*v)).collect();
         self.b.ins().jump(join, &args);
         self.b.seal_block(join);
         self.b.switch_to_block(join);
         let params = self.b.block_params(join).to_vec();
-        vecs.put(r, &params);
+        vecs.put(r, held, &params);
         Ok(())
     }
 
@@ -1153,14 +1428,20 @@ impl FnTx<'_, '_, '_> {
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(slow);
         let addrs = self.quad(p, plan, vecs)?;
-        let xs = self.quad(vid, plan, vecs)?;
-        for (l, (a, x)) in addrs.into_iter().zip(xs).enumerate() {
+        let vty = *plan
+            .tys
+            .get(&vid)
+            .or_else(|| self.cx.m.constant(vid).map(|c| &c.ty))
+            .ok_or_else(|| self.err(inst, "vector plan: stored value of unknown type"))?;
+        let stride = self.mem_shape(vty)?.2;
+        for (l, a) in addrs.into_iter().enumerate() {
+            let xs = self.lane_vals(vid, l, plan, vecs)?;
             let ml = self.b.ins().extractlane(m, l as u8);
             let (go, next) = (self.b.create_block(), self.b.create_block());
             self.b.ins().brif(ml, go, &[], next, &[]);
             self.b.seal_block(go);
             self.b.switch_to_block(go);
-            self.b.ins().store(MemFlagsData::new(), x, a, 0);
+            self.store_one(&xs, stride, a);
             self.b.ins().jump(next, &[]);
             self.b.seal_block(next);
             self.b.switch_to_block(next);
@@ -1171,8 +1452,60 @@ impl FnTx<'_, '_, '_> {
         Ok(())
     }
 
+    /// "Selector equals case literal" ([`super::cfg`]): a uniform bool or a mask.
+    fn case_eq(&mut self, inst: &Instruction, plan: &Plan, vecs: &mut Vecs) -> R {
+        let (r, ty) = result(inst)?;
+        let sel = op_id(inst, 0)?;
+        let lit = match inst.operands.get(1) {
+            Some(rspirv::dr::Operand::LiteralBit32(v)) => *v as i64,
+            Some(rspirv::dr::Operand::LiteralBit64(v)) => *v as i64,
+            _ => return Err(self.err(inst, "vector plan: case without a literal")),
+        };
+        if plan.class.get(&r).is_none_or(|c| *c == Class::Uniform) {
+            let x = self.val1(sel)?;
+            let v = self.b.ins().icmp_imm_s(IntCC::Equal, x, lit);
+            self.def(r, ty, vec![v]);
+            return Ok(());
+        }
+        let st = *plan
+            .tys
+            .get(&sel)
+            .ok_or_else(|| self.err(inst, "vector plan: selector of unknown type"))?;
+        match rep(self.cx, st) {
+            Some(Rep::Vector(vt)) => {
+                let x = self.lanes(sel, plan, vecs)?;
+                let k = self.b.ins().iconst(vt.lane_type(), lit as i32 as i64);
+                let k = self.b.ins().splat(vt, k);
+                let m = self.b.ins().icmp(IntCC::Equal, x, k);
+                vecs.v.insert(r, m);
+            }
+            _ => {
+                let q = self.quad(sel, plan, vecs)?;
+                let xs = q.map(|x| self.b.ins().icmp_imm_s(IntCC::Equal, x, lit));
+                self.put_lanes(r, ty, xs, vecs)?;
+            }
+        }
+        Ok(())
+    }
+
     fn simd_inst(&mut self, inst: &Instruction, plan: &Plan, vecs: &mut Vecs) -> R {
         let op = inst.opcode;
+        if op == Op::CopyObject {
+            let (r, ty) = result(inst)?;
+            let x = op_id(inst, 0)?;
+            let held = rep(self.cx, ty).ok_or_else(|| self.err(inst, "vector plan: not a scalar or vector copy"))?;
+            let vals = self.held(x, held, plan, vecs)?;
+            vecs.put(r, held, &vals);
+            return Ok(());
+        }
+        let soa = inst
+            .result_type
+            .is_some_and(|t| matches!(rep(self.cx, t), Some(Rep::Soa(..))))
+            || (op == Op::CompositeExtract
+                && op_id(inst, 0).is_ok_and(|c| vecs.s.contains_key(&c) || self.leaves_of(c, plan) > 1));
+        if soa && !matches!(op, Op::Load | Op::Store) {
+            return self.simd_soa(inst, plan, vecs);
+        }
         if is_compare(op)
             || matches!(
                 op,
@@ -1278,5 +1611,225 @@ impl FnTx<'_, '_, '_> {
             }
         }
         Ok(())
+    }
+
+    /// An operation on values of OpenCL vector type held as components (Rep::Soa): each
+    /// component's four lanes as one vector.
+    fn simd_soa(&mut self, inst: &Instruction, plan: &Plan, vecs: &mut Vecs) -> R {
+        let op = inst.opcode;
+        let (r, ty) = result(inst)?;
+        if op == Op::CompositeExtract {
+            let c = self.comps(op_id(inst, 0)?, plan, vecs)?;
+            let k = op_lit(inst, 1)? as usize;
+            let v = *c.get(k).ok_or_else(|| self.err(inst, "component out of range"))?;
+            vecs.v.insert(r, v);
+            return Ok(());
+        }
+        let Some(Rep::Soa(vt, n)) = rep(self.cx, ty) else {
+            return Err(self.err(inst, "vector plan: not a vector of 32-bit values"));
+        };
+        let out: Vec<Value> = match op {
+            Op::CompositeInsert => {
+                let mut c = self.comps(op_id(inst, 1)?, plan, vecs)?;
+                let k = op_lit(inst, 2)? as usize;
+                let x = self.lanes(op_id(inst, 0)?, plan, vecs)?;
+                *c.get_mut(k).ok_or_else(|| self.err(inst, "component out of range"))? = x;
+                c
+            }
+            Op::CompositeConstruct => {
+                let mut c = Vec::with_capacity(n);
+                for i in 0..inst.operands.len() {
+                    let x = op_id(inst, i)?;
+                    if vecs.s.contains_key(&x) || self.leaves_of(x, plan) > 1 {
+                        c.extend(self.comps(x, plan, vecs)?);
+                    } else {
+                        c.push(self.lanes(x, plan, vecs)?);
+                    }
+                }
+                c
+            }
+            Op::VectorShuffle => {
+                let mut both = self.comps(op_id(inst, 0)?, plan, vecs)?;
+                both.extend(self.comps(op_id(inst, 1)?, plan, vecs)?);
+                let mut c = Vec::with_capacity(n);
+                for i in 2..inst.operands.len() {
+                    let k = op_lit(inst, i)?;
+                    c.push(match both.get(k as usize) {
+                        Some(v) => *v,
+                        // 0xFFFFFFFF: an undefined component.
+                        None => self.zero_of(vt),
+                    });
+                }
+                c
+            }
+            Op::Select => {
+                let cond = op_id(inst, 0)?;
+                let (x, y) = (
+                    self.comps(op_id(inst, 1)?, plan, vecs)?,
+                    self.comps(op_id(inst, 2)?, plan, vecs)?,
+                );
+                if vecs.v.contains_key(&cond) || plan.monotone.contains_key(&cond) {
+                    let m = self.lanes(cond, plan, vecs)?;
+                    self.select_rep(m, &x, &y)
+                } else {
+                    let cv = self.val1(cond)?;
+                    x.iter().zip(&y).map(|(a, b)| self.b.ins().select(cv, *a, *b)).collect()
+                }
+            }
+            Op::ExtInst => {
+                let name = ext_name(self.cx, inst).ok_or_else(|| self.err(inst, "vector plan: unknown instruction"))?;
+                let mut args = Vec::new();
+                for i in 2..inst.operands.len() {
+                    let x = op_id(inst, i)?;
+                    if base_name(&name) == "rotate" && i == 3 {
+                        // The amount: uniform, one scalar per component.
+                        let mut xs = self.val(x)?;
+                        if xs.len() == 1 {
+                            xs = vec![xs[0]; n];
+                        }
+                        args.push(xs);
+                    } else {
+                        args.push(self.comp_args(x, n, plan, vecs)?);
+                    }
+                }
+                let mut c = Vec::with_capacity(n);
+                for k in 0..n {
+                    let a: Vec<Value> = args
+                        .iter()
+                        .map(|xs| xs.get(k).copied().ok_or_else(|| self.err(inst, "missing component")))
+                        .collect::<R<_>>()?;
+                    c.push(self.ext_on(inst, &name, &a)?);
+                }
+                c
+            }
+            Op::ShiftLeftLogical | Op::ShiftRightLogical | Op::ShiftRightArithmetic => {
+                let a = self.comps(op_id(inst, 0)?, plan, vecs)?;
+                // The amount: uniform, one scalar per component.
+                let mut amt = self.val(op_id(inst, 1)?)?;
+                if amt.len() == 1 {
+                    amt = vec![amt[0]; n];
+                }
+                a.iter()
+                    .zip(amt)
+                    .map(|(x, m)| match op {
+                        Op::ShiftLeftLogical => self.b.ins().ishl(*x, m),
+                        Op::ShiftRightLogical => self.b.ins().ushr(*x, m),
+                        _ => self.b.ins().sshr(*x, m),
+                    })
+                    .collect()
+            }
+            Op::FNegate | Op::SNegate | Op::Not | Op::Bitcast | Op::ConvertSToF | Op::ConvertUToF => {
+                let a = self.comps(op_id(inst, 0)?, plan, vecs)?;
+                a.into_iter()
+                    .map(|x| match op {
+                        Op::FNegate => self.b.ins().fneg(x),
+                        Op::SNegate => self.b.ins().ineg(x),
+                        Op::Not => self.b.ins().bnot(x),
+                        Op::ConvertSToF => self.b.ins().fcvt_from_sint(vt, x),
+                        Op::ConvertUToF => self.b.ins().fcvt_from_uint(vt, x),
+                        _ if self.b.func.dfg.value_type(x) == vt => x,
+                        _ => self.b.ins().bitcast(vt, MemFlagsData::new(), x),
+                    })
+                    .collect()
+            }
+            _ => {
+                let a = self.comps(op_id(inst, 0)?, plan, vecs)?;
+                let b = self.comp_args(op_id(inst, 1)?, n, plan, vecs)?;
+                let mut c = Vec::with_capacity(n);
+                for (x, y) in a.into_iter().zip(b) {
+                    c.push(match op {
+                        Op::FMul | Op::VectorTimesScalar => self.b.ins().fmul(x, y),
+                        Op::IAdd => self.b.ins().iadd(x, y),
+                        Op::ISub => self.b.ins().isub(x, y),
+                        Op::IMul => self.b.ins().imul(x, y),
+                        Op::FAdd => self.b.ins().fadd(x, y),
+                        Op::FSub => self.b.ins().fsub(x, y),
+                        Op::FDiv => self.b.ins().fdiv(x, y),
+                        Op::BitwiseAnd => self.b.ins().band(x, y),
+                        Op::BitwiseOr => self.b.ins().bor(x, y),
+                        Op::BitwiseXor => self.b.ins().bxor(x, y),
+                        _ => return Err(self.err(inst, "vector plan: unexpected instruction")),
+                    });
+                }
+                c
+            }
+        };
+        if out.len() != n {
+            return Err(self.err(inst, "vector plan: wrong number of components"));
+        }
+        vecs.s.insert(r, out);
+        Ok(())
+    }
+
+    /// An instruction without a result (a memory copy) once per lane, on each lane's
+    /// operands, for the lanes the execution mask lets run, in the lanes' order.
+    fn effect_by_lanes(&mut self, inst: &Instruction, plan: &Plan, vecs: &mut Vecs) -> R {
+        let mut ids: Vec<Id> = Vec::new();
+        for o in &inst.operands {
+            if let rspirv::dr::Operand::IdRef(x) = o {
+                if plan.class.get(x).is_some_and(|c| *c != Class::Uniform) && !ids.contains(x) {
+                    ids.push(*x);
+                }
+            }
+        }
+        let mut lanes = Vec::with_capacity(ids.len());
+        for x in &ids {
+            let t = *plan
+                .tys
+                .get(x)
+                .ok_or_else(|| self.err(inst, "vector plan: operand of unknown type"))?;
+            let mut per = Vec::with_capacity(LANES as usize);
+            for l in 0..LANES as usize {
+                per.push(self.lane_vals(*x, l, plan, vecs)?);
+            }
+            lanes.push((*x, t, per));
+        }
+        // Values carried across barriers live in variables a definition would set: out of
+        // the way while the lanes are translated.
+        let mut hidden = Vec::new();
+        if let Some(rg) = self.group.as_mut().and_then(|g| g.regions.as_mut()) {
+            for x in &ids {
+                if let Some(vs) = rg.crossing.remove(x) {
+                    hidden.push((*x, vs));
+                }
+            }
+        }
+        let saved: Vec<(Id, Option<Vec<Value>>)> = ids.iter().map(|x| (*x, self.vals.get(x).cloned())).collect();
+        let mask = vecs.exec.map(|v| self.b.use_var(v));
+        let mut res = Ok(());
+        for l in 0..LANES as usize {
+            let next = mask.map(|m| {
+                let ml = self.b.ins().extractlane(m, l as u8);
+                let (go, next) = (self.b.create_block(), self.b.create_block());
+                self.b.ins().brif(ml, go, &[], next, &[]);
+                self.b.seal_block(go);
+                self.b.switch_to_block(go);
+                next
+            });
+            for (x, t, q) in &lanes {
+                self.def(*x, *t, q[l].clone());
+            }
+            if let Err(e) = self.inst(inst) {
+                res = Err(e);
+            }
+            if let Some(next) = next {
+                self.b.ins().jump(next, &[]);
+                self.b.seal_block(next);
+                self.b.switch_to_block(next);
+            }
+            if res.is_err() {
+                break;
+            }
+        }
+        for (x, v) in saved {
+            match v {
+                Some(v) => self.vals.insert(x, v),
+                None => self.vals.remove(&x),
+            };
+        }
+        if let Some(rg) = self.group.as_mut().and_then(|g| g.regions.as_mut()) {
+            rg.crossing.extend(hidden);
+        }
+        res
     }
 }

@@ -50,11 +50,24 @@
 //! arithmetic, divisions, built-in calls) run the scalar translation once per lane
 //! (Step::Lanes), so vector and scalar loops compute bit-identical results.
 //!
+//! Values of OpenCL vector type with 32-bit components (`float4`, `uint4`, `float2`...) are
+//! held as structure of arrays (`Rep::Soa`): one four-lane vector per component, lane `l` of
+//! vector `k` being component `k` of work-item `l`. Component-wise operations, composites and
+//! the inline built-ins work component by component; a `float4` load or store through a
+//! per-work-item pointer is four 16-byte accesses and a 4x4 transpose; anything else on
+//! vectors runs the scalar translation lane by lane (Step::Lanes).
+//!
+//! Before planning, `cfg` if-converts the body: branches and switches whose arms only compute
+//! become selects, and blocks that only follow one another merge, so a loop whose body holds
+//! such a switch is a single block. Private arrays get four copies side by side (the pointer
+//! is affine with the array's size as stride).
+//!
 //! A load or store through an affine pointer whose stride is the element size is one vector
 //! access; other strides gather or scatter lane by lane. Extending a 32-bit affine value to 64
 //! bits is only affine while no lane wraps around: a run-time guard, checked before the body's
 //! first store, sends the four work-items to the scalar loop when one would.
 
+mod cfg;
 mod emit;
 mod plan;
 
@@ -95,6 +108,11 @@ enum Step {
     Builtin,
     /// A four-lane operation.
     Vector,
+    /// "Selector equals case literal" of an if-converted switch ([`cfg`]).
+    CaseEq,
+    /// A private (Function) variable: one copy per work-item, the four side by side (the
+    /// pointer is affine with the variable's size as stride).
+    Private,
     /// The scalar translation once per lane, on each lane's operands (64-bit integers,
     /// pointers, divisions, built-in calls: whatever has no four-lane form of its own).
     Lanes,
@@ -168,6 +186,10 @@ enum Rep {
     /// Four scalars of this type, one per lane: 64-bit integers, pointers, doubles, 8- and
     /// 16-bit integers.
     Quad(Type),
+    /// A value of OpenCL vector type with `n` 32-bit components, as structure of arrays: one
+    /// four-lane vector of this type per component (`float4`: four `F32X4`, lane `l` of
+    /// vector `k` being component `k` of work-item `l`).
+    Soa(Type, usize),
 }
 
 /// How the four lanes of a varying value of type `ty` are held (`None`: not a single scalar).
@@ -178,6 +200,8 @@ fn rep(cx: &Ctx, ty: Id) -> Option<Rep> {
         Ty::Scalar(Scalar::Int(32)) => Some(Rep::Vector(types::I32X4)),
         Ty::Scalar(Scalar::Float(32)) => Some(Rep::Vector(types::F32X4)),
         Ty::Scalar(_) | Ty::Pointer(..) if info.leaves.len() == 1 => Some(Rep::Quad(info.leaves[0])),
+        Ty::Vector(Scalar::Int(32), n) => Some(Rep::Soa(types::I32X4, n as usize)),
+        Ty::Vector(Scalar::Float(32), n) => Some(Rep::Soa(types::F32X4, n as usize)),
         _ => None,
     }
 }

@@ -192,6 +192,15 @@ pub(crate) fn plan(
     // another: then it is planned again as varying.
     // A loop whose values are used after it other than through its exit phis runs without a
     // mask (the four work-items go round together or go to the scalar loop) where it can.
+    // Branches and switches whose arms only compute, if-converted first.
+    let entry = f.blocks.get(*order.first().ok_or("no body")?).ok_or("no body")?.label;
+    let simple = super::cfg::simplify(cx, f, entry);
+    let f = &simple;
+    let start = [f.blocks.iter().position(|b| b.label == entry).ok_or("no body")?];
+    let order = &start[..];
+    // Promoted private variables are the scalar translation's SSA variables: not for four
+    // work-items.
+    let promoted = crate::codegen::translate::promotable(cx, f);
     let mut varying = HashSet::new();
     let mut unmasked = HashSet::new();
     for _ in 0..8 {
@@ -203,6 +212,7 @@ pub(crate) fn plan(
             order,
             params,
             inputs,
+            &promoted,
             (&varying, &unmasked),
             (&mut again, &mut again_loops),
         ) {
@@ -218,13 +228,16 @@ pub(crate) fn plan(
 
 /// As [`plan`], with the loop phis `varying` taken as varying and the loops `unmasked` (by
 /// the place of their head marker in the body) run without a mask; a loop phi found to need
-/// that is added to `again`, a loop to `again_loops` (and the plan fails).
+/// that is added to `again`, a loop to `again_loops` (and the plan fails). `promoted`: the
+/// private variables the scalar translation keeps in registers.
+#[allow(clippy::too_many_arguments)]
 fn plan_with(
     cx: &Ctx,
     f: &Function,
     order: &[usize],
     params: &[(Id, Id)],
     inputs: &HashSet<Id>,
+    promoted: &HashSet<Id>,
     (varying, unmasked): (&HashSet<Id>, &HashSet<usize>),
     (again, again_loops): (&mut Vec<Id>, &mut Vec<usize>),
 ) -> Result<Plan, String> {
@@ -478,7 +491,46 @@ fn plan_with(
             steps.push((inst.clone(), if at_exit { Step::LoopExitPhi } else { Step::Phi }));
             continue;
         }
-        let (step, out) = classify(cx, &tys, &defs, inst, &ids, &cls, all_uniform).ok_or_else(|| inst.describe())?;
+        let (step, out) = match inst.opcode {
+            Op::Variable => {
+                // One copy per work-item, side by side.
+                let r = inst.result_id.ok_or("OpVariable without a result")?;
+                if promoted.contains(&r) {
+                    return Err(format!("{}: a private variable kept in registers", inst.describe()));
+                }
+                let pointee = match cx
+                    .layout
+                    .get(inst.result_type.ok_or("OpVariable without a type")?)
+                    .map(|i| &i.ty)
+                {
+                    Ok(Ty::Pointer(_, p)) => *p,
+                    _ => return Err(format!("{}: not a pointer", inst.describe())),
+                };
+                let info = cx.layout.get(pointee).map_err(|e| e.message)?;
+                let size = round_up(info.size.max(1), info.align.max(1));
+                if inst.operands.len() > 1 || size >= 1 << 20 {
+                    return Err(format!("{}: an initialized or large private variable", inst.describe()));
+                }
+                (Step::Private, Some(Class::Affine(size as i64)))
+            }
+            // Hints without code.
+            Op::LifetimeStart | Op::LifetimeStop => (Step::Scalar, None),
+            Op::CopyMemorySized | Op::CopyMemory => {
+                // Lane by lane (under the execution mask), every pointer uniform, affine or
+                // varying.
+                let ok = ids
+                    .iter()
+                    .all(|x| matches!(cls(x), Class::Uniform | Class::Affine(_) | Class::Varying));
+                if !ok {
+                    return Err(inst.describe());
+                }
+                if ids.iter().all(|x| cls(x) == Class::Uniform) {
+                    return Err(format!("{}: a copy to one place by four work-items", inst.describe()));
+                }
+                (Step::Lanes, None)
+            }
+            _ => classify(cx, &tys, &defs, inst, &ids, &cls, all_uniform).ok_or_else(|| inst.describe())?,
+        };
         if matches!(step, Step::ScalarGuarded(_)) && stored {
             return Err(format!("{}: needs a run-time check after a store", inst.describe()));
         }
@@ -494,7 +546,7 @@ fn plan_with(
         if !checked {
             return Err(format!("{}: stride too large", inst.describe()));
         }
-        if inst.opcode == Op::Store {
+        if matches!(inst.opcode, Op::Store | Op::CopyMemorySized | Op::CopyMemory) {
             stored = true;
         }
         any_vector |= matches!(step, Step::Vector | Step::Lanes) || out.is_some_and(|c| c != Class::Uniform);
@@ -922,13 +974,14 @@ fn loop_steps(
 
 /// Whether `inst` may run although the work-item would not have run it: a computation without
 /// memory access or other effect (integer division cannot trap in Clift's code).
-fn speculatable(cx: &Ctx, inst: &Instruction) -> bool {
+pub(super) fn speculatable(cx: &Ctx, inst: &Instruction) -> bool {
     match inst.opcode {
         Op::Nop | Op::Line | Op::NoLine => true,
         Op::Load | Op::Store => false,
+        // Built-in functions without memory access or other effect (no trap either: Clift's
+        // math library returns a value for every input).
         Op::ExtInst => ext_name(cx, inst).is_some_and(|n| {
-            let b = base_name(&n);
-            VECTOR_EXT_F32.contains(&b) || VECTOR_EXT_I32.contains(&b) || b == "fmax_common"
+            !(n.starts_with("vstore") || n.starts_with("vload") || matches!(n.as_str(), "printf" | "prefetch"))
         }),
         op => pure(op),
     }
@@ -1006,6 +1059,33 @@ fn classify_vector(
     let decorated = inst
         .result_id
         .is_some_and(|r| cx.rounding.contains_key(&r) || cx.saturated.contains(&r));
+    // Values of OpenCL vector type (structure of arrays).
+    let skip = usize::from(op == Op::ExtInst);
+    let vector_operand = ids
+        .iter()
+        .skip(skip)
+        .any(|x| cls(x) != Uniform && value_type(cx, tys, *x).is_some_and(|t| soa(cx, t).is_some()));
+    let vector_result = rty.is_some_and(|t| soa(cx, t).is_some());
+    if super::cfg::is_case_eq(inst) {
+        let sel = *ids.first()?;
+        int_bits(cx, value_type(cx, tys, sel)?)?;
+        return match cls(&sel) {
+            Uniform => Some((Step::CaseEq, Some(Uniform))),
+            Affine(_) | Varying => Some((Step::CaseEq, Some(Varying))),
+            _ => None,
+        };
+    }
+    if op == Op::CopyObject && !all_uniform {
+        let x = *ids.first()?;
+        return match cls(&x) {
+            Affine(s) => Some((Step::Scalar, Some(Affine(s)))),
+            Varying => Some((Step::Vector, Some(Varying))),
+            _ => None,
+        };
+    }
+    if !all_uniform && !matches!(op, Op::Load | Op::Store) && (vector_operand || vector_result) {
+        return classify_soa(cx, tys, inst, ids, cls, decorated);
+    }
     match op {
         Op::Load => {
             let p = *ids.first()?;
@@ -1322,6 +1402,150 @@ fn classify_vector(
             (from == 32 && to == types::F32)
                 .then_some(())
                 .and_then(|_| vector_op(true, &[c(0)?], false))
+        }
+        _ => None,
+    }
+}
+
+/// The component count of a value of type `ty` held as structure of arrays.
+fn soa(cx: &Ctx, ty: Id) -> Option<usize> {
+    match rep(cx, ty)? {
+        super::Rep::Soa(_, n) => Some(n),
+        _ => None,
+    }
+}
+
+/// The OpenCL.std functions the vector loop computes component by component on vectors
+/// (besides [`VECTOR_EXT_F32`] and [`VECTOR_EXT_I32`]).
+const VECTOR_EXT_SOA_I32: [&str; 2] = ["bitselect", "rotate"];
+
+/// The step and class of an operation on values of OpenCL vector type (`None`: none of its
+/// own; the scalar translation lane by lane may take it).
+fn classify_soa(
+    cx: &Ctx,
+    tys: &Types,
+    inst: &Instruction,
+    ids: &[Id],
+    cls: &dyn Fn(&Id) -> Class,
+    decorated: bool,
+) -> Option<(Step, Option<Class>)> {
+    use Class::*;
+    let op = inst.opcode;
+    let rty = inst.result_type?;
+    let vector = Some((Step::Vector, Some(Varying)));
+    // A 32-bit scalar (any class but a three-component id) or a vector of 32-bit values
+    // (uniform or varying).
+    let operand_ok = |x: &Id| {
+        let Some(t) = value_type(cx, tys, *x) else { return false };
+        match cls(x) {
+            IdX3 => false,
+            Uniform => soa(cx, t).is_some() || scalar32(cx, t).is_some(),
+            Varying => soa(cx, t).is_some() || scalar32(cx, t).is_some(),
+            Affine(_) | Monotone => scalar32(cx, t).is_some(),
+        }
+    };
+    let n = soa(cx, rty);
+    let leaf = cx.layout.get(rty).ok()?.leaves.first().copied();
+    match op {
+        Op::CompositeExtract => {
+            let c = *ids.first()?;
+            soa(cx, value_type(cx, tys, c)?)?;
+            matches!(inst.operands.get(1..)?, [Operand::LiteralBit32(_)]).then_some(())?;
+            vector
+        }
+        Op::CompositeInsert => {
+            n?;
+            matches!(inst.operands.get(2..)?, [Operand::LiteralBit32(_)]).then_some(())?;
+            ids.iter().all(operand_ok).then_some(())?;
+            vector
+        }
+        Op::CompositeConstruct | Op::VectorShuffle => {
+            n?;
+            ids.iter().all(operand_ok).then_some(())?;
+            vector
+        }
+        Op::IAdd
+        | Op::ISub
+        | Op::IMul
+        | Op::FAdd
+        | Op::FSub
+        | Op::FMul
+        | Op::FDiv
+        | Op::BitwiseAnd
+        | Op::BitwiseOr
+        | Op::BitwiseXor
+        | Op::FNegate
+        | Op::SNegate
+        | Op::Not => {
+            let n = n?;
+            ids.iter()
+                .all(|x| operand_ok(x) && value_type(cx, tys, *x).and_then(|t| soa(cx, t)) == Some(n))
+                .then_some(())?;
+            vector
+        }
+        Op::VectorTimesScalar => {
+            // A float vector times a float scalar (uniform, affine or varying).
+            let n = n?;
+            let (x, k) = (*ids.first()?, *ids.get(1)?);
+            (leaf == Some(types::F32)
+                && operand_ok(&x)
+                && operand_ok(&k)
+                && value_type(cx, tys, x).and_then(|t| soa(cx, t)) == Some(n)
+                && value_type(cx, tys, k).and_then(|t| scalar32(cx, t)).is_some())
+            .then_some(())?;
+            vector
+        }
+        Op::Bitcast | Op::ConvertSToF | Op::ConvertUToF if !decorated => {
+            let n = n?;
+            let x = *ids.first()?;
+            let t = value_type(cx, tys, x)?;
+            (operand_ok(&x) && soa(cx, t) == Some(n)).then_some(())?;
+            if op != Op::Bitcast {
+                // i32 -> f32 only.
+                let from = cx.layout.get(t).ok()?.leaves.first().copied();
+                (from == Some(types::I32) && leaf == Some(types::F32)).then_some(())?;
+            }
+            vector
+        }
+        Op::ShiftLeftLogical | Op::ShiftRightLogical | Op::ShiftRightArithmetic => {
+            let n = n?;
+            let (x, k) = (*ids.first()?, *ids.get(1)?);
+            (operand_ok(&x) && value_type(cx, tys, x).and_then(|t| soa(cx, t)) == Some(n) && cls(&k) == Uniform)
+                .then_some(())?;
+            vector
+        }
+        Op::Select => {
+            let n = n?;
+            let c = *ids.first()?;
+            // A scalar condition (a mask or a uniform bool) for the whole vector.
+            let ct = value_type(cx, tys, c)?;
+            (is_bool(cx, ct) && cls(&c) != IdX3).then_some(())?;
+            ids[1..]
+                .iter()
+                .all(|x| operand_ok(x) && value_type(cx, tys, *x).and_then(|t| soa(cx, t)) == Some(n))
+                .then_some(())?;
+            vector
+        }
+        Op::ExtInst => {
+            let n = n?;
+            let name = ext_name(cx, inst)?;
+            let b = base_name(&name);
+            let known = match leaf? {
+                types::F32 => VECTOR_EXT_F32.contains(&b) || b == "fmax_common",
+                types::I32 => VECTOR_EXT_I32.contains(&b) || VECTOR_EXT_SOA_I32.contains(&b),
+                _ => false,
+            };
+            known.then_some(())?;
+            for (i, x) in ids.iter().enumerate().skip(1) {
+                let t = value_type(cx, tys, *x)?;
+                let ok = if b == "rotate" && i == 2 {
+                    cls(x) == Uniform
+                } else {
+                    operand_ok(x) && soa(cx, t).is_none_or(|m| m == n)
+                };
+                ok.then_some(())?;
+            }
+            vector
         }
         _ => None,
     }
