@@ -64,7 +64,7 @@ const V1_1: cl_version = info::version(1, 1, 0);
 const V1_2: cl_version = info::version(1, 2, 0);
 const V3_0: cl_version = info::version(3, 0, 0);
 
-/// What works today: SPIR-V 1.0-1.5 programs (cl_khr_il_program) JIT-compiled by Cranelift,
+/// What works today: SPIR-V 1.0-1.6 programs (cl_khr_il_program) JIT-compiled by Cranelift,
 /// OpenCL C through clang + llvm-spirv, byte-addressable stores and 32/64-bit atomics on
 /// global and local memory, non-uniform work-groups, double precision, images and samplers
 /// (1D, 1D buffer, 1D array, 2D, 2D array, 3D; read, write and read-write; depth and sRGB;
@@ -89,6 +89,11 @@ pub const FEATURES: Features = Features {
         ("cl_khr_command_buffer", info::version(0, 9, 8)),
         ("cl_khr_command_buffer_mutable_dispatch", info::version(0, 9, 5)),
         ("cl_khr_suggested_local_work_size", V1_0),
+        // SPIR-V extensions the validator and code generator take (jit::spirv::validate).
+        ("cl_khr_expect_assume", V1_0),
+        ("cl_khr_spirv_no_integer_wrap_decoration", V1_0),
+        ("cl_khr_spirv_linkonce_odr", V1_0),
+        ("cl_khr_spirv_extended_debug_info", V1_0),
     ],
     opencl_c_features: &[
         ("__opencl_c_int64", V3_0),
@@ -111,6 +116,7 @@ pub const FEATURES: Features = Features {
         ("SPIR-V", info::version(1, 3, 0)),
         ("SPIR-V", info::version(1, 4, 0)),
         ("SPIR-V", info::version(1, 5, 0)),
+        ("SPIR-V", info::version(1, 6, 0)),
     ],
     compiler: true,
     non_uniform_work_groups: true,

@@ -293,13 +293,30 @@ fn resolve(merged: &Merged, allow_unresolved: bool) -> Result<Resolution, LinkEr
     }
     let mut exports: HashMap<String, u32> = HashMap::new();
     let mut imports: Vec<(u32, String)> = Vec::new();
+    // SPV_KHR_linkonce_odr: every LinkOnceODR definition of a name is the same function, so
+    // the first one (or an Export of that name) stands for all; the others resolve to it
+    // like imports and their bodies go.
+    let mut once_odr: HashMap<String, u32> = HashMap::new();
     for inst in &merged.sections[7] {
         match linkage(inst) {
-            Some((target, name, LinkageType::Export)) if exports.insert(name.clone(), target).is_some() => {
-                return Err(LinkError(format!(
-                    "symbol {} is defined by more than one linked module",
-                    describe_id(target, &name)
-                )));
+            Some((target, name, LinkageType::Export)) => {
+                if let Some(odr) = once_odr.remove(&name) {
+                    imports.push((odr, name.clone()));
+                } else if exports.contains_key(&name) {
+                    return Err(LinkError(format!(
+                        "symbol {} is defined by more than one linked module",
+                        describe_id(target, &name)
+                    )));
+                }
+                exports.insert(name, target);
+            }
+            Some((target, name, LinkageType::LinkOnceODR)) => {
+                if exports.contains_key(&name) {
+                    imports.push((target, name));
+                } else {
+                    once_odr.insert(name.clone(), target);
+                    exports.insert(name, target);
+                }
             }
             Some((target, name, LinkageType::Import)) => imports.push((target, name)),
             _ => {}
