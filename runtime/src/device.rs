@@ -94,6 +94,9 @@ pub const FEATURES: Features = Features {
         ("cl_khr_spirv_no_integer_wrap_decoration", V1_0),
         ("cl_khr_spirv_linkonce_odr", V1_0),
         ("cl_khr_spirv_extended_debug_info", V1_0),
+        // clock_read_device / clock_read_work_group (SPV_KHR_shader_clock; the OpenCL C
+        // built-ins come from clc's feature header and the SPIR-V linker).
+        ("cl_khr_kernel_clock", V1_0),
     ],
     opencl_c_features: &[
         ("__opencl_c_int64", V3_0),
@@ -106,6 +109,8 @@ pub const FEATURES: Features = Features {
         ("__opencl_c_images", V3_0),
         ("__opencl_c_read_write_images", V3_0),
         ("__opencl_c_3d_image_writes", V3_0),
+        ("__opencl_c_kernel_clock_scope_device", V3_0),
+        ("__opencl_c_kernel_clock_scope_work_group", V3_0),
     ],
     opencl_c_versions: &[V1_0, V1_1, V1_2, V3_0],
     opencl_c_version: "OpenCL C 1.2 Clift",
@@ -614,6 +619,11 @@ impl Device {
             CL_DEVICE_ENDIAN_LITTLE => info::boolean(cfg!(target_endian = "little")),
             CL_DEVICE_SINGLE_FP_CONFIG => info::ulong(self.single_fp_config()),
             CL_DEVICE_DOUBLE_FP_CONFIG => info::ulong(self.double_fp_config()),
+            // cl_khr_kernel_clock: one process-wide counter serves the device and work-group
+            // scopes (no sub-groups).
+            CL_DEVICE_KERNEL_CLOCK_CAPABILITIES_KHR if FEATURES.has_extension("cl_khr_kernel_clock") => info::ulong(
+                CL_DEVICE_KERNEL_CLOCK_SCOPE_DEVICE_KHR | CL_DEVICE_KERNEL_CLOCK_SCOPE_WORK_GROUP_KHR,
+            ),
             // Only a device with cl_khr_fp16 knows this query.
             CL_DEVICE_HALF_FP_CONFIG if FEATURES.fp16() => info::ulong(self.single_fp_config()),
             CL_DEVICE_PROFILING_TIMER_RESOLUTION => {

@@ -216,13 +216,17 @@ impl FnTx<'_, '_, '_> {
             } else {
                 (0, if bits >= 128 { i128::MAX } else { (1i128 << bits) - 1 })
             };
+            // Compare in 128 bits, select in the result type (Cranelift has no 128-bit
+            // min/max on x86-64, which a 128-bit compare-and-select would become).
             let lo_v = self.i128_const(lo);
             let hi_v = self.i128_const(hi);
             let below = self.b.ins().icmp(IntCC::SignedLessThan, total, lo_v);
-            let c = self.b.ins().select(below, lo_v, total);
-            let above = self.b.ins().icmp(IntCC::SignedGreaterThan, c, hi_v);
-            let c = self.b.ins().select(above, hi_v, c);
-            sum = self.b.ins().ireduce(rt, c);
+            let above = self.b.ins().icmp(IntCC::SignedGreaterThan, total, hi_v);
+            let r = self.b.ins().ireduce(rt, total);
+            let lo_r = self.b.ins().iconst(rt, (lo as i64) & all_ones(rt));
+            let hi_r = self.b.ins().iconst(rt, (hi as i64) & all_ones(rt));
+            let r = self.b.ins().select(below, lo_r, r);
+            sum = self.b.ins().select(above, hi_r, r);
         }
         self.def(r, ty, vec![sum]);
         Ok(())
