@@ -323,3 +323,28 @@ fn extension_instructions_need_their_capability() {
     let p = ctx.program_il(&assemble(&text));
     assert_ne!(p.build(""), CL_SUCCESS, "OpReadClockKHR with a uint result built");
 }
+
+#[test]
+fn kernel_clock_from_opencl_c() {
+    let ext = device_string(CL_DEVICE_EXTENSIONS);
+    assert!(ext.split(' ').any(|x| x == "cl_khr_kernel_clock"), "{ext}");
+    let caps: cl_ulong = device_info(CL_DEVICE_KERNEL_CLOCK_CAPABILITIES_KHR);
+    assert_eq!(
+        caps,
+        CL_DEVICE_KERNEL_CLOCK_SCOPE_DEVICE_KHR | CL_DEVICE_KERNEL_CLOCK_SCOPE_WORK_GROUP_KHR
+    );
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let src = ctx.program_source(&kernel_text("kernel_clock.cl"));
+    let err = src.build("-cl-std=CL3.0");
+    assert_eq!(err, CL_SUCCESS, "kernel_clock.cl: {}\n{}", err_name(err), src.build_log());
+    let n = 32;
+    let bout = ctx.buffer(n * 32);
+    let k = src.kernel("clocks");
+    k.arg_mem(0, &bout);
+    q.run(&k, &[], &[n], &[8]);
+    let t: Vec<u64> = from_bytes(&q.read(&bout, 0, n * 32));
+    for (i, r) in t.chunks(4).enumerate() {
+        assert!(r.windows(2).all(|w| w[0] <= w[1]), "work-item {i}: {r:?}");
+    }
+}
