@@ -50,7 +50,10 @@ fn device_reports_spirv_1_6_and_the_extensions() {
         "cl_khr_spirv_linkonce_odr",
         "cl_khr_spirv_extended_debug_info",
     ] {
-        assert!(ext.split(' ').any(|x| x == e), "{e} missing from CL_DEVICE_EXTENSIONS: {ext}");
+        assert!(
+            ext.split(' ').any(|x| x == e),
+            "{e} missing from CL_DEVICE_EXTENSIONS: {ext}"
+        );
     }
 }
 
@@ -125,14 +128,7 @@ fn integer_dot_products_packed_and_vector_with_saturation() {
         let sudot: i64 = (0..4).map(|j| x[j] as i8 as i64 * y[j] as i64).sum();
         let sat_s = |d: i64| (d + acc[i] as i32 as i64).clamp(i32::MIN as i64, i32::MAX as i64) as i32 as u32;
         let sat_u = (udot + acc[i] as i64).min(u32::MAX as i64) as u32;
-        let want = [
-            sdot as u32,
-            udot as u32,
-            sudot as u32,
-            sat_s(sdot),
-            sat_u,
-            sat_s(sudot),
-        ];
+        let want = [sdot as u32, udot as u32, sudot as u32, sat_s(sdot), sat_u, sat_s(sudot)];
         assert_eq!(
             &out[6 * i..6 * i + 6],
             &want,
@@ -183,7 +179,10 @@ fn clock_reads_never_go_backwards() {
     q.run(&k, &[], &[n], &[16]);
     let second: Vec<u64> = from_bytes(&q.read(&bout, 0, n * 32));
     let last_first = first.iter().max().copied().unwrap_or(0);
-    assert!(second.iter().all(|t| *t >= last_first), "second launch read earlier times");
+    assert!(
+        second.iter().all(|t| *t >= last_first),
+        "second launch read earlier times"
+    );
 }
 
 /// v: small integers (exact sums) of both signs.
@@ -337,7 +336,13 @@ fn kernel_clock_from_opencl_c() {
     let q = ctx.queue();
     let src = ctx.program_source(&kernel_text("kernel_clock.cl"));
     let err = src.build("-cl-std=CL3.0");
-    assert_eq!(err, CL_SUCCESS, "kernel_clock.cl: {}\n{}", err_name(err), src.build_log());
+    assert_eq!(
+        err,
+        CL_SUCCESS,
+        "kernel_clock.cl: {}\n{}",
+        err_name(err),
+        src.build_log()
+    );
     let n = 32;
     let bout = ctx.buffer(n * 32);
     let k = src.kernel("clocks");

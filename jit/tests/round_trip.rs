@@ -120,13 +120,15 @@ fn cts_modules_reassemble_to_the_same_bytes() {
             Err(e) => failures.push(format!("{}: clift asm: {e}", f.display())),
         }
     }
-    eprintln!(
-        "{} CTS modules (SPIR-V 1.0..1.6: {:?})",
-        files.len(),
-        versions
-    );
+    eprintln!("{} CTS modules (SPIR-V 1.0..1.6: {:?})", files.len(), versions);
     assert!(versions[6] > 0, "no SPIR-V 1.6 module among the CTS modules");
-    assert!(failures.is_empty(), "{} of {}:\n{}", failures.len(), files.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {}:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
 }
 
 fn spvasm_version(text: &str) -> (u8, u8) {

@@ -621,9 +621,9 @@ impl Device {
             CL_DEVICE_DOUBLE_FP_CONFIG => info::ulong(self.double_fp_config()),
             // cl_khr_kernel_clock: one process-wide counter serves the device and work-group
             // scopes (no sub-groups).
-            CL_DEVICE_KERNEL_CLOCK_CAPABILITIES_KHR if FEATURES.has_extension("cl_khr_kernel_clock") => info::ulong(
-                CL_DEVICE_KERNEL_CLOCK_SCOPE_DEVICE_KHR | CL_DEVICE_KERNEL_CLOCK_SCOPE_WORK_GROUP_KHR,
-            ),
+            CL_DEVICE_KERNEL_CLOCK_CAPABILITIES_KHR if FEATURES.has_extension("cl_khr_kernel_clock") => {
+                info::ulong(CL_DEVICE_KERNEL_CLOCK_SCOPE_DEVICE_KHR | CL_DEVICE_KERNEL_CLOCK_SCOPE_WORK_GROUP_KHR)
+            }
             // Only a device with cl_khr_fp16 knows this query.
             CL_DEVICE_HALF_FP_CONFIG if FEATURES.fp16() => info::ulong(self.single_fp_config()),
             CL_DEVICE_PROFILING_TIMER_RESOLUTION => {

@@ -200,7 +200,8 @@ impl FnTx<'_, '_, '_> {
             let new = s.b.ins().bitcast(it, flags, newf);
             let prev = s.b.ins().atomic_cas(flags, p, seen, new);
             let same = s.b.ins().icmp(IntCC::Equal, prev, seen);
-            s.b.ins().brif(same, done, &[BlockArg::Value(prev)], retry, &[BlockArg::Value(prev)]);
+            s.b.ins()
+                .brif(same, done, &[BlockArg::Value(prev)], retry, &[BlockArg::Value(prev)]);
             s.b.switch_to_block(done);
             Some(got)
         };

@@ -242,7 +242,11 @@ impl FnTx<'_, '_, '_> {
     fn extend(&mut self, v: Value, t: Type, signed: bool) -> Value {
         let vt = self.b.func.dfg.value_type(v);
         if vt.bits() >= t.bits() {
-            return if vt.bits() > t.bits() { self.b.ins().ireduce(t, v) } else { v };
+            return if vt.bits() > t.bits() {
+                self.b.ins().ireduce(t, v)
+            } else {
+                v
+            };
         }
         if signed {
             self.b.ins().sextend(t, v)

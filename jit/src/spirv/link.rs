@@ -499,9 +499,7 @@ fn define_clock_builtins(merged: &mut Merged) {
     // The 32-bit integer type of the scope constants, and one constant per scope.
     let uint = merged.sections[8]
         .iter()
-        .find(|i| {
-            i.opcode == Op::TypeInt && i.operands == [Operand::LiteralBit32(32), Operand::LiteralBit32(0)]
-        })
+        .find(|i| i.opcode == Op::TypeInt && i.operands == [Operand::LiteralBit32(32), Operand::LiteralBit32(0)])
         .and_then(|i| i.result_id);
     let uint = match uint {
         Some(t) => t,
@@ -529,7 +527,9 @@ fn define_clock_builtins(merged: &mut Merged) {
             }
             continue;
         }
-        let id = f.result_id.filter(|id| f.opcode == Op::Function && declared.contains(id));
+        let id = f
+            .result_id
+            .filter(|id| f.opcode == Op::Function && declared.contains(id));
         let (Some(id), Some(ret)) = (id, f.result_type) else {
             out.push(f);
             continue;
@@ -537,13 +537,23 @@ fn define_clock_builtins(merged: &mut Merged) {
         let scope = clocks[&id];
         let c = *scope_consts.entry(scope).or_insert_with(|| {
             let c = fresh();
-            merged.sections[8].push(inst(Op::Constant, Some(uint), Some(c), vec![Operand::LiteralBit32(scope)]));
+            merged.sections[8].push(inst(
+                Op::Constant,
+                Some(uint),
+                Some(c),
+                vec![Operand::LiteralBit32(scope)],
+            ));
             c
         });
         let (label, value) = (fresh(), fresh());
         out.push(f);
         out.push(inst(Op::Label, None, Some(label), vec![]));
-        out.push(inst(Op::ReadClockKHR, Some(ret), Some(value), vec![Operand::IdScope(c)]));
+        out.push(inst(
+            Op::ReadClockKHR,
+            Some(ret),
+            Some(value),
+            vec![Operand::IdScope(c)],
+        ));
         out.push(inst(Op::ReturnValue, None, None, vec![Operand::IdRef(value)]));
         skipping = true;
     }

@@ -1416,12 +1416,10 @@ fn check_instruction(ctx: &Ctx, i: &Instruction, fn_ret: Id) -> R {
             // are accepted (a documented difference from the letter of
             // section 4).
             let extra = ops.get(3).map(|o| match o {
-                Operand::ImageOperands(m) => {
-                    !(spirv::ImageOperands::SIGN_EXTEND
-                        | spirv::ImageOperands::ZERO_EXTEND
-                        | spirv::ImageOperands::NONTEMPORAL)
-                        .contains(*m)
-                }
+                Operand::ImageOperands(m) => !(spirv::ImageOperands::SIGN_EXTEND
+                    | spirv::ImageOperands::ZERO_EXTEND
+                    | spirv::ImageOperands::NONTEMPORAL)
+                    .contains(*m),
                 _ => true,
             });
             if extra.unwrap_or(false) {
@@ -2442,7 +2440,9 @@ fn check_khr_ext(ctx: &Ctx, i: &Instruction) -> R {
             }
         }
         Op::AtomicFAddEXT | Op::AtomicFMinEXT | Op::AtomicFMaxEXT => {
-            let ok = rt.and_then(|t| ctx.ty(t)).is_some_and(|t| matches!(t, Type::Float { width: 32 | 64 }));
+            let ok = rt
+                .and_then(|t| ctx.ty(t))
+                .is_some_and(|t| matches!(t, Type::Float { width: 32 | 64 }));
             if !ok {
                 return fail("the result type must be a 32- or 64-bit float".into());
             }
