@@ -310,14 +310,13 @@ fn resolve(merged: &Merged, allow_unresolved: bool) -> Result<Resolution, LinkEr
                 }
                 exports.insert(name, target);
             }
-            Some((target, name, LinkageType::LinkOnceODR)) => {
-                if exports.contains_key(&name) {
-                    imports.push((target, name));
-                } else {
-                    once_odr.insert(name.clone(), target);
-                    exports.insert(name, target);
+            Some((target, name, LinkageType::LinkOnceODR)) => match exports.entry(name) {
+                std::collections::hash_map::Entry::Occupied(e) => imports.push((target, e.key().clone())),
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    once_odr.insert(e.key().clone(), target);
+                    e.insert(target);
                 }
-            }
+            },
             Some((target, name, LinkageType::Import)) => imports.push((target, name)),
             _ => {}
         }

@@ -2405,7 +2405,7 @@ fn check_khr_ext(ctx: &Ctx, i: &Instruction) -> R {
                 }
             }
             for k in n..n + 2 {
-                if !int_shape(vt(k)).is_some_and(|s| s.count == 1) {
+                if int_shape(vt(k)).is_none_or(|s| s.count != 1) {
                     return fail(format!("operand {} (Offset or Count) must be an integer scalar", k + 1));
                 }
             }
