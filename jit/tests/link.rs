@@ -278,3 +278,133 @@ fn unused_unresolved_declaration_is_dropped() {
     assert_eq!(linked.functions.len(), 1);
     assert_eq!(imports(&linked), 0);
 }
+
+/// A module defining `twice` with LinkOnceODR linkage (`add` picks the body: x+x or 2*x,
+/// the same function) and a kernel `name` that calls it.
+fn once_odr(name: &str, body: &str) -> String {
+    format!(
+        r#"
+OpCapability Addresses
+OpCapability Linkage
+OpCapability Kernel
+OpExtension "SPV_KHR_linkonce_odr"
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %main "{name}"
+OpDecorate %twice LinkageAttributes "twice" LinkOnceODR
+%void = OpTypeVoid
+%uint = OpTypeInt 32 0
+%uint_2 = OpConstant %uint 2
+%ptr = OpTypePointer CrossWorkgroup %uint
+%fn = OpTypeFunction %uint %uint
+%kfn = OpTypeFunction %void %ptr
+%twice = OpFunction %uint None %fn
+%x = OpFunctionParameter %uint
+%tl = OpLabel
+{body}
+OpReturnValue %r
+OpFunctionEnd
+%main = OpFunction %void None %kfn
+%p = OpFunctionParameter %ptr
+%entry = OpLabel
+%v = OpLoad %uint %p
+%w = OpFunctionCall %uint %twice %v
+OpStore %p %w
+OpReturn
+OpFunctionEnd
+"#
+    )
+}
+
+#[test]
+fn link_once_odr_definitions_become_one() {
+    let a = module(&once_odr("a", "%r = OpIAdd %uint %x %x"));
+    let b = module(&once_odr("b", "%r = OpIMul %uint %x %uint_2"));
+    let linked = link(&[&a, &b], false).expect("two LinkOnceODR definitions link");
+    validate(&linked, &DeviceFeatures::default()).unwrap_or_else(|e| panic!("{e}"));
+    // Two kernels and one `twice`: the first module's.
+    assert_eq!(linked.functions.len(), 3);
+    // An Export of the same name wins over LinkOnceODR definitions, in either order.
+    let lib = module(LIB);
+    for order in [[&a, &lib], [&lib, &a]] {
+        let linked = link(&order, false).expect("links");
+        validate(&linked, &DeviceFeatures::default()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(linked.functions.len(), 2);
+    }
+    // An import resolves to a LinkOnceODR definition.
+    let user = module(USER);
+    let linked = link(&[&user, &a], false).expect("import resolves to LinkOnceODR");
+    validate(&linked, &DeviceFeatures::default()).unwrap_or_else(|e| panic!("{e}"));
+}
+
+#[test]
+fn clock_built_ins_become_read_clock() {
+    let text = r#"
+OpCapability Addresses
+OpCapability Linkage
+OpCapability Kernel
+OpCapability Int64
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %main "main"
+OpDecorate %dev LinkageAttributes "clock_read_device" Import
+OpDecorate %wg LinkageAttributes "_Z26clock_read_hilo_work_groupv" Import
+%void = OpTypeVoid
+%ulong = OpTypeInt 64 0
+%uint = OpTypeInt 32 0
+%v2uint = OpTypeVector %uint 2
+%ptr = OpTypePointer CrossWorkgroup %ulong
+%fdev = OpTypeFunction %ulong
+%fwg = OpTypeFunction %v2uint
+%kfn = OpTypeFunction %void %ptr
+%dev = OpFunction %ulong None %fdev
+OpFunctionEnd
+%wg = OpFunction %v2uint None %fwg
+OpFunctionEnd
+%main = OpFunction %void None %kfn
+%p = OpFunctionParameter %ptr
+%entry = OpLabel
+%t = OpFunctionCall %ulong %dev
+%h = OpFunctionCall %v2uint %wg
+%lo = OpCompositeExtract %uint %h 0
+%lo64 = OpUConvert %ulong %lo
+%s = OpIAdd %ulong %t %lo64
+OpStore %p %s
+OpReturn
+OpFunctionEnd
+"#;
+    let m = module(text);
+    let linked = link(&[&m], false).expect("clock built-ins are defined, not undefined");
+    validate(&linked, &DeviceFeatures::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert!(linked.functions.iter().all(|f| !f.is_declaration()));
+    // Any other import stays undefined.
+    let other = text_with_import("clock_read_everything");
+    let err = link(&[&module(&other)], false).expect_err("unknown import");
+    assert!(err.0.contains("clock_read_everything"), "{err}");
+}
+
+fn text_with_import(name: &str) -> String {
+    format!(
+        r#"
+OpCapability Addresses
+OpCapability Linkage
+OpCapability Kernel
+OpCapability Int64
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %main "main"
+OpDecorate %f LinkageAttributes "{name}" Import
+%void = OpTypeVoid
+%ulong = OpTypeInt 64 0
+%ptr = OpTypePointer CrossWorkgroup %ulong
+%ff = OpTypeFunction %ulong
+%kfn = OpTypeFunction %void %ptr
+%f = OpFunction %ulong None %ff
+OpFunctionEnd
+%main = OpFunction %void None %kfn
+%p = OpFunctionParameter %ptr
+%entry = OpLabel
+%t = OpFunctionCall %ulong %f
+OpStore %p %t
+OpReturn
+OpFunctionEnd
+"#
+    )
+}

@@ -106,13 +106,13 @@ fn unknown_opcode() {
 }
 
 #[test]
-fn versions_outside_1_0_to_1_5() {
-    for v in [0x0001_0600u32, 0x0002_0000, 0x0000_0100, 0x0001_0001] {
+fn versions_outside_1_0_to_1_6() {
+    for v in [0x0001_0700u32, 0x0002_0000, 0x0000_0100, 0x0001_0001] {
         let mut w = words(&data("kernel_loop.spv"));
         w[1] = v;
-        assert!(err(&bytes(&w)).contains("SPIR-V 1.0 to 1.5"), "version {:x}", v);
+        assert!(err(&bytes(&w)).contains("SPIR-V 1.0 to 1.6"), "version {:x}", v);
     }
-    for v in 0..=5u32 {
+    for v in 0..=6u32 {
         let mut w = words(&data("kernel_loop.spv"));
         w[1] = 0x0001_0000 | (v << 8);
         assert!(spirv::parse(&bytes(&w)).is_ok());

@@ -196,6 +196,28 @@ fn undef_header() -> String {
     for m in KNOWN_MACROS.iter().filter(|m| !reported(m)) {
         text.push_str(&format!("#undef {m}\n"));
     }
+    // Reported extensions whose macro clang-15 does not define (its built-ins, here
+    // __builtin_expect and __builtin_assume, it has anyway).
+    for m in [
+        "cl_khr_expect_assume",
+        "cl_khr_kernel_clock",
+        "__opencl_c_kernel_clock_scope_device",
+        "__opencl_c_kernel_clock_scope_work_group",
+    ]
+    .iter()
+    .filter(|m| reported(m))
+    {
+        text.push_str(&format!("#ifndef {m}\n#define {m} 1\n#endif\n"));
+    }
+    // cl_khr_kernel_clock built-ins: calls of these imports become OpReadClockKHR in the
+    // SPIR-V linker (jit::spirv::link).
+    for scope in ["device", "work_group"] {
+        if reported(&format!("__opencl_c_kernel_clock_scope_{scope}")) {
+            text.push_str(&format!(
+                "ulong clock_read_{scope}(void);\nuint2 clock_read_hilo_{scope}(void);\n"
+            ));
+        }
+    }
     text.push_str(&crate::clc_image_constants::header());
     text
 }

@@ -66,7 +66,7 @@ const V1_1: cl_version = info::version(1, 1, 0);
 const V1_2: cl_version = info::version(1, 2, 0);
 const V3_0: cl_version = info::version(3, 0, 0);
 
-/// What works today: SPIR-V 1.0-1.5 programs (cl_khr_il_program) JIT-compiled by Cranelift,
+/// What works today: SPIR-V 1.0-1.6 programs (cl_khr_il_program) JIT-compiled by Cranelift,
 /// OpenCL C through clang + llvm-spirv, byte-addressable stores and 32/64-bit atomics on
 /// global and local memory, non-uniform work-groups, double precision, images and samplers
 /// (1D, 1D buffer, 1D array, 2D, 2D array, 3D; read, write and read-write; depth and sRGB;
@@ -91,6 +91,14 @@ pub const FEATURES: Features = Features {
         ("cl_khr_command_buffer", info::version(0, 9, 8)),
         ("cl_khr_command_buffer_mutable_dispatch", info::version(0, 9, 5)),
         ("cl_khr_suggested_local_work_size", V1_0),
+        // SPIR-V extensions the validator and code generator take (jit::spirv::validate).
+        ("cl_khr_expect_assume", V1_0),
+        ("cl_khr_spirv_no_integer_wrap_decoration", V1_0),
+        ("cl_khr_spirv_linkonce_odr", V1_0),
+        ("cl_khr_spirv_extended_debug_info", V1_0),
+        // clock_read_device / clock_read_work_group (SPV_KHR_shader_clock; the OpenCL C
+        // built-ins come from clc's feature header and the SPIR-V linker).
+        ("cl_khr_kernel_clock", V1_0),
     ],
     opencl_c_features: &[
         ("__opencl_c_int64", V3_0),
@@ -104,6 +112,8 @@ pub const FEATURES: Features = Features {
         ("__opencl_c_images", V3_0),
         ("__opencl_c_read_write_images", V3_0),
         ("__opencl_c_3d_image_writes", V3_0),
+        ("__opencl_c_kernel_clock_scope_device", V3_0),
+        ("__opencl_c_kernel_clock_scope_work_group", V3_0),
     ],
     opencl_c_versions: &[V1_0, V1_1, V1_2, V3_0],
     opencl_c_version: "OpenCL C 1.2 Clift",
@@ -114,6 +124,7 @@ pub const FEATURES: Features = Features {
         ("SPIR-V", info::version(1, 3, 0)),
         ("SPIR-V", info::version(1, 4, 0)),
         ("SPIR-V", info::version(1, 5, 0)),
+        ("SPIR-V", info::version(1, 6, 0)),
     ],
     compiler: true,
     non_uniform_work_groups: true,
@@ -621,6 +632,11 @@ impl Device {
             CL_DEVICE_ENDIAN_LITTLE => info::boolean(cfg!(target_endian = "little")),
             CL_DEVICE_SINGLE_FP_CONFIG => info::ulong(self.single_fp_config()),
             CL_DEVICE_DOUBLE_FP_CONFIG => info::ulong(self.double_fp_config()),
+            // cl_khr_kernel_clock: one process-wide counter serves the device and work-group
+            // scopes (no sub-groups).
+            CL_DEVICE_KERNEL_CLOCK_CAPABILITIES_KHR if FEATURES.has_extension("cl_khr_kernel_clock") => {
+                info::ulong(CL_DEVICE_KERNEL_CLOCK_SCOPE_DEVICE_KHR | CL_DEVICE_KERNEL_CLOCK_SCOPE_WORK_GROUP_KHR)
+            }
             // Only a device with cl_khr_fp16 knows this query.
             CL_DEVICE_HALF_FP_CONFIG if FEATURES.fp16() => info::ulong(self.single_fp_config()),
             CL_DEVICE_PROFILING_TIMER_RESOLUTION => {

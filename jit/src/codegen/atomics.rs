@@ -23,7 +23,7 @@ use super::driver as drv;
 use super::layout::Ty;
 use super::translate::{op_id, result, FnTx, R};
 use crate::spirv::Instruction;
-use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{types, AtomicRmwOp, BlockArg, InstBuilder, MemFlagsData, Type, Value};
 use rspirv::spirv::{Op, StorageClass};
 
@@ -174,6 +174,59 @@ impl FnTx<'_, '_, '_> {
         }
     }
 
+    /// The new value of a float read-modify-write (SPV_EXT_shader_atomic_float_add,
+    /// SPV_EXT_shader_atomic_float_min_max). Min and max follow OpenCL C fmin/fmax, which
+    /// cl_ext_float_atomics names: a NaN operand gives the other operand.
+    fn float_rmw_value(&mut self, op: Op, old: Value, v: Value) -> Value {
+        if op == Op::AtomicFAddEXT {
+            return self.b.ins().fadd(old, v);
+        }
+        let m = if op == Op::AtomicFMinEXT {
+            self.b.ins().fmin(old, v)
+        } else {
+            self.b.ins().fmax(old, v)
+        };
+        let old_nan = self.b.ins().fcmp(FloatCC::Unordered, old, old);
+        let m = self.b.ins().select(old_nan, v, m);
+        let v_nan = self.b.ins().fcmp(FloatCC::Unordered, v, v);
+        self.b.ins().select(v_nan, old, m)
+    }
+
+    /// A float read-modify-write of `op` with operand `v` (of float type `t`): a plain load
+    /// and store, or a compare-exchange loop on the value's bits; returns the old value.
+    fn float_rmw(&mut self, access: Access, t: Type, op: Op, p: Value, v: Value) -> Value {
+        let it = Type::int(t.bits() as u16).unwrap_or(types::I32);
+        let flags = MemFlagsData::new();
+        let plain = move |s: &mut Self| {
+            let old = s.b.ins().load(t, flags, p, 0);
+            let new = s.float_rmw_value(op, old, v);
+            s.b.ins().store(flags, new, p, 0);
+            Some(s.b.ins().bitcast(it, flags, old))
+        };
+        let atomic = move |s: &mut Self| {
+            let first = s.b.ins().atomic_load(it, flags, p);
+            let (retry, done) = (s.b.create_block(), s.b.create_block());
+            let seen = s.b.append_block_param(retry, it);
+            let got = s.b.append_block_param(done, it);
+            s.b.ins().jump(retry, &[BlockArg::Value(first)]);
+            s.b.switch_to_block(retry);
+            let oldf = s.b.ins().bitcast(t, flags, seen);
+            let newf = s.float_rmw_value(op, oldf, v);
+            let new = s.b.ins().bitcast(it, flags, newf);
+            let prev = s.b.ins().atomic_cas(flags, p, seen, new);
+            let same = s.b.ins().icmp(IntCC::Equal, prev, seen);
+            s.b.ins()
+                .brif(same, done, &[BlockArg::Value(prev)], retry, &[BlockArg::Value(prev)]);
+            s.b.switch_to_block(done);
+            Some(got)
+        };
+        let bits = self.emit_access(access, p, Some(it), plain, atomic);
+        match bits {
+            Some(b) => self.b.ins().bitcast(t, flags, b),
+            None => v,
+        }
+    }
+
     /// An atomic store of `v` (an integer) to `p`.
     fn store_value(&mut self, access: Access, p: Value, v: Value) {
         let flags = MemFlagsData::new();
@@ -252,6 +305,17 @@ impl FnTx<'_, '_, '_> {
                     .emit_access(access, p, Some(vt), plain, atomic)
                     .ok_or_else(|| self.err(inst, "compare-exchange without a value"))?;
                 let old = self.int_back(old, t);
+                self.def(r, ty, vec![old]);
+            }
+            Op::AtomicFAddEXT | Op::AtomicFMinEXT | Op::AtomicFMaxEXT => {
+                let (r, ty) = result(inst)?;
+                let t = self.cx.layout.get(ty)?.leaves[0];
+                if t != types::F32 && t != types::F64 {
+                    return Err(self.err(inst, "float atomics take 32- or 64-bit floats"));
+                }
+                let v = self.val1(op_id(inst, 3)?)?;
+                let op = inst.opcode;
+                let old = self.float_rmw(access, t, op, p, v);
                 self.def(r, ty, vec![old]);
             }
             op => {

@@ -305,6 +305,7 @@ pub(crate) fn symbols() -> Vec<(&'static str, *const u8)> {
         ("clift_barrier", clift_barrier as *const u8),
         ("clift_async_copy", clift_async_copy as *const u8),
         ("clift_printf", super::printf::clift_printf as *const u8),
+        ("clift_read_clock", super::khr_ext::clift_read_clock as *const u8),
     ]
 }
 

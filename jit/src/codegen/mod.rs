@@ -16,6 +16,7 @@ mod group;
 pub mod helpers;
 mod image;
 mod inline;
+mod khr_ext;
 mod layout;
 mod memory;
 mod module;

@@ -664,7 +664,11 @@ impl<'a, 'm, 'f> FnTx<'a, 'm, 'f> {
             | AtomicOr
             | AtomicXor
             | AtomicFlagTestAndSet
-            | AtomicFlagClear => self.atomic(inst),
+            | AtomicFlagClear
+            | AtomicFAddEXT
+            | AtomicFMinEXT
+            | AtomicFMaxEXT => self.atomic(inst),
+            op if super::khr_ext::is_khr_ext(op) => self.khr_ext(inst),
             // SPV_KHR_non_semantic_info: instructions of a "NonSemantic." set carry no
             // semantics and may be dropped; nothing but other non-semantic instructions can
             // use their results.

@@ -293,14 +293,30 @@ fn resolve(merged: &Merged, allow_unresolved: bool) -> Result<Resolution, LinkEr
     }
     let mut exports: HashMap<String, u32> = HashMap::new();
     let mut imports: Vec<(u32, String)> = Vec::new();
+    // SPV_KHR_linkonce_odr: every LinkOnceODR definition of a name is the same function, so
+    // the first one (or an Export of that name) stands for all; the others resolve to it
+    // like imports and their bodies go.
+    let mut once_odr: HashMap<String, u32> = HashMap::new();
     for inst in &merged.sections[7] {
         match linkage(inst) {
-            Some((target, name, LinkageType::Export)) if exports.insert(name.clone(), target).is_some() => {
-                return Err(LinkError(format!(
-                    "symbol {} is defined by more than one linked module",
-                    describe_id(target, &name)
-                )));
+            Some((target, name, LinkageType::Export)) => {
+                if let Some(odr) = once_odr.remove(&name) {
+                    imports.push((odr, name.clone()));
+                } else if exports.contains_key(&name) {
+                    return Err(LinkError(format!(
+                        "symbol {} is defined by more than one linked module",
+                        describe_id(target, &name)
+                    )));
+                }
+                exports.insert(name, target);
             }
+            Some((target, name, LinkageType::LinkOnceODR)) => match exports.entry(name) {
+                std::collections::hash_map::Entry::Occupied(e) => imports.push((target, e.key().clone())),
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    once_odr.insert(e.key().clone(), target);
+                    e.insert(target);
+                }
+            },
             Some((target, name, LinkageType::Import)) => imports.push((target, name)),
             _ => {}
         }
@@ -357,7 +373,8 @@ fn resolve(merged: &Merged, allow_unresolved: bool) -> Result<Resolution, LinkEr
 /// Links `modules` into one. With `allow_unresolved` (a library), imports without an export
 /// stay imports; otherwise they are an error naming the symbol.
 pub fn link(modules: &[&Module], allow_unresolved: bool) -> Result<Module, LinkError> {
-    let merged = merge(modules)?;
+    let mut merged = merge(modules)?;
+    define_clock_builtins(&mut merged);
     let r = resolve(&merged, allow_unresolved)?;
     let Merged {
         sections,
@@ -421,4 +438,134 @@ pub fn imports_functions(module: &Module) -> bool {
         .decorations
         .iter()
         .any(|d| matches!(d.linkage(), Some((_, LinkageType::Import))) && module.function(d.target).is_some())
+}
+
+/// The scope (SPIR-V Scope number) of a cl_khr_kernel_clock built-in, by its linkage name:
+/// `clock_read_device`, `clock_read_work_group`, `clock_read_sub_group` and their `hilo_`
+/// forms, plain or mangled as overloadable functions without parameters (`_Z17clock_read_devicev`).
+fn clock_builtin_scope(linkage_name: &str) -> Option<u32> {
+    let name = match linkage_name.strip_prefix("_Z") {
+        Some(rest) => {
+            let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+            let len: usize = rest[..digits].parse().ok()?;
+            let name = rest.get(digits..digits + len)?;
+            (rest.get(digits + len..)? == "v").then_some(name)?
+        }
+        None => linkage_name,
+    };
+    let scope = name.strip_prefix("clock_read_")?;
+    let scope = scope.strip_prefix("hilo_").unwrap_or(scope);
+    match scope {
+        "device" => Some(1),
+        "work_group" => Some(2),
+        "sub_group" => Some(3),
+        _ => None,
+    }
+}
+
+/// cl_khr_kernel_clock: the OpenCL C front end declares the clock built-ins, and llvm-spirv
+/// leaves their calls as calls of imported functions. Each such import without a body gets
+/// one here: OpReadClockKHR of its scope (SPV_KHR_shader_clock), returning the ulong or
+/// uint2 the declaration returns.
+fn define_clock_builtins(merged: &mut Merged) {
+    let clocks: HashMap<u32, u32> = merged.sections[7]
+        .iter()
+        .filter_map(|inst| match linkage(inst) {
+            Some((target, name, LinkageType::Import)) => clock_builtin_scope(&name).map(|s| (target, s)),
+            _ => None,
+        })
+        .collect();
+    let declared: HashSet<u32> = function_ids(&merged.functions)
+        .into_iter()
+        .filter(|(id, f)| clocks.contains_key(id) && !f.has_body)
+        .map(|(id, _)| id)
+        .collect();
+    if declared.is_empty() {
+        return;
+    }
+    let inst = |opcode: Op, result_type: Option<u32>, result_id: Option<u32>, operands: Vec<Operand>| Instruction {
+        opcode,
+        result_type,
+        result_id,
+        operands,
+        offset: 0,
+    };
+    let mut next = merged.bound;
+    let mut fresh = || {
+        next += 1;
+        next - 1
+    };
+    // The 32-bit integer type of the scope constants, and one constant per scope.
+    let uint = merged.sections[8]
+        .iter()
+        .find(|i| i.opcode == Op::TypeInt && i.operands == [Operand::LiteralBit32(32), Operand::LiteralBit32(0)])
+        .and_then(|i| i.result_id);
+    let uint = match uint {
+        Some(t) => t,
+        None => {
+            let t = fresh();
+            let ty = inst(
+                Op::TypeInt,
+                None,
+                Some(t),
+                vec![Operand::LiteralBit32(32), Operand::LiteralBit32(0)],
+            );
+            // Types come before the constants and variables that may use them.
+            merged.sections[8].insert(0, ty);
+            t
+        }
+    };
+    let mut scope_consts: HashMap<u32, u32> = HashMap::new();
+    let mut out = Vec::with_capacity(merged.functions.len());
+    let mut skipping = false;
+    for f in std::mem::take(&mut merged.functions) {
+        if skipping {
+            skipping = f.opcode != Op::FunctionEnd;
+            if !skipping {
+                out.push(f);
+            }
+            continue;
+        }
+        let id = f
+            .result_id
+            .filter(|id| f.opcode == Op::Function && declared.contains(id));
+        let (Some(id), Some(ret)) = (id, f.result_type) else {
+            out.push(f);
+            continue;
+        };
+        let scope = clocks[&id];
+        let c = *scope_consts.entry(scope).or_insert_with(|| {
+            let c = fresh();
+            merged.sections[8].push(inst(
+                Op::Constant,
+                Some(uint),
+                Some(c),
+                vec![Operand::LiteralBit32(scope)],
+            ));
+            c
+        });
+        let (label, value) = (fresh(), fresh());
+        out.push(f);
+        out.push(inst(Op::Label, None, Some(label), vec![]));
+        out.push(inst(
+            Op::ReadClockKHR,
+            Some(ret),
+            Some(value),
+            vec![Operand::IdScope(c)],
+        ));
+        out.push(inst(Op::ReturnValue, None, None, vec![Operand::IdRef(value)]));
+        skipping = true;
+    }
+    merged.functions = out;
+    merged.bound = next;
+    // The definitions are the module's own now.
+    merged.sections[7].retain(|i| !linkage(i).is_some_and(|(t, _, _)| declared.contains(&t)));
+    let cap = Operand::Capability(rspirv::spirv::Capability::ShaderClockKHR);
+    if !merged.sections[0].iter().any(|i| i.operands.first() == Some(&cap)) {
+        merged.sections[0].push(inst(Op::Capability, None, None, vec![cap]));
+    }
+    let ext = Operand::LiteralString("SPV_KHR_shader_clock".into());
+    if !merged.sections[1].iter().any(|i| i.operands.first() == Some(&ext)) {
+        merged.sections[1].push(inst(Op::Extension, None, None, vec![ext]));
+    }
 }

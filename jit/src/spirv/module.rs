@@ -613,13 +613,13 @@ fn make_type(inst: &Instruction) -> Type {
 
 /// Parses a SPIR-V 1.0-1.5 binary (either endianness).
 pub fn parse(bytes: &[u8]) -> Result<Module, ParseError> {
-    let (header, insts) = binary::decode(bytes, 5)?;
+    let (header, insts) = binary::decode(bytes, 6)?;
     Module::from_instructions(Some(header), insts).map(merge_repeated_phi_parents)
 }
 
 /// Parses host-order words.
 pub fn parse_words(words: &[u32]) -> Result<Module, ParseError> {
-    let (header, insts) = binary::decode_words(words, 5)?;
+    let (header, insts) = binary::decode_words(words, 6)?;
     Module::from_instructions(Some(header), insts).map(merge_repeated_phi_parents)
 }
 

@@ -48,7 +48,7 @@ impl Default for DeviceFeatures {
     fn default() -> Self {
         DeviceFeatures {
             address_bits: 64,
-            max_spirv_minor: 5,
+            max_spirv_minor: 6,
             float16: true,
             float64: true,
             int64_atomics: true,
@@ -71,6 +71,12 @@ impl Default for DeviceFeatures {
                 "SPV_KHR_float_controls".into(),
                 "SPV_KHR_expect_assume".into(),
                 "SPV_KHR_non_semantic_info".into(),
+                "SPV_KHR_linkonce_odr".into(),
+                "SPV_EXT_shader_atomic_float_add".into(),
+                "SPV_EXT_shader_atomic_float_min_max".into(),
+                "SPV_KHR_integer_dot_product".into(),
+                "SPV_KHR_bit_instructions".into(),
+                "SPV_KHR_shader_clock".into(),
             ],
         }
     }
@@ -88,10 +94,26 @@ impl DeviceFeatures {
             Cap::Kernel,
             Cap::Linkage,
             Cap::Vector16,
+            // SPIR-V 1.6: the Uniform and UniformId decorations on kernels (hints only).
+            Cap::UniformDecoration,
+            // SPV_KHR_expect_assume, SPV_KHR_integer_dot_product (core in 1.6),
+            // SPV_KHR_bit_instructions, SPV_KHR_shader_clock.
+            Cap::ExpectAssumeKHR,
+            Cap::DotProduct,
+            Cap::DotProductInputAll,
+            Cap::DotProductInput4x8Bit,
+            Cap::DotProductInput4x8BitPacked,
+            Cap::BitInstructions,
+            Cap::ShaderClockKHR,
+            // SPV_EXT_shader_atomic_float_add, SPV_EXT_shader_atomic_float_min_max (32 bits).
+            Cap::AtomicFloat32AddEXT,
+            Cap::AtomicFloat32MinMaxEXT,
         ];
         let opt = [
             (self.float16, Cap::Float16),
             (self.float64, Cap::Float64),
+            (self.float64, Cap::AtomicFloat64AddEXT),
+            (self.float64, Cap::AtomicFloat64MinMaxEXT),
             (self.int64_atomics, Cap::Int64Atomics),
             (self.generic_pointer, Cap::GenericPointer),
             (self.device_enqueue, Cap::DeviceEnqueue),
@@ -1237,6 +1259,7 @@ fn check_instruction(ctx: &Ctx, i: &Instruction, fn_ret: Id) -> R {
     let vt = |k: usize| op_id(ops, k).and_then(|v| ctx.value_type(v));
     let mismatch = |what: String| -> R { Err(err(format!("SPIR-V {} (operand types)", i.name()), what, Some(i))) };
     check_operand_types(ctx, i)?;
+    check_khr_ext(ctx, i)?;
     if same_type_ops(i.opcode) {
         let rt = i.result_type;
         for k in 0..ops.len() {
@@ -1393,9 +1416,10 @@ fn check_instruction(ctx: &Ctx, i: &Instruction, fn_ret: Id) -> R {
             // are accepted (a documented difference from the letter of
             // section 4).
             let extra = ops.get(3).map(|o| match o {
-                Operand::ImageOperands(m) => {
-                    !(spirv::ImageOperands::SIGN_EXTEND | spirv::ImageOperands::ZERO_EXTEND).contains(*m)
-                }
+                Operand::ImageOperands(m) => !(spirv::ImageOperands::SIGN_EXTEND
+                    | spirv::ImageOperands::ZERO_EXTEND
+                    | spirv::ImageOperands::NONTEMPORAL)
+                    .contains(*m),
                 _ => true,
             });
             if extra.unwrap_or(false) {
@@ -1465,6 +1489,11 @@ fn moves_value_only(op: Op) -> bool {
     matches!(op, Op::AtomicLoad | Op::AtomicStore | Op::AtomicExchange)
 }
 
+/// The atomics of SPV_EXT_shader_atomic_float_add / _min_max: arithmetic on floats only.
+fn is_float_atomic(op: Op) -> bool {
+    matches!(op, Op::AtomicFAddEXT | Op::AtomicFMinEXT | Op::AtomicFMaxEXT)
+}
+
 /// Section 4, atomic instructions.
 fn check_atomic(ctx: &Ctx, i: &Instruction) -> R {
     let ops = &i.operands;
@@ -1501,7 +1530,7 @@ fn check_atomic(ctx: &Ctx, i: &Instruction) -> R {
             // Later revisions of the environment specification (and OpenCL C's atomic_xchg on
             // float, atomic_float and atomic_double) allow floating-point values in the atomics
             // that only move a value: OpAtomicLoad, OpAtomicStore and OpAtomicExchange.
-            Some(Type::Float { width }) if moves_value_only(i.opcode) => (*width, "float"),
+            Some(Type::Float { width }) if moves_value_only(i.opcode) || is_float_atomic(i.opcode) => (*width, "float"),
             Some(Type::Float { width }) => {
                 return Err(err(
                     rule,
@@ -2351,6 +2380,77 @@ fn check_access_chain(ctx: &Ctx, i: &Instruction, fail: &dyn Fn(String) -> R) ->
             ctx.type_text(r_pointee),
             ctx.type_text(cur)
         ));
+    }
+    Ok(())
+}
+
+/// Operand types of the instructions of SPV_KHR_bit_instructions, SPV_KHR_integer_dot_product,
+/// SPV_KHR_shader_clock and SPV_EXT_shader_atomic_float_add / _min_max (the rules of their
+/// specifications that the code generator relies on).
+fn check_khr_ext(ctx: &Ctx, i: &Instruction) -> R {
+    let ops = &i.operands;
+    let fail = |what: String| -> R { Err(err(format!("SPIR-V {} (operand types)", i.name()), what, Some(i))) };
+    let vt = |k: usize| op_id(ops, k).and_then(|v| ctx.value_type(v));
+    let int_shape = |t: Option<Id>| t.and_then(|t| shape(ctx, t)).filter(|s| s.kind == Scalar::Int);
+    let rt = i.result_type;
+    match i.opcode {
+        Op::BitFieldInsert | Op::BitFieldSExtract | Op::BitFieldUExtract => {
+            let n = if i.opcode == Op::BitFieldInsert { 2 } else { 1 };
+            if int_shape(rt).is_none() {
+                return fail("the result type must be an integer scalar or vector".into());
+            }
+            for k in 0..n {
+                if vt(k) != rt {
+                    return fail(format!("operand {} must have the result type", k + 1));
+                }
+            }
+            for k in n..n + 2 {
+                if int_shape(vt(k)).is_none_or(|s| s.count != 1) {
+                    return fail(format!("operand {} (Offset or Count) must be an integer scalar", k + 1));
+                }
+            }
+        }
+        Op::SDot | Op::UDot | Op::SUDot | Op::SDotAccSat | Op::UDotAccSat | Op::SUDotAccSat => {
+            let Some(r) = int_shape(rt).filter(|s| s.count == 1) else {
+                return fail("the result type must be an integer scalar".into());
+            };
+            let packed = ops.iter().any(|o| matches!(o, Operand::PackedVectorFormat(_)));
+            let (a, b) = (int_shape(vt(0)), int_shape(vt(1)));
+            let (Some(a), Some(b)) = (a, b) else {
+                return fail("the two vectors must be integer scalars or vectors".into());
+            };
+            if packed {
+                if a.count != 1 || a.width != 32 || b.count != 1 || b.width != 32 {
+                    return fail("packed 4x8-bit operands must be 32-bit integer scalars".into());
+                }
+            } else if a.count < 2 || a.count != b.count || a.width != b.width || r.width < a.width {
+                return fail(
+                    "the two vectors must have the same component count and width, no wider than the result".into(),
+                );
+            }
+            let acc = matches!(i.opcode, Op::SDotAccSat | Op::UDotAccSat | Op::SUDotAccSat);
+            if acc && vt(2) != rt {
+                return fail("the accumulator must have the result type".into());
+            }
+        }
+        Op::ReadClockKHR => {
+            let ok = int_shape(rt).is_some_and(|s| (s.count == 1 && s.width == 64) || (s.count == 2 && s.width == 32));
+            if !ok {
+                return fail("the result type must be a 64-bit integer or a vector of two 32-bit integers".into());
+            }
+        }
+        Op::AtomicFAddEXT | Op::AtomicFMinEXT | Op::AtomicFMaxEXT => {
+            let ok = rt
+                .and_then(|t| ctx.ty(t))
+                .is_some_and(|t| matches!(t, Type::Float { width: 32 | 64 }));
+            if !ok {
+                return fail("the result type must be a 32- or 64-bit float".into());
+            }
+            if vt(3) != rt {
+                return fail("the value must have the result type".into());
+            }
+        }
+        _ => {}
     }
     Ok(())
 }
