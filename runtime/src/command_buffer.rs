@@ -99,12 +99,13 @@ pub const CAPABILITIES: cl_ulong =
 pub const SUPPORTED_QUEUE_PROPERTIES: cl_command_queue_properties =
     CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
 
-/// The fields of a recorded ND-range that clUpdateMutableCommandsKHR can change. Execution
-/// info (`clSetKernelExecInfo`) is SVM's, which Clift does not offer.
+/// The fields of a recorded ND-range that clUpdateMutableCommandsKHR can change, execution
+/// info (`clSetKernelExecInfo`: the SVM pointers a kernel reaches) included.
 pub const MUTABLE_FIELDS: cl_ulong = CL_MUTABLE_DISPATCH_GLOBAL_OFFSET_KHR
     | CL_MUTABLE_DISPATCH_GLOBAL_SIZE_KHR
     | CL_MUTABLE_DISPATCH_LOCAL_SIZE_KHR
-    | CL_MUTABLE_DISPATCH_ARGUMENTS_KHR;
+    | CL_MUTABLE_DISPATCH_ARGUMENTS_KHR
+    | CL_MUTABLE_DISPATCH_EXEC_INFO_KHR;
 
 /// The device queries of the two extensions, answered while the device reports them.
 pub fn device_info(param: cl_uint) -> Option<Answer> {

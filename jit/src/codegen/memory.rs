@@ -9,6 +9,7 @@ use crate::spirv::module::ConstantValue;
 use crate::spirv::Instruction;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, StackSlotData, StackSlotKind, Value};
+use cranelift_frontend::FunctionBuilder;
 use cranelift_module::Module as _;
 use rspirv::spirv::Op;
 
@@ -157,12 +158,7 @@ impl FnTx<'_, '_, '_> {
                     Some(a) => a,
                     None => {
                         let info = self.cx.layout.get(pointee)?;
-                        let slot = self.b.create_sized_stack_slot(StackSlotData::new(
-                            StackSlotKind::ExplicitSlot,
-                            info.size.max(1) as u32,
-                            info.align.max(1).trailing_zeros().min(7) as u8,
-                        ));
-                        self.b.ins().stack_addr(types::I64, slot, 0)
+                        aligned_stack_slot(&mut self.b, info.size.max(1), info.align.max(1))
                     }
                 };
                 if let Some(i) = init {
@@ -272,4 +268,27 @@ impl FnTx<'_, '_, '_> {
         }
         Ok(())
     }
+}
+
+/// A stack slot of `size` bytes at an address that is a multiple of `align`. Cranelift keeps
+/// its frame 16-byte aligned only, so a larger alignment (a `ushort16` or `double4` member
+/// needs 32 bytes, OpenCL C 6.3.5) comes from a larger slot and a rounded-up address.
+pub(crate) fn aligned_stack_slot(b: &mut FunctionBuilder, size: u64, align: u64) -> Value {
+    let align = align.max(1).next_power_of_two();
+    if align <= 16 {
+        let slot = b.create_sized_stack_slot(StackSlotData::new(
+            StackSlotKind::ExplicitSlot,
+            size as u32,
+            align.trailing_zeros() as u8,
+        ));
+        return b.ins().stack_addr(types::I64, slot, 0);
+    }
+    let slot = b.create_sized_stack_slot(StackSlotData::new(
+        StackSlotKind::ExplicitSlot,
+        (size + align - 16) as u32,
+        4,
+    ));
+    let base = b.ins().stack_addr(types::I64, slot, 0);
+    let up = b.ins().iadd_imm_s(base, (align - 1) as i64);
+    b.ins().band_imm_s(up, -(align as i64))
 }

@@ -345,14 +345,11 @@ impl FnTx<'_, '_, '_> {
                         crate::codegen::layout::Ty::Pointer(_, p) => self.cx.layout.get(p)?.align.max(1),
                         _ => 1,
                     };
-                    let slot = self
-                        .b
-                        .create_sized_stack_slot(cranelift_codegen::ir::StackSlotData::new(
-                            cranelift_codegen::ir::StackSlotKind::ExplicitSlot,
-                            (size * LANES) as u32,
-                            align.max(16).trailing_zeros().min(7) as u8,
-                        ));
-                    let a = self.b.ins().stack_addr(types::I64, slot, 0);
+                    let a = crate::codegen::memory::aligned_stack_slot(
+                        &mut self.b,
+                        (size as u64) * LANES as u64,
+                        align.max(16),
+                    );
                     self.def(r, ty, vec![a]);
                 }
                 Step::Lanes => self.by_lanes(inst, plan, &mut vecs)?,
