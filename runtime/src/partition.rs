@@ -106,9 +106,14 @@ pub fn affinity_domains(units: &[usize], topology: &Topology) -> cl_device_affin
     if units.len() < 2 {
         return 0;
     }
+    // Only the domains that split the device: a partition along a domain whose one group holds
+    // every CPU would be the device itself, and applications (the CTS's buffer_migrate among
+    // them) partition along every domain the device lists and expect sub-devices.
     let found = DOMAINS
         .iter()
-        .filter(|&&d| units.iter().all(|&cpu| topology.group(d, cpu).is_some()))
+        .filter(|&&d| {
+            units.iter().all(|&cpu| topology.group(d, cpu).is_some()) && by_domain(units, d, topology).len() >= 2
+        })
         .fold(0, |acc, d| acc | d);
     if found != 0 {
         found | CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE
@@ -121,9 +126,10 @@ pub fn affinity_domains(units: &[usize], topology: &Topology) -> cl_device_affin
 /// "CL_INVALID_DEVICE_PARTITION_COUNT if ... the total number of compute units requested
 /// exceeds CL_DEVICE_MAX_COMPUTE_UNITS"; "CL_INVALID_VALUE if values specified in properties
 /// are valid but not supported by in_device" (a one-unit device, an affinity domain the
-/// machine lacks); "CL_DEVICE_PARTITION_FAILED if the partition name is supported by the
-/// implementation but in_device could not be further partitioned" (the result would be the
-/// device itself, e.g. one NUMA node holding all of its CPUs).
+/// machine lacks, or one whose single group holds every CPU of the device: see
+/// [`affinity_domains`]); "CL_DEVICE_PARTITION_FAILED if the partition name is supported by
+/// the implementation but in_device could not be further partitioned" (equally or by counts
+/// into the device itself).
 pub fn plan(units: &[usize], scheme: &Scheme, topology: &Topology) -> Result<Plan, cl_int> {
     let n = units.len();
     if n < 2 {
@@ -293,7 +299,8 @@ mod tests {
         }
         let units = [0, 1, 2, 3];
         let by = |d| plan(&units, &Scheme::ByAffinity(d), &t);
-        assert_eq!(by(CL_DEVICE_AFFINITY_DOMAIN_NUMA), Err(CL_DEVICE_PARTITION_FAILED));
+        // One NUMA node holds every CPU: not a domain of this device.
+        assert_eq!(by(CL_DEVICE_AFFINITY_DOMAIN_NUMA), Err(CL_INVALID_VALUE));
         assert_eq!(by(CL_DEVICE_AFFINITY_DOMAIN_L4_CACHE), Err(CL_INVALID_VALUE));
         assert_eq!(
             by(CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE).unwrap().groups,
@@ -307,6 +314,7 @@ mod tests {
         );
         let domains = affinity_domains(&units, &t);
         assert_eq!(domains & CL_DEVICE_AFFINITY_DOMAIN_L3_CACHE, 0);
+        assert_eq!(domains & CL_DEVICE_AFFINITY_DOMAIN_NUMA, 0);
         assert_ne!(domains & CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE, 0);
         // A sub-device of one L2 splits only along L1; units on the same CPU stay together.
         let sub = [2, 3];

@@ -75,9 +75,27 @@ impl FnTx<'_, '_, '_> {
                 self.def(r, ty, v);
             }
             Op::VectorExtractDynamic => {
-                let v = self.val(op_id(inst, 0)?)?;
+                let src = op_id(inst, 0)?;
+                let v = self.val(src)?;
                 let i = self.val1(op_id(inst, 1)?)?;
-                let x = self.dyn_select(&v, i);
+                let mut x = self.dyn_select(&v, i);
+                // get_global_size(d) and the other work-item functions with d past the third
+                // dimension (OpenCL C 6.15.1): 1 for the sizes, 0 for ids and offsets; clang
+                // emits them as a dynamic extract from the built-in vector.
+                if let Some(bi) = self.builtin_vectors.get(&src) {
+                    use rspirv::spirv::BuiltIn as B;
+                    let default = match bi {
+                        B::GlobalSize | B::WorkgroupSize | B::EnqueuedWorkgroupSize | B::NumWorkgroups => Some(1),
+                        B::GlobalInvocationId | B::LocalInvocationId | B::WorkgroupId | B::GlobalOffset => Some(0),
+                        _ => None,
+                    };
+                    if let Some(d) = default {
+                        let t = self.b.func.dfg.value_type(x);
+                        let inside = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, i, v.len() as i64);
+                        let dv = self.b.ins().iconst(t, d);
+                        x = self.b.ins().select(inside, x, dv);
+                    }
+                }
                 self.def(r, ty, vec![x]);
             }
             Op::VectorInsertDynamic => {

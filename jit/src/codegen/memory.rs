@@ -176,6 +176,9 @@ impl FnTx<'_, '_, '_> {
                     return Ok(());
                 }
                 if let Some(v) = self.builtin_load(p, ty)? {
+                    if let Some(bi) = self.cx.builtins.get(&p) {
+                        self.builtin_vectors.insert(r, *bi);
+                    }
                     self.def(r, ty, v);
                     return Ok(());
                 }

@@ -59,6 +59,9 @@ pub(crate) struct FnTx<'a, 'm, 'f> {
     pub inserted: HashMap<Id, (u32, Id)>,
     /// Vectors every lane of which is scalar `.0` (`.1` false: only modulo the lane width,
     /// good for a shift amount).
+    /// Values loaded from a work-item built-in vector (GlobalSize, LocalInvocationId, ...):
+    /// a dynamic extract past its last component gives OpenCL C's value for that query.
+    pub builtin_vectors: HashMap<Id, rspirv::spirv::BuiltIn>,
     pub splat_of: HashMap<Id, (Id, bool)>,
 }
 
@@ -249,6 +252,7 @@ impl<'a, 'm, 'f> FnTx<'a, 'm, 'f> {
             known_lanes: HashMap::new(),
             inserted: HashMap::new(),
             splat_of: HashMap::new(),
+            builtin_vectors: HashMap::new(),
         }
     }
 
