@@ -48,7 +48,6 @@ fn device_reports_spirv_1_6_and_the_extensions() {
         "cl_khr_expect_assume",
         "cl_khr_spirv_no_integer_wrap_decoration",
         "cl_khr_spirv_linkonce_odr",
-        "cl_khr_spirv_extended_debug_info",
     ] {
         assert!(
             ext.split(' ').any(|x| x == e),
