@@ -53,6 +53,14 @@ pub struct MutableDispatchArg {
     pub arg_value: *const c_void,
 }
 
+/// `cl_mutable_dispatch_exec_info_khr`.
+#[repr(C)]
+pub struct MutableDispatchExecInfo {
+    pub param_name: cl_uint,
+    pub param_value_size: usize,
+    pub param_value: *const c_void,
+}
+
 /// `cl_mutable_dispatch_config_khr`.
 #[repr(C)]
 pub struct MutableDispatchConfig {

@@ -17,8 +17,8 @@
 //! Kernels: kernels/source/command_buffer.cl.
 
 use cts::command_buffer::{
-    address, Api, CommandBuffer, MutableCommand, MutableDispatchArg, MutableDispatchConfig, SyncPoint,
-    CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR, CL_COMMAND_BUFFER_CAPABILITY_SIMULTANEOUS_USE_KHR,
+    address, Api, CommandBuffer, MutableCommand, MutableDispatchArg, MutableDispatchConfig, MutableDispatchExecInfo,
+    SyncPoint, CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR, CL_COMMAND_BUFFER_CAPABILITY_SIMULTANEOUS_USE_KHR,
     CL_COMMAND_BUFFER_CONTEXT_KHR, CL_COMMAND_BUFFER_FLAGS_KHR, CL_COMMAND_BUFFER_MUTABLE_KHR,
     CL_COMMAND_BUFFER_NUM_QUEUES_KHR, CL_COMMAND_BUFFER_PROPERTIES_ARRAY_KHR, CL_COMMAND_BUFFER_QUEUES_KHR,
     CL_COMMAND_BUFFER_REFERENCE_COUNT_KHR, CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR,
@@ -1125,5 +1125,93 @@ fn image_commands_replay() {
         cb.enqueue();
         q.finish();
         assert_eq!(q.read(&out, 0, w * h * 4), want);
+    }
+}
+
+/// An SVM pointer argument recorded with clSetKernelArgSVMPointer and then replaced through
+/// `arg_svm_list` (and the execution info through `exec_info_list`): the replay writes the new
+/// allocation, the old one keeps what the first replay wrote.
+#[test]
+fn mutate_svm_arguments() {
+    let svm: cl_device_svm_capabilities = device_info(CL_DEVICE_SVM_CAPABILITIES);
+    if svm & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER == 0 {
+        eprintln!("skipped: no SVM");
+        return;
+    }
+    let api = api();
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let prog = program(&ctx);
+    let k = prog.kernel("index_scale");
+    let bytes = 64 * 4;
+    let (a, b) = unsafe {
+        (
+            clSVMAlloc(ctx.0, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER, bytes, 0) as *mut i32,
+            clSVMAlloc(ctx.0, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER, bytes, 0) as *mut i32,
+        )
+    };
+    assert!(!a.is_null() && !b.is_null());
+    unsafe {
+        std::ptr::write_bytes(a, 0, 64);
+        std::ptr::write_bytes(b, 0, 64);
+    }
+    check!(
+        unsafe { clSetKernelArgSVMPointer(k.0, 0, a as *const c_void) },
+        CL_SUCCESS
+    );
+    k.arg(1, &3i32);
+    let cb = Cb::mutable(&api, &q);
+    let (err, _, command) = cb.try_kernel(&k, &[], 0, 64, Some(16), &[]);
+    check_err!(err, CL_SUCCESS, "clCommandNDRangeKernelKHR");
+    cb.finalize();
+    cb.enqueue();
+    q.finish();
+    let read = |p: *mut i32| unsafe { std::slice::from_raw_parts(p, 64).to_vec() };
+    assert_eq!(read(a), (0..64).map(|i| i * 3).collect::<Vec<i32>>());
+    // The SVM argument moves to b; the execution info names b too.
+    let svm_args = [MutableDispatchArg {
+        arg_index: 0,
+        arg_size: 0,
+        arg_value: b as *const c_void,
+    }];
+    let ptrs = [b as *const c_void];
+    let infos = [MutableDispatchExecInfo {
+        param_name: CL_KERNEL_EXEC_INFO_SVM_PTRS,
+        param_value_size: std::mem::size_of_val(&ptrs),
+        param_value: ptrs.as_ptr() as *const c_void,
+    }];
+    let config = MutableDispatchConfig {
+        command,
+        num_svm_args: 1,
+        arg_svm_list: svm_args.as_ptr(),
+        num_exec_infos: 1,
+        exec_info_list: infos.as_ptr() as *const c_void,
+        ..Default::default()
+    };
+    check!(cb.update(&[&config]), CL_SUCCESS);
+    cb.enqueue();
+    q.finish();
+    assert_eq!(
+        read(b),
+        (0..64).map(|i| i * 3).collect::<Vec<i32>>(),
+        "the new allocation"
+    );
+    // Bad input: an SVM argument index past the kernel's arguments.
+    let bad = [MutableDispatchArg {
+        arg_index: 9,
+        arg_size: 0,
+        arg_value: a as *const c_void,
+    }];
+    let config = MutableDispatchConfig {
+        command,
+        num_svm_args: 1,
+        arg_svm_list: bad.as_ptr(),
+        ..Default::default()
+    };
+    check_err!(cb.update(&[&config]), CL_INVALID_ARG_INDEX, "SVM argument index 9");
+    drop(cb);
+    unsafe {
+        clSVMFree(ctx.0, a as *mut c_void);
+        clSVMFree(ctx.0, b as *mut c_void);
     }
 }
