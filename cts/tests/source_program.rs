@@ -811,3 +811,30 @@ fn kernel_arg_info_of_source_programs() {
         );
     }
 }
+
+/// `__OPENCL_VERSION__` is the device's OpenCL version (CL_DEVICE_VERSION "OpenCL 3.0 ..." gives
+/// 300) whatever `-cl-std` says (Khronos CTS basic/kernel_preprocessor_macros).
+#[test]
+fn opencl_version_macro_is_the_device_version() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let version = device_string(CL_DEVICE_VERSION);
+    let (maj, min) = version
+        .strip_prefix("OpenCL ")
+        .and_then(|v| v.split(' ').next())
+        .and_then(|v| v.split_once('.'))
+        .map(|(a, b)| (a.parse::<i32>().unwrap(), b.parse::<i32>().unwrap()))
+        .expect("CL_DEVICE_VERSION is OpenCL <major>.<minor> ...");
+    for opts in ["", "-cl-std=CL1.2", "-cl-std=CL3.0"] {
+        let p = ctx.built_source("opencl_version.cl", opts);
+        let k = p.kernel("opencl_version");
+        let out = ctx.buffer(4);
+        k.arg_mem(0, &out);
+        q.run(&k, &[], &[1], &[]);
+        assert_eq!(
+            from_bytes::<i32>(&q.read(&out, 0, 4))[0],
+            maj * 100 + min * 10,
+            "options {opts:?}"
+        );
+    }
+}

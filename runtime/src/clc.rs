@@ -196,6 +196,9 @@ fn undef_header() -> String {
     for m in KNOWN_MACROS.iter().filter(|m| !reported(m)) {
         text.push_str(&format!("#undef {m}\n"));
     }
+    // OpenCL C 6.13.10: __OPENCL_VERSION__ is the device's OpenCL version (300); clang leaves
+    // it to the implementation (it defines only __OPENCL_C_VERSION__).
+    text.push_str("#ifndef __OPENCL_VERSION__\n#define __OPENCL_VERSION__ 300\n#endif\n");
     // Reported extensions whose macro clang-15 does not define (its built-ins, here
     // __builtin_expect and __builtin_assume, it has anyway).
     for m in [
