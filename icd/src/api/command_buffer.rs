@@ -987,42 +987,14 @@ unsafe fn apply(command: &MutableCommand, base: &Dispatch, config: &MutableDispa
         let value = arg_value_of(&args, a.arg_index, a.arg_size, a.arg_value)?;
         args.set_arg(a.arg_index as usize, value);
     }
-    // The errors of clSetKernelArgSVMPointer: the index, and a pointer argument in global or
-    // constant memory; `arg_value` is the SVM pointer itself.
+    // clSetKernelArgSVMPointer and clSetKernelExecInfo, on the command's copy of the kernel.
     let svm_list = slice(config.arg_svm_list, config.num_svm_args as usize).ok_or(CL_INVALID_VALUE)?;
     for a in svm_list {
-        let desc = args.arg(a.arg_index as usize).ok_or(opencl_sys::CL_INVALID_ARG_INDEX)?;
-        if !matches!(desc.kind, jit::abi::ArgKind::Global | jit::abi::ArgKind::Constant) {
-            return Err(opencl_sys::CL_INVALID_ARG_VALUE);
-        }
-        args.set_arg(
-            a.arg_index as usize,
-            runtime::kernel::ArgValue::Svm(a.arg_value as usize),
-        );
+        super::svm::set_svm_pointer(&args, a.arg_index, a.arg_value)?;
     }
-    // Execution info, with clSetKernelExecInfo's checks.
     let infos = slice(config.exec_info_list, config.num_exec_infos as usize).ok_or(CL_INVALID_VALUE)?;
     for info in infos {
-        match info.param_name {
-            opencl_sys::CL_KERNEL_EXEC_INFO_SVM_PTRS => {
-                let width = std::mem::size_of::<*const c_void>();
-                if !info.param_value_size.is_multiple_of(width)
-                    || (info.param_value.is_null() && info.param_value_size != 0)
-                {
-                    return Err(CL_INVALID_VALUE);
-                }
-                let ptrs =
-                    slice(info.param_value as *const *const c_void, info.param_value_size / width).unwrap_or(&[]);
-                args.set_svm_ptrs(ptrs.iter().map(|&p| p as usize).collect());
-            }
-            opencl_sys::CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM => {
-                if info.param_value.is_null() || info.param_value_size != std::mem::size_of::<opencl_sys::cl_bool>() {
-                    return Err(CL_INVALID_VALUE);
-                }
-                // Every host pointer is reachable from kernels either way (fine-grain system SVM).
-            }
-            _ => return Err(CL_INVALID_VALUE),
-        }
+        super::svm::set_exec_info(&args, info.param_name, info.param_value_size, info.param_value)?;
     }
     let n = base.work_dim;
     let offset = update_dims(config.global_work_offset, n, 0)?.unwrap_or(base.offset);

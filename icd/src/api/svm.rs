@@ -412,15 +412,18 @@ pub unsafe extern "C" fn clSetKernelArgSVMPointer(
     arg_index: cl_uint,
     arg_value: *const c_void,
 ) -> cl_int {
-    guard(|| {
-        let k = kernel_svm(kernel)?;
-        let desc = k.arg(arg_index as usize).ok_or(CL_INVALID_ARG_INDEX)?;
-        if !matches!(desc.kind, jit::abi::ArgKind::Global | jit::abi::ArgKind::Constant) {
-            return Err(CL_INVALID_ARG_VALUE);
-        }
-        k.set_arg(arg_index as usize, ArgValue::Svm(arg_value as usize));
-        Ok(())
-    })
+    guard(|| set_svm_pointer(&*kernel_svm(kernel)?, arg_index, arg_value))
+}
+
+/// clSetKernelArgSVMPointer's checks and effect once the kernel and SVM support are known
+/// (also what clUpdateMutableCommandsKHR does with its `arg_svm_list`).
+pub(crate) fn set_svm_pointer(k: &runtime::kernel::Kernel, arg_index: cl_uint, arg_value: *const c_void) -> ClResult {
+    let desc = k.arg(arg_index as usize).ok_or(CL_INVALID_ARG_INDEX)?;
+    if !matches!(desc.kind, jit::abi::ArgKind::Global | jit::abi::ArgKind::Constant) {
+        return Err(CL_INVALID_ARG_VALUE);
+    }
+    k.set_arg(arg_index as usize, ArgValue::Svm(arg_value as usize));
+    Ok(())
 }
 
 /// [5.9.2]: "CL_INVALID_KERNEL if kernel is a not a valid kernel object"; "CL_INVALID_OPERATION
@@ -438,30 +441,41 @@ pub unsafe extern "C" fn clSetKernelExecInfo(
     param_value_size: usize,
     param_value: *const c_void,
 ) -> cl_int {
-    guard(|| {
-        let k = kernel_svm(kernel)?;
-        match param_name {
-            CL_KERNEL_EXEC_INFO_SVM_PTRS => {
-                let width = std::mem::size_of::<*const c_void>();
-                if !param_value_size.is_multiple_of(width) || (param_value.is_null() && param_value_size != 0) {
-                    return Err(CL_INVALID_VALUE);
-                }
-                let ptrs = slice(param_value as *const *const c_void, param_value_size / width).unwrap_or(&[]);
-                k.set_svm_ptrs(ptrs.iter().map(|&p| p as usize).collect());
-                Ok(())
+    guard(|| set_exec_info(&*kernel_svm(kernel)?, param_name, param_value_size, param_value))
+}
+
+/// clSetKernelExecInfo's checks and effect once the kernel and SVM support are known (also
+/// what clUpdateMutableCommandsKHR does with its `exec_info_list`).
+///
+/// # Safety
+/// `param_value` points to `param_value_size` readable bytes (or is NULL).
+pub(crate) unsafe fn set_exec_info(
+    k: &runtime::kernel::Kernel,
+    param_name: cl_kernel_exec_info,
+    param_value_size: usize,
+    param_value: *const c_void,
+) -> ClResult {
+    match param_name {
+        CL_KERNEL_EXEC_INFO_SVM_PTRS => {
+            let width = std::mem::size_of::<*const c_void>();
+            if !param_value_size.is_multiple_of(width) || (param_value.is_null() && param_value_size != 0) {
+                return Err(CL_INVALID_VALUE);
             }
-            CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM => {
-                if param_value.is_null() || param_value_size != std::mem::size_of::<cl_bool>() {
-                    return Err(CL_INVALID_VALUE);
-                }
-                let on = *(param_value as *const cl_bool) != CL_FALSE;
-                if on && !context_has(&k.program.context, CL_DEVICE_SVM_FINE_GRAIN_SYSTEM) {
-                    return Err(CL_INVALID_OPERATION);
-                }
-                // Every host pointer is reachable from kernels either way.
-                Ok(())
-            }
-            _ => Err(CL_INVALID_VALUE),
+            let ptrs = slice(param_value as *const *const c_void, param_value_size / width).unwrap_or(&[]);
+            k.set_svm_ptrs(ptrs.iter().map(|&p| p as usize).collect());
+            Ok(())
         }
-    })
+        CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM => {
+            if param_value.is_null() || param_value_size != std::mem::size_of::<cl_bool>() {
+                return Err(CL_INVALID_VALUE);
+            }
+            let on = *(param_value as *const cl_bool) != CL_FALSE;
+            if on && !context_has(&k.program.context, CL_DEVICE_SVM_FINE_GRAIN_SYSTEM) {
+                return Err(CL_INVALID_OPERATION);
+            }
+            // Every host pointer is reachable from kernels either way.
+            Ok(())
+        }
+        _ => Err(CL_INVALID_VALUE),
+    }
 }
