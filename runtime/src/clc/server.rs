@@ -71,9 +71,8 @@ fn installed() -> Option<&'static Installed> {
         .as_ref()
 }
 
-/// Whether the server's LLVM is the one `program` belongs to.
-fn serves(installed: &Installed, tool: Tool, program: &Path) -> bool {
-    let real = program.canonicalize().unwrap_or_else(|_| program.to_path_buf());
+/// Whether the server's LLVM is the one the program at `real` (a canonical path) belongs to.
+fn serves(installed: &Installed, tool: Tool, real: &Path) -> bool {
     match tool {
         Tool::Clang | Tool::Opt => real.parent() == Some(installed.bindir.as_path()),
         // llvm-spirv-15 lives outside LLVM's bin directory; its version is in its name.
@@ -153,7 +152,9 @@ static IDLE: Mutex<Vec<Server>> = Mutex::new(Vec::new());
 
 fn through_server(tool: Tool, program: &Path, dir: &Path, args: &[OsString]) -> Option<Output> {
     let installed = installed()?;
-    if !serves(installed, tool, program) {
+    // clang finds its headers from its own location, as the program does (/proc/self/exe).
+    let real = program.canonicalize().unwrap_or_else(|_| program.to_path_buf());
+    if !serves(installed, tool, &real) {
         return None;
     }
     let taken = IDLE.lock().ok()?.pop();
@@ -161,8 +162,6 @@ fn through_server(tool: Tool, program: &Path, dir: &Path, args: &[OsString]) -> 
         Some(s) => s,
         None => Server::start(&installed.exe).ok()?,
     };
-    // clang finds its headers from its own location, as the program does (/proc/self/exe).
-    let real = program.canonicalize().unwrap_or_else(|_| program.to_path_buf());
     let mut parts: Vec<&[u8]> = vec![
         tool.name().as_bytes(),
         dir.as_os_str().as_bytes(),
@@ -229,7 +228,7 @@ mod tests {
         let tools = crate::clc::toolchain().expect("clang and llvm-spirv installed");
         let opt = tools.opt.as_ref().expect("opt installed");
         assert!(
-            serves(installed, Tool::Clang, &tools.clang),
+            serves(installed, Tool::Clang, &tools.clang.canonicalize().unwrap()),
             "the server's LLVM is {}",
             installed.bindir.display()
         );
