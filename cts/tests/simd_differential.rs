@@ -172,6 +172,10 @@ impl Gen {
                             "v - w.wzyx",
                             "mad(v, w, (float4)(s))",
                             "floor(v) + w.yyxx",
+                            "fmax(v, w)",
+                            "clamp(v, -1.0f, 2.0f)",
+                            "clamp(v, w.zzzz, (float4)(3.0f))",
+                            "select(v, w, as_int4(w - v))",
                         ]);
                         body.push_str(&format!(
                             "    {{\n        float4 v = (float4)(x, y, fx, {e});\n        float4 w = ((global const float4 *)a)[(i * 3) % 20] + (float4)({f}, 1.5f, -2.0f, s);\n        v = {op};\n        v.xy = v.yx;\n        fx = v.x + v.y * v.z - v.w;\n        ((global float4 *)o)[128 + i] = v;\n    }}\n"
@@ -181,7 +185,7 @@ impl Gen {
                         // uint4 values: rotates, bit selects, shifts, a uint4 store.
                         let ie = self.i(1);
                         body.push_str(&format!(
-                            "    {{\n        uint4 u = (uint4)((uint)ix, (uint)iy, (uint)k, (uint)({ie}));\n        u = rotate(u, (uint4)(3u, 7u, 11u, 0u)) ^ (bitselect(u, u.wzyx, (uint4)(0xff00ff00u)) + (uint4)((uint)i));\n        u = (u >> (uint4)(1u, 2u, 3u, 4u)) | (u << 5u);\n        ix = (int)(u.x + (u.y ^ u.z) - u.w);\n        ((global uint4 *)io)[128 + i] = u;\n    }}\n"
+                            "    {{\n        uint4 u = (uint4)((uint)ix, (uint)iy, (uint)k, (uint)({ie}));\n        u = rotate(u, (uint4)(3u, 7u, 11u, 0u)) ^ (bitselect(u, u.wzyx, (uint4)(0xff00ff00u)) + (uint4)((uint)i));\n        u = (u >> (uint4)(1u, 2u, 3u, 4u)) | (u << 5u);\n        u = select(u, clamp(u.wzyx, (uint4)(3u), (uint4)(0x7fffffffu)), as_int4(u ^ (uint4)((uint)i)));\n        ix = (int)(u.x + (u.y ^ u.z) - u.w);\n        ((global uint4 *)io)[128 + i] = u;\n    }}\n"
                         ));
                     }
                     2 => {

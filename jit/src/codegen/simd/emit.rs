@@ -8,8 +8,10 @@ use crate::codegen::translate::{op_id, op_lit, result, FnTx, R};
 use crate::codegen::CompileError;
 use crate::spirv::Instruction;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::{types, Block, BlockArg, ConstantData, InstBuilder, MemFlagsData, Type, Value};
-use cranelift_frontend::Variable;
+use cranelift_codegen::ir::{
+    types, Block, BlockArg, ConstantData, InstBuilder, InstructionData, MemFlagsData, Opcode, Type, Value,
+};
+use cranelift_frontend::{FunctionBuilder, Variable};
 use rspirv::spirv::Op;
 use std::collections::HashMap;
 
@@ -929,6 +931,77 @@ impl FnTx<'_, '_, '_> {
         self.ext_on(inst, &name, &a)
     }
 
+    /// fmax (`max`) or fmin of four lanes, bit for bit the scalar translation's: a NaN operand
+    /// gives the other one (`y` when both are), fmax(-0, +0) is +0 and fmin(-0, +0) is -0. As
+    /// `vector.rs`'s form, from `maxps`/`minps` (what Cranelift makes of a select on a
+    /// less-than), one of them when `y` is a constant neither NaN nor zero.
+    fn fminmax4(&mut self, x: Value, y: Value, max: bool) -> Value {
+        let f = MemFlagsData::new();
+        let pick = |b: &mut FunctionBuilder, x: Value, y: Value| {
+            let c = if max {
+                b.ins().fcmp(FloatCC::LessThan, y, x)
+            } else {
+                b.ins().fcmp(FloatCC::LessThan, x, y)
+            };
+            let c = b.ins().bitcast(types::F32X4, f, c);
+            b.ins().bitselect(c, x, y)
+        };
+        let m1 = pick(&mut self.b, x, y);
+        if self.plain_f32x4(y) {
+            return m1;
+        }
+        // m1 is y where x is NaN, m2 is x where y is NaN; where both are numbers they agree
+        // but for equal values of either sign, which the and (max) / or (min) settles.
+        let m2 = pick(&mut self.b, y, x);
+        let (i1, i2) = (
+            self.b.ins().bitcast(types::I32X4, f, m1),
+            self.b.ins().bitcast(types::I32X4, f, m2),
+        );
+        let z = if max {
+            self.b.ins().band(i1, i2)
+        } else {
+            self.b.ins().bor(i1, i2)
+        };
+        let z = self.b.ins().bitcast(types::F32X4, f, z);
+        let xn = self.b.ins().fcmp(FloatCC::Unordered, x, x);
+        let yn = self.b.ins().fcmp(FloatCC::Unordered, y, y);
+        let xn = self.b.ins().bitcast(types::F32X4, f, xn);
+        let yn = self.b.ins().bitcast(types::F32X4, f, yn);
+        let r = self.b.ins().bitselect(yn, m2, z);
+        self.b.ins().bitselect(xn, m1, r)
+    }
+
+    /// Whether four-lane float `v` is a splatted constant that is neither NaN nor zero.
+    fn plain_f32x4(&self, v: Value) -> bool {
+        let dfg = &self.b.func.dfg;
+        let Some(inst) = dfg.value_def(v).inst() else {
+            return false;
+        };
+        let plain = |x: f32| !x.is_nan() && x != 0.0;
+        match dfg.insts[inst] {
+            InstructionData::Unary {
+                opcode: Opcode::Splat,
+                arg,
+            } => match dfg.value_def(arg).inst().map(|i| &dfg.insts[i]) {
+                Some(InstructionData::UnaryIeee32 {
+                    opcode: Opcode::F32const,
+                    imm,
+                }) => plain(f32::from_bits(imm.bits())),
+                _ => false,
+            },
+            InstructionData::UnaryConst {
+                opcode: Opcode::Vconst,
+                constant_handle,
+            } => {
+                let bytes = dfg.constants.get(constant_handle).as_slice();
+                bytes.len() == 16
+                    && bytes.chunks(4).all(|c| c == &bytes[..4])
+                    && plain(f32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
+            }
+            _ => false,
+        }
+    }
+
     /// OpenCL.std function `name` on four-lane vectors `a` (for `rotate`, the amount is a
     /// uniform scalar).
     fn ext_on(&mut self, inst: &Instruction, name: &str, a: &[Value]) -> R<Value> {
@@ -960,19 +1033,36 @@ impl FnTx<'_, '_, '_> {
                 self.b.ins().bitselect(sign, arg(1)?, arg(0)?)
             }
             "fmin" | "fmin_common" | "fmax" | "fmax_common" => {
-                // OpenCL's rule: a NaN operand gives the other one.
-                let (x, y) = (arg(0)?, arg(1)?);
-                let m = if base_name(name).starts_with("fmax") {
-                    self.b.ins().fmax(x, y)
-                } else {
-                    self.b.ins().fmin(x, y)
+                self.fminmax4(arg(0)?, arg(1)?, base_name(name).starts_with("fmax"))
+            }
+            // As the scalar translation: fmin(fmax(x, lo), hi) with their NaN rule.
+            "fclamp" => {
+                let m = self.fminmax4(arg(0)?, arg(1)?, true);
+                self.fminmax4(m, arg(2)?, false)
+            }
+            "s_clamp" => {
+                let m = self.b.ins().smax(arg(0)?, arg(1)?);
+                self.b.ins().smin(m, arg(2)?)
+            }
+            "u_clamp" => {
+                let m = self.b.ins().umax(arg(0)?, arg(1)?);
+                self.b.ins().umin(m, arg(2)?)
+            }
+            "select" => {
+                // A component of a vector select: b where c's most significant bit is set.
+                let (x, y, c) = (arg(0)?, arg(1)?, arg(2)?);
+                let c = match self.b.func.dfg.value_type(c) {
+                    t if t == types::I32X4 => c,
+                    _ => self.b.ins().bitcast(types::I32X4, MemFlagsData::new(), c),
                 };
-                let xn = self.b.ins().fcmp(FloatCC::Unordered, x, x);
-                let yn = self.b.ins().fcmp(FloatCC::Unordered, y, y);
-                let xn = self.b.ins().bitcast(types::F32X4, MemFlagsData::new(), xn);
-                let yn = self.b.ins().bitcast(types::F32X4, MemFlagsData::new(), yn);
-                let r = self.b.ins().bitselect(yn, x, m);
-                self.b.ins().bitselect(xn, y, r)
+                let m = self.b.ins().sshr_imm_u(c, 31);
+                let vt = self.b.func.dfg.value_type(x);
+                let m = if vt == types::I32X4 {
+                    m
+                } else {
+                    self.b.ins().bitcast(vt, MemFlagsData::new(), m)
+                };
+                self.b.ins().bitselect(m, y, x)
             }
             "bitselect" => {
                 // Bits of b where c is set, of a elsewhere.

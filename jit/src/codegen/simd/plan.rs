@@ -5,7 +5,7 @@ use super::{rep, Class, Guard, Plan, Step};
 use crate::codegen::group::is_barrier;
 use crate::codegen::layout::{round_up, Id, Scalar, Ty};
 use crate::codegen::module::Ctx;
-use crate::codegen::translate::op_id;
+use crate::codegen::translate::{op_id, successors};
 use crate::spirv::module::{ConstantValue, Function};
 use crate::spirv::Instruction;
 use cranelift_codegen::ir::{types, Type};
@@ -54,7 +54,7 @@ pub(super) fn is_compare(op: Op) -> bool {
 
 /// The OpenCL.std functions the vector loop computes four lanes at a time, exactly as the
 /// scalar translation does (its inline forms).
-const VECTOR_EXT_F32: [&str; 13] = [
+const VECTOR_EXT_F32: [&str; 14] = [
     "fma",
     "mad",
     "fabs",
@@ -68,8 +68,9 @@ const VECTOR_EXT_F32: [&str; 13] = [
     "fmax",
     "copysign",
     "fmin_common",
+    "fclamp",
 ];
-const VECTOR_EXT_I32: [&str; 4] = ["s_max", "u_max", "s_min", "u_min"];
+const VECTOR_EXT_I32: [&str; 6] = ["s_max", "u_max", "s_min", "u_min", "s_clamp", "u_clamp"];
 
 /// The name the scalar translation dispatches on (native_ and half_ forms share it).
 pub(super) fn base_name(name: &str) -> &str {
@@ -632,7 +633,7 @@ fn flatten(cx: &Ctx, f: &Function, order: &[usize]) -> Option<(Vec<Instruction>,
                     let target = op_id(inst, 0).ok()?;
                     if let Some((chain, exit)) = self_loop(target) {
                         // A loop without a guard (do-while).
-                        loop_steps(cx, f, &mut out, &mut seen, None, blk.label, &chain, exit)?;
+                        loop_steps(cx, f, &mut out, &mut seen, None, (blk.label, blk.label), &chain, exit)?;
                         cur = *index.get(&exit)?;
                         phis_done = true;
                     } else {
@@ -646,15 +647,52 @@ fn flatten(cx: &Ctx, f: &Function, order: &[usize]) -> Option<(Vec<Instruction>,
                     let (t, e) = (op_id(inst, 1).ok()?, op_id(inst, 2).ok()?);
                     // A loop behind a guard: `if (c) do { ... } while (c2);`, the guard's other
                     // side being the loop's exit.
+                    // The guard may lead to the loop through a preheader: one block of
+                    // computation only (what LLVM leaves of a loop's setup), run before the
+                    // guard's test since it has no effect.
+                    let preheader = |l: Id| -> Option<(usize, Id)> {
+                        let i = *index.get(&l)?;
+                        let (last, rest) = f.blocks[i].instructions.split_last()?;
+                        let next = (last.opcode == Op::Branch).then(|| op_id(last, 0).ok()).flatten()?;
+                        let plain = rest.iter().all(|i| i.opcode != Op::Phi && speculatable(cx, i));
+                        let only_pred = f
+                            .blocks
+                            .iter()
+                            .filter(|b| b.instructions.last().is_some_and(|x| successors(x).contains(&l)))
+                            .count()
+                            == 1;
+                        (plain && only_pred).then_some((i, next))
+                    };
                     let guarded = [(t, e, false), (e, t, true)]
                         .into_iter()
                         .find_map(|(l, other, negate)| {
-                            let (chain, exit) = self_loop(l)?;
-                            (exit == other && merge.is_none()).then_some((chain, exit, negate))
+                            let (pre, head) = match self_loop(l) {
+                                Some(_) => (None, l),
+                                None => {
+                                    let (pi, next) = preheader(l)?;
+                                    (Some(pi), next)
+                                }
+                            };
+                            let (chain, exit) = self_loop(head)?;
+                            (exit == other && merge.is_none()).then_some((pre, chain, exit, negate))
                         });
-                    if let Some((chain, exit, negate)) = guarded {
+                    if let Some((pre, chain, exit, negate)) = guarded {
                         let g = Some((c, negate));
-                        loop_steps(cx, f, &mut out, &mut seen, g, blk.label, &chain, exit)?;
+                        let mut from = blk.label;
+                        if let Some(pi) = pre {
+                            if std::mem::replace(seen.get_mut(pi)?, true) {
+                                return None;
+                            }
+                            let pb = &f.blocks[pi];
+                            let (_, rest) = pb.instructions.split_last()?;
+                            out.extend(
+                                rest.iter()
+                                    .filter(|i| !matches!(i.opcode, Op::Nop | Op::Line | Op::NoLine))
+                                    .cloned(),
+                            );
+                            from = pb.label;
+                        }
+                        loop_steps(cx, f, &mut out, &mut seen, g, (from, blk.label), &chain, exit)?;
                         cur = *index.get(&exit)?;
                         phis_done = true;
                         selects = None;
@@ -868,7 +906,8 @@ fn chain_loop(f: &Function, index: &HashMap<Id, usize>, l: Id) -> Option<(Vec<us
 }
 
 /// The markers and instructions of loop `chain` (block indexes, the first its head) entered
-/// from block `pre` (behind guard `(condition, negate)`, if any) that leaves to block `exit`:
+/// from block `pre` (behind guard `(condition, negate)`, if any, in block `skip`, from which
+/// the guard's other side reaches the exit) that leaves to block `exit`:
 /// a head marker (OpLoopMerge [0, negate, guard]), the head's phis as [entry value, value from
 /// the latch], the blocks' instructions with a marker for each test in the middle
 /// (OpLoopMerge [2, negate, condition]: the work-items leave when the condition holds, is
@@ -882,7 +921,7 @@ fn loop_steps(
     out: &mut Vec<Instruction>,
     seen: &mut [bool],
     guard: Option<(Id, bool)>,
-    pre: Id,
+    (pre, skip): (Id, Id),
     chain: &[usize],
     exit: Id,
 ) -> Option<()> {
@@ -965,7 +1004,7 @@ fn loop_steps(
             .map(|e| pick(phi, *e).map(Operand::IdRef))
             .collect::<Option<_>>()?;
         if guard.is_some() {
-            p.operands.push(Operand::IdRef(pick(phi, pre)?));
+            p.operands.push(Operand::IdRef(pick(phi, skip)?));
         }
         out.push(p);
     }
@@ -1417,7 +1456,10 @@ fn soa(cx: &Ctx, ty: Id) -> Option<usize> {
 
 /// The OpenCL.std functions the vector loop computes component by component on vectors
 /// (besides [`VECTOR_EXT_F32`] and [`VECTOR_EXT_I32`]).
-const VECTOR_EXT_SOA_I32: [&str; 2] = ["bitselect", "rotate"];
+const VECTOR_EXT_SOA_I32: [&str; 3] = ["bitselect", "rotate", "select"];
+/// `select` of vectors picks by each component's most significant bit (OpenCL C 6.15.6), of
+/// scalars by the condition being non-zero: only the vector form is component by component.
+const VECTOR_EXT_SOA_F32: [&str; 1] = ["select"];
 
 /// The step and class of an operation on values of OpenCL vector type (`None`: none of its
 /// own; the scalar translation lane by lane may take it).
@@ -1531,7 +1573,7 @@ fn classify_soa(
             let name = ext_name(cx, inst)?;
             let b = base_name(&name);
             let known = match leaf? {
-                types::F32 => VECTOR_EXT_F32.contains(&b) || b == "fmax_common",
+                types::F32 => VECTOR_EXT_F32.contains(&b) || b == "fmax_common" || VECTOR_EXT_SOA_F32.contains(&b),
                 types::I32 => VECTOR_EXT_I32.contains(&b) || VECTOR_EXT_SOA_I32.contains(&b),
                 _ => false,
             };
