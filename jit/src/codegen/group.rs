@@ -460,15 +460,27 @@ fn build(
                 Err(why) => eprintln!("== kernel {name}: vector loop no ({why})"),
             }
         }
-        p.ok()
+        match p {
+            Ok(p) => Some(p),
+            Err(why) if !is_trivial(body, order[0]) => match simd::strict_decline(name, "the kernel", &why) {
+                Some(msg) => return Err(err(msg)),
+                None => None,
+            },
+            Err(_) => None,
+        }
     } else {
-        if fast && !regions && std::env::var_os("CLIFT_DUMP_CODE").is_some() {
+        if fast && !regions {
             let why = if wi_ids {
                 "calls or work-item ids read as vectors"
             } else {
                 "by-value arguments"
             };
-            eprintln!("== kernel {name}: vector loop no ({why})");
+            if std::env::var_os("CLIFT_DUMP_CODE").is_some() {
+                eprintln!("== kernel {name}: vector loop no ({why})");
+            }
+            if let Some(msg) = simd::strict_decline(name, "the kernel", why) {
+                return Err(err(msg));
+            }
         }
         None
     };

@@ -226,11 +226,22 @@ impl Plan {
 }
 
 /// Whether vectorization is enabled (`CLIFT_SIMD=0` turns it off) and whether a failure to
-/// vectorize a kernel is an error rather than a silent fallback (`CLIFT_SIMD=strict`, for tests).
+/// build the vector code of a kernel or region is an error rather than a silent fallback
+/// (`CLIFT_SIMD=check` and `CLIFT_SIMD=strict`, for tests).
 pub(crate) fn mode() -> (bool, bool) {
     match std::env::var("CLIFT_SIMD").as_deref() {
         Ok("0") => (false, false),
-        Ok("strict") => (true, true),
+        Ok("strict") | Ok("check") => (true, true),
         _ => (true, false),
     }
+}
+
+/// With `CLIFT_SIMD=strict`, any kernel or barrier region that does not take the vector loop
+/// (the planner declines it, or it runs on fibers) is a build error naming the reason;
+/// `CLIFT_SIMD=check` only makes failures to build planned vector code errors. `None`: not
+/// strict; else the error message for kernel `name` declined for `why`.
+pub(crate) fn strict_decline(name: &str, what: &str, why: &str) -> Option<String> {
+    (std::env::var("CLIFT_SIMD").as_deref() == Ok("strict")).then(|| {
+        format!("kernel {name}: {what} does not take the vector loop ({why}) and CLIFT_SIMD=strict makes that an error")
+    })
 }
