@@ -17,6 +17,8 @@ const VECTOR: &[(&str, &str)] = &[
     ("hash", include_str!("../kernels/bench/hash.cl")),
     ("daxpy", include_str!("../kernels/bench/daxpy.cl")),
     ("ddot", include_str!("../kernels/bench/ddot.cl")),
+    ("histogram", include_str!("../kernels/bench/histogram.cl")),
+    ("vec4", include_str!("../kernels/bench/vec4.cl")),
     ("empty", include_str!("../kernels/bench/empty.cl")),
 ];
 
@@ -28,19 +30,9 @@ const NOT_YET: &[(&str, &str, &str)] = &[
         "region 0 does not take the vector loop",
     ),
     (
-        "histogram",
-        include_str!("../kernels/bench/histogram.cl"),
-        "region 0 does not take the vector loop (values kept per work-item at its end",
-    ),
-    (
         "nbody",
         include_str!("../kernels/bench/nbody.cl"),
         "region 2 does not take the vector loop (control flow",
-    ),
-    (
-        "vec4",
-        include_str!("../kernels/bench/vec4.cl"),
-        "the kernel does not take the vector loop (control flow",
     ),
     (
         "image_sample",

@@ -207,11 +207,12 @@ fn rep(cx: &Ctx, ty: Id) -> Option<Rep> {
 }
 
 impl Plan {
-    /// Whether `id`'s four lanes can be had as a vector (a value, not a mask or an id vector).
+    /// Whether `id`'s four lanes can be had as a vector (a value or a comparison's mask, not an
+    /// id vector).
     pub(crate) fn has_lanes(&self, id: Id) -> bool {
         matches!(
             self.class.get(&id).copied().unwrap_or(Class::Uniform),
-            Class::Uniform | Class::Affine(_) | Class::Varying
+            Class::Uniform | Class::Affine(_) | Class::Varying | Class::Monotone
         )
     }
 

@@ -78,6 +78,32 @@ pub(super) fn base_name(name: &str) -> &str {
         .unwrap_or(name)
 }
 
+/// The atomic instructions the vector loop runs lane by lane.
+pub(super) fn is_atomic(op: Op) -> bool {
+    use Op::*;
+    matches!(
+        op,
+        AtomicLoad
+            | AtomicStore
+            | AtomicExchange
+            | AtomicCompareExchange
+            | AtomicIIncrement
+            | AtomicIDecrement
+            | AtomicIAdd
+            | AtomicISub
+            | AtomicSMin
+            | AtomicUMin
+            | AtomicSMax
+            | AtomicUMax
+            | AtomicAnd
+            | AtomicOr
+            | AtomicXor
+            | AtomicFAddEXT
+            | AtomicFMinEXT
+            | AtomicFMaxEXT
+    )
+}
+
 fn is_bool(cx: &Ctx, ty: Id) -> bool {
     matches!(cx.layout.get(ty).map(|i| &i.ty), Ok(Ty::Scalar(Scalar::Bool)))
 }
@@ -515,6 +541,22 @@ fn plan_with(
             }
             // Hints without code.
             Op::LifetimeStart | Op::LifetimeStop => (Step::Scalar, None),
+            // Atomics: the scalar translation lane by lane, in lane order, each only for a lane
+            // in the execution mask (work-items are unordered, so any order of the four is one
+            // the scalar loop could have run; four lanes on one address each see the others').
+            op if is_atomic(op) => {
+                let ok = ids
+                    .iter()
+                    .all(|x| matches!(cls(x), Class::Uniform | Class::Affine(_) | Class::Varying));
+                let scalar = match inst.result_type {
+                    Some(t) => matches!(rep(cx, t), Some(super::Rep::Vector(_) | super::Rep::Quad(_))),
+                    None => true,
+                };
+                if !ok || !scalar {
+                    return Err(inst.describe());
+                }
+                (Step::Lanes, inst.result_id.map(|_| Class::Varying))
+            }
             Op::CopyMemorySized | Op::CopyMemory => {
                 // Lane by lane (under the execution mask), every pointer uniform, affine or
                 // varying.
@@ -546,7 +588,7 @@ fn plan_with(
         if !checked {
             return Err(format!("{}: stride too large", inst.describe()));
         }
-        if matches!(inst.opcode, Op::Store | Op::CopyMemorySized | Op::CopyMemory) {
+        if matches!(inst.opcode, Op::Store | Op::CopyMemorySized | Op::CopyMemory) || is_atomic(inst.opcode) {
             stored = true;
         }
         any_vector |= matches!(step, Step::Vector | Step::Lanes) || out.is_some_and(|c| c != Class::Uniform);
@@ -632,7 +674,7 @@ fn flatten(cx: &Ctx, f: &Function, order: &[usize]) -> Option<(Vec<Instruction>,
                     let target = op_id(inst, 0).ok()?;
                     if let Some((chain, exit)) = self_loop(target) {
                         // A loop without a guard (do-while).
-                        loop_steps(cx, f, &mut out, &mut seen, None, blk.label, &chain, exit)?;
+                        loop_steps(cx, f, &mut out, &mut seen, None, [blk.label; 2], &chain, exit)?;
                         cur = *index.get(&exit)?;
                         phis_done = true;
                     } else {
@@ -646,15 +688,47 @@ fn flatten(cx: &Ctx, f: &Function, order: &[usize]) -> Option<(Vec<Instruction>,
                     let (t, e) = (op_id(inst, 1).ok()?, op_id(inst, 2).ok()?);
                     // A loop behind a guard: `if (c) do { ... } while (c2);`, the guard's other
                     // side being the loop's exit.
+                    // The loop may come after a preheader: one block without phis that only
+                    // computes (run before the guard, as an if-converted arm is).
                     let guarded = [(t, e, false), (e, t, true)]
                         .into_iter()
                         .find_map(|(l, other, negate)| {
-                            let (chain, exit) = self_loop(l)?;
-                            (exit == other && merge.is_none()).then_some((chain, exit, negate))
+                            if merge.is_some() {
+                                return None;
+                            }
+                            if let Some((chain, exit)) = self_loop(l) {
+                                return (exit == other).then_some((chain, exit, negate, None));
+                            }
+                            let pi = *index.get(&l)?;
+                            let (last, rest) = f.blocks[pi].instructions.split_last()?;
+                            let computes = rest.iter().all(|i| {
+                                matches!(i.opcode, Op::Nop | Op::Line | Op::NoLine)
+                                    || (i.opcode != Op::Phi && speculatable(cx, i))
+                            });
+                            if last.opcode != Op::Branch || !computes || l == other {
+                                return None;
+                            }
+                            let (chain, exit) = self_loop(op_id(last, 0).ok()?)?;
+                            (exit == other && !chain.contains(&pi)).then_some((chain, exit, negate, Some(pi)))
                         });
-                    if let Some((chain, exit, negate)) = guarded {
+                    if let Some((chain, exit, negate, pre)) = guarded {
                         let g = Some((c, negate));
-                        loop_steps(cx, f, &mut out, &mut seen, g, blk.label, &chain, exit)?;
+                        let mut from = blk.label;
+                        if let Some(pi) = pre {
+                            if std::mem::replace(seen.get_mut(pi)?, true) {
+                                return None;
+                            }
+                            let pb = &f.blocks[pi];
+                            let n = pb.instructions.len().saturating_sub(1);
+                            out.extend(
+                                pb.instructions[..n]
+                                    .iter()
+                                    .filter(|i| !matches!(i.opcode, Op::Nop | Op::Line | Op::NoLine))
+                                    .cloned(),
+                            );
+                            from = pb.label;
+                        }
+                        loop_steps(cx, f, &mut out, &mut seen, g, [from, blk.label], &chain, exit)?;
                         cur = *index.get(&exit)?;
                         phis_done = true;
                         selects = None;
@@ -868,7 +942,7 @@ fn chain_loop(f: &Function, index: &HashMap<Id, usize>, l: Id) -> Option<(Vec<us
 }
 
 /// The markers and instructions of loop `chain` (block indexes, the first its head) entered
-/// from block `pre` (behind guard `(condition, negate)`, if any) that leaves to block `exit`:
+/// from block `pre` (behind guard `(condition, negate)` in block `gpre`, if any) that leaves to block `exit`:
 /// a head marker (OpLoopMerge [0, negate, guard]), the head's phis as [entry value, value from
 /// the latch], the blocks' instructions with a marker for each test in the middle
 /// (OpLoopMerge [2, negate, condition]: the work-items leave when the condition holds, is
@@ -882,7 +956,7 @@ fn loop_steps(
     out: &mut Vec<Instruction>,
     seen: &mut [bool],
     guard: Option<(Id, bool)>,
-    pre: Id,
+    [pre, gpre]: [Id; 2],
     chain: &[usize],
     exit: Id,
 ) -> Option<()> {
@@ -965,7 +1039,7 @@ fn loop_steps(
             .map(|e| pick(phi, *e).map(Operand::IdRef))
             .collect::<Option<_>>()?;
         if guard.is_some() {
-            p.operands.push(Operand::IdRef(pick(phi, pre)?));
+            p.operands.push(Operand::IdRef(pick(phi, gpre)?));
         }
         out.push(p);
     }
@@ -1090,7 +1164,7 @@ fn classify_vector(
         Op::Load => {
             let p = *ids.first()?;
             if let Some(bi) = cx.builtins.get(&p) {
-                if !crate::codegen::group::direct_builtin(cx, p, rty?) {
+                if !crate::codegen::uniform::direct_builtin(cx, p, rty?) {
                     return None;
                 }
                 let n = cx.layout.get(rty?).ok()?.leaves.len();
