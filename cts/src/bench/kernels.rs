@@ -86,6 +86,8 @@ pub const NAMES: &[&str] = &[
     "nbody",
     "hash",
     "vec4",
+    "daxpy",
+    "ddot",
     "empty",
     "image_linear_rgba8_none",
     "image_linear_rgba8_clamp",
@@ -129,6 +131,8 @@ pub const SOURCES: &[(&str, &str, &str)] = &[
     src!("nbody"),
     src!("hash"),
     src!("vec4"),
+    src!("daxpy"),
+    src!("ddot"),
     src!("empty"),
     src!("image_sample"),
 ];
@@ -191,6 +195,8 @@ pub fn job(name: &str, size: Size) -> Option<Job> {
         "nbody" => nbody(if large { 8192 } else { 2048 }),
         "hash" => hash(if large { 1 << 16 } else { 1 << 13 }),
         "vec4" => vec4(if large { 1 << 16 } else { 1 << 14 }, 256),
+        "daxpy" => daxpy(if large { 1 << 24 } else { 1 << 20 }),
+        "ddot" => ddot(if large { 1 << 24 } else { 1 << 20 }),
         "empty" => empty(),
         n if n.starts_with("image_") => image_sample(NAMES.iter().find(|m| **m == n)?, if large { 2048 } else { 512 })?,
         _ => return None,
@@ -418,6 +424,94 @@ fn reduce(n: usize) -> Job {
                 |i| format!("{:?}", want[i] as f32),
             )
             .map(|_| "ok".into())
+        }),
+    }
+}
+
+fn doubles(b: &[u8]) -> Vec<f64> {
+    cts::from_bytes(b)
+}
+
+fn daxpy(n: usize) -> Job {
+    let alpha = -1.75f64;
+    let mut r = Rng::new(21);
+    let x: Vec<f64> = (0..n).map(|_| r.signed() as f64 + r.unit() as f64 * 1e-7).collect();
+    let y: Vec<f64> = (0..n).map(|_| r.signed() as f64 - r.unit() as f64 * 1e-7).collect();
+    Job {
+        name: "daxpy",
+        class: Class::Memory,
+        desc: format!("{} doubles", mega(n)),
+        args: vec![scalar(alpha), input(&x), input(&y), output(8 * n)],
+        offset: vec![],
+        global: vec![n],
+        local: vec![],
+        work: 24.0 * n as f64,
+        unit: "GB/s",
+        check: Box::new(move |out| {
+            // alpha*x+y rounded once (fused) or twice.
+            compare(
+                &doubles(&out[0]),
+                n,
+                |i, g| {
+                    let want = alpha * x[i] + y[i];
+                    let tol = 2.0 * f64::EPSILON * ((alpha * x[i]).abs() + y[i].abs());
+                    (g - want).abs() <= tol
+                },
+                |i| format!("{:?}", alpha * x[i] + y[i]),
+            )
+            .map(|_| "ok".into())
+        }),
+    }
+}
+
+fn ddot(n: usize) -> Job {
+    let local = 256usize;
+    let per_item = 8usize;
+    let global = n / per_item;
+    let groups = global / local;
+    let mut r = Rng::new(22);
+    let x: Vec<f64> = (0..n).map(|_| r.signed() as f64).collect();
+    let y: Vec<f64> = (0..n).map(|_| r.signed() as f64 * 0.5).collect();
+    // Group g sums x[i] * y[i] for the i whose work-item (i % global) is in it; the error bound
+    // follows the sum of the magnitudes.
+    let mut want = vec![0f64; groups];
+    let mut mag = vec![0f64; groups];
+    for i in 0..n {
+        let g = (i % global) / local;
+        want[g] += x[i] * y[i];
+        mag[g] += (x[i] * y[i]).abs();
+    }
+    let total: f64 = want.iter().sum();
+    Job {
+        name: "ddot",
+        class: Class::Memory,
+        desc: format!("{} doubles, {groups} groups of {local}", mega(n)),
+        args: vec![
+            input(&x),
+            input(&y),
+            output(8 * groups),
+            Arg::Local(8 * local),
+            scalar(n as u32),
+        ],
+        offset: vec![],
+        global: vec![global],
+        local: vec![local],
+        work: 16.0 * n as f64,
+        unit: "GB/s",
+        check: Box::new(move |out| {
+            let got = doubles(&out[0]);
+            let tol = |i: usize| 4.0 * (per_item + local) as f64 * f64::EPSILON * mag[i];
+            compare(
+                &got,
+                groups,
+                |i, g| (g - want[i]).abs() <= tol(i),
+                |i| format!("{:?}", want[i]),
+            )?;
+            let sum: f64 = got.iter().sum();
+            if (sum - total).abs() > 1e-9 * total.abs().max(1.0) {
+                return Err(format!("partial sums add up to {sum}, want {total}"));
+            }
+            Ok("ok".into())
         }),
     }
 }

@@ -34,7 +34,7 @@ usage: clift-bench [options]
                     default: Clift and Portable Computing Language, whichever are present
   --size small|large  problem sizes (default small)
   --kernel NAME     kernel to run (repeatable; default all): vecadd saxpy reduce sgemm
-                    mandelbrot histogram nbody hash vec4 empty, and image_{linear,nearest}_{rgba8,float}_
+                    mandelbrot histogram nbody hash vec4 daxpy ddot empty, and image_{linear,nearest}_{rgba8,float}_
                     {none,clamp,edge,repeat,mirror} (image_sample.cl through each sampler)
   --il              build from SPIR-V (clCreateProgramWithIL) on the platforms whose device
                     ingests it; the others build from source

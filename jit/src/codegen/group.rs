@@ -17,6 +17,7 @@
 use super::layout::{round_up, Id, Ty};
 use super::module::{copy_struct, kernel_args, load_args, stack_copy, ArgVal, Ctx};
 use super::translate::{promotable, rpo, successor_blocks, FnTx, R};
+use super::uniform::direct_builtin;
 use super::{driver as drv, regions, simd, uniform, CompileError};
 use crate::spirv::module::Function;
 use crate::spirv::Instruction;
@@ -167,32 +168,6 @@ fn used_builtins(cx: &Ctx, f: &Function) -> HashSet<BuiltIn> {
         }
     }
     out
-}
-
-/// Whether a load of `ptr` (type `ty`) reads a builtin variable directly from the values the
-/// work-item loops compute (see `FnTx::builtin_load`), not from the `WorkItem`.
-pub(crate) fn direct_builtin(cx: &Ctx, ptr: Id, ty: Id) -> bool {
-    if !matches!(cx.globals.get(&ptr), Some((_, StorageClass::Input))) {
-        return false;
-    }
-    let Some(bi) = cx.builtins.get(&ptr) else { return false };
-    let (want, n) = match bi {
-        BuiltIn::GlobalInvocationId
-        | BuiltIn::LocalInvocationId
-        | BuiltIn::WorkgroupId
-        | BuiltIn::GlobalSize
-        | BuiltIn::WorkgroupSize
-        | BuiltIn::EnqueuedWorkgroupSize
-        | BuiltIn::NumWorkgroups
-        | BuiltIn::GlobalOffset => (types::I64, 3),
-        BuiltIn::GlobalLinearId | BuiltIn::LocalInvocationIndex => (types::I64, 1),
-        BuiltIn::WorkDim => (types::I32, 1),
-        _ => return false,
-    };
-    match cx.layout.get(ty) {
-        Ok(info) => info.leaves.len() <= n && info.leaves.iter().all(|l| *l == want),
-        Err(_) => false,
-    }
 }
 
 /// Liveness at the barriers of `f` (reachable blocks `order`): for each barrier, in
@@ -460,15 +435,27 @@ fn build(
                 Err(why) => eprintln!("== kernel {name}: vector loop no ({why})"),
             }
         }
-        p.ok()
+        match p {
+            Ok(p) => Some(p),
+            Err(why) if !is_trivial(body, order[0]) => match simd::strict_decline(name, "the kernel", &why) {
+                Some(msg) => return Err(err(msg)),
+                None => None,
+            },
+            Err(_) => None,
+        }
     } else {
-        if fast && !regions && std::env::var_os("CLIFT_DUMP_CODE").is_some() {
+        if fast && !regions {
             let why = if wi_ids {
                 "calls or work-item ids read as vectors"
             } else {
                 "by-value arguments"
             };
-            eprintln!("== kernel {name}: vector loop no ({why})");
+            if std::env::var_os("CLIFT_DUMP_CODE").is_some() {
+                eprintln!("== kernel {name}: vector loop no ({why})");
+            }
+            if let Some(msg) = simd::strict_decline(name, "the kernel", why) {
+                return Err(err(msg));
+            }
         }
         None
     };

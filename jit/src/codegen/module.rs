@@ -554,7 +554,13 @@ pub(crate) fn compile_program(
         } else {
             match inline::flatten(&mut cx, f, &barrier_fns, &mut next_id) {
                 Some(b) => (BarrierStrategy::Regions, Some(b)),
-                None => (BarrierStrategy::Fibers, None),
+                None => {
+                    let why = "barriers in calls that cannot be inlined: the work-items run as fibers";
+                    if let Some(msg) = super::simd::strict_decline(&ep.name, "the kernel", why) {
+                        return Err(err(msg));
+                    }
+                    (BarrierStrategy::Fibers, None)
+                }
             }
         };
         plans.push(Plan {

@@ -16,14 +16,14 @@
 //! arithmetic on uniform values. The work-group function keeps uniform values live across a
 //! barrier once per group instead of once per work-item.
 
-use super::group::direct_builtin;
 use super::layout::{Id, Ty};
 use super::module::Ctx;
 use super::translate::successor_blocks;
 use crate::spirv::module::Function;
 use crate::spirv::Instruction;
+use cranelift_codegen::ir::types;
 use rspirv::dr::Operand;
-use rspirv::spirv::{BuiltIn, Op};
+use rspirv::spirv::{BuiltIn, Op, StorageClass};
 use std::collections::{HashMap, HashSet};
 
 /// Largest body (blocks) analysed; bigger ones are treated as wholly divergent.
@@ -312,5 +312,31 @@ mod tests {
     fn an_endless_loop_has_no_post_dominator() {
         let succ = vec![vec![1], vec![1]];
         assert_eq!(immediate_post_dominators(&succ), vec![None, None]);
+    }
+}
+
+/// Whether a load of `ptr` (type `ty`) reads a builtin variable directly from the values the
+/// work-item loops compute (see `FnTx::builtin_load`), not from the `WorkItem`.
+pub(crate) fn direct_builtin(cx: &Ctx, ptr: Id, ty: Id) -> bool {
+    if !matches!(cx.globals.get(&ptr), Some((_, StorageClass::Input))) {
+        return false;
+    }
+    let Some(bi) = cx.builtins.get(&ptr) else { return false };
+    let (want, n) = match bi {
+        BuiltIn::GlobalInvocationId
+        | BuiltIn::LocalInvocationId
+        | BuiltIn::WorkgroupId
+        | BuiltIn::GlobalSize
+        | BuiltIn::WorkgroupSize
+        | BuiltIn::EnqueuedWorkgroupSize
+        | BuiltIn::NumWorkgroups
+        | BuiltIn::GlobalOffset => (types::I64, 3),
+        BuiltIn::GlobalLinearId | BuiltIn::LocalInvocationIndex => (types::I64, 1),
+        BuiltIn::WorkDim => (types::I32, 1),
+        _ => return false,
+    };
+    match cx.layout.get(ty) {
+        Ok(info) => info.leaves.len() <= n && info.leaves.iter().all(|l| *l == want),
+        Err(_) => false,
     }
 }

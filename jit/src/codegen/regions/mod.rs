@@ -30,6 +30,7 @@ use super::group::Slot;
 use super::group::{is_barrier, linear_ids, GroupIds, STATE_DONE};
 use super::layout::Id;
 use super::module::Ctx;
+use super::simd;
 use super::translate::{op_id, successor_blocks, FnTx, R};
 use super::CompileError;
 use crate::spirv::module::Function;
@@ -346,7 +347,13 @@ impl FnTx<'_, '_, '_> {
                 Err(why) => eprintln!("== kernel {}: region {state} vector loop no ({why})", env.name),
             }
         }
-        let plan = plan.ok();
+        let plan = match plan {
+            Ok(p) => Some(p),
+            Err(why) => match simd::strict_decline(&env.name, &format!("region {state}"), &why) {
+                Some(msg) => return Err(CompileError::new(msg)),
+                None => None,
+            },
+        };
         let zero = self.b.ins().iconst(types::I64, 0);
         let zhead = self.b.create_block();
         let yhead = self.b.create_block();

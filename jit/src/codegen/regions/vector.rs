@@ -27,8 +27,8 @@ const MAX_BAILS: i64 = 8;
 impl FnTx<'_, '_, '_> {
     /// The vector plan of the region's code from block `sbi`, instruction `from` (after the
     /// deferred instructions; four work-items at once), where it has one: what its start and
-    /// its end keep per work-item in the records are 32-bit scalars, and it touches no private
-    /// variable.
+    /// its end keep per work-item in the records are scalars or vectors of 32-bit values, and it
+    /// touches no private variable.
     pub(super) fn region_plan(
         &mut self,
         f: &Function,
@@ -43,8 +43,10 @@ impl FnTx<'_, '_, '_> {
             return Err("calls or by-value arguments".into());
         }
         let inputs: HashSet<Id> = self
-            .slot_ids(&e.slots)
-            .ok_or("values kept per work-item at its start other than 32- or 64-bit scalars")?
+            .slot_ids_why(&e.slots)
+            .map_err(|why| {
+                format!("values kept per work-item at its start other than scalars or 32-bit vectors: {why}")
+            })?
             .into_iter()
             .map(|(id, ..)| id)
             .collect();
@@ -103,25 +105,44 @@ impl FnTx<'_, '_, '_> {
         if let Some(at) = plan.yield_at {
             let bp = self.group.as_ref().and_then(|g| g.regions.as_ref()?.barriers.get(&at));
             let slots = bp.map(|bp| bp.slots.clone()).unwrap_or_default();
-            let ok = bp.is_some()
-                && self
-                    .slot_ids(&slots)
-                    .is_some_and(|ids| ids.iter().all(|(id, ..)| plan.has_lanes(*id)));
-            if !ok {
-                return Err("values kept per work-item at its end other than 32- or 64-bit scalars".into());
+            let why = match (bp, self.slot_ids_why(&slots)) {
+                (None, _) => Some("an unknown barrier".to_string()),
+                (_, Err(why)) => Some(why),
+                (_, Ok(ids)) => ids
+                    .iter()
+                    .find(|(id, ..)| !plan.has_lanes(*id))
+                    .map(|(id, ..)| format!("%{id} has no lanes in the plan")),
+            };
+            if let Some(why) = why {
+                return Err(format!(
+                    "values kept per work-item at its end other than scalars or 32-bit vectors: {why}"
+                ));
             }
         }
         Ok(plan)
     }
 
     /// The values of record slots `slots`, each with the offset and type of each of its leaves'
-    /// slots, when each is a 32- or 64-bit scalar value or a vector of 32-bit values (not a
+    /// slots, when each is a scalar (8 to 64 bits) or a vector of 32-bit values (not a
     /// private variable).
     fn slot_ids(&self, slots: &[Slot]) -> Option<Vec<(Id, Leaves)>> {
-        let r = self.group.as_ref()?.regions.as_ref()?;
+        self.slot_ids_why(slots).ok()
+    }
+
+    /// As [`slot_ids`](Self::slot_ids), or which value does not fit and why.
+    fn slot_ids_why(&self, slots: &[Slot]) -> Result<Vec<(Id, Leaves)>, String> {
+        let r = self
+            .group
+            .as_ref()
+            .and_then(|g| g.regions.as_ref())
+            .ok_or("not a region")?;
         let mut out: Vec<(Id, Leaves)> = Vec::new();
         for (var, ..) in slots {
-            let (id, vs) = r.crossing.iter().find(|(_, vs)| vs.contains(var))?;
+            let (id, vs) = r
+                .crossing
+                .iter()
+                .find(|(_, vs)| vs.contains(var))
+                .ok_or("a record slot of no value")?;
             if out.iter().any(|(x, _)| x == id) {
                 continue;
             }
@@ -129,17 +150,23 @@ impl FnTx<'_, '_, '_> {
             let leaves = vs
                 .iter()
                 .map(|v| slots.iter().find(|(w, ..)| w == v).map(|(_, off, ty)| (*off, *ty)))
-                .collect::<Option<Vec<_>>>()?;
+                .collect::<Option<Vec<_>>>()
+                .ok_or_else(|| format!("%{id}: a leaf without a record slot"))?;
             let ok = match leaves.as_slice() {
-                [(_, t)] => matches!(*t, types::I32 | types::F32 | types::I64 | types::F64),
+                // (8- and 16-bit: chars, shorts and booleans, 0 or 1.)
+                [(_, t)] => matches!(
+                    *t,
+                    types::I8 | types::I16 | types::I32 | types::F32 | types::I64 | types::F64
+                ),
                 many => many.iter().all(|(_, t)| matches!(*t, types::I32 | types::F32)),
             };
             if !ok {
-                return None;
+                let tys: Vec<String> = leaves.iter().map(|(_, t)| t.to_string()).collect();
+                return Err(format!("%{id} of {}", tys.join(", ")));
             }
             out.push((*id, leaves));
         }
-        Some(out)
+        Ok(out)
     }
 
     /// The vector loop of a region: four work-items of the row at a time (all waiting at the
@@ -218,7 +245,7 @@ impl FnTx<'_, '_, '_> {
                 .iter()
                 .map(|(off, ty)| [0, 1, 2, 3].map(|l| self.b.ins().load(*ty, flags, vrec, (l * record) as i32 + off)))
                 .collect();
-            self.simd_input(id, &comps, &mut inputs)?;
+            self.simd_input(id, plan, &comps, &mut inputs)?;
         }
         let vecs = self.simd_body(plan, vbail, &[], inputs)?;
         // The end: a barrier (uniform values saved once, the four wait there) or the return.

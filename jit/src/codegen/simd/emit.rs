@@ -113,6 +113,10 @@ fn looped_masked(plan: &Plan, k: usize) -> bool {
         .unwrap_or(false)
 }
 
+fn fx_is_i8(fx: &FnTx, x: Value) -> bool {
+    fx.b.func.dfg.value_type(x) == types::I8
+}
+
 fn vec_type(t: Type) -> Option<Type> {
     match t {
         types::I32 => Some(types::I32X4),
@@ -390,11 +394,18 @@ impl FnTx<'_, '_, '_> {
     /// Adds the four lanes of each leaf of input `id` (scalars of its record slots' types, one
     /// entry per component of a vector) to `vecs`. (An input may be a promoted private
     /// variable, with no SPIR-V type of its own.)
-    pub(crate) fn simd_input(&mut self, id: Id, comps: &[[Value; LANES as usize]], vecs: &mut Vecs) -> R {
+    /// A boolean (`plan` knows its type) comes as four 8-bit 0/1 values and becomes a mask.
+    pub(crate) fn simd_input(&mut self, id: Id, plan: &Plan, comps: &[[Value; LANES as usize]], vecs: &mut Vecs) -> R {
         let one = |fx: &mut Self, xs: &[Value; LANES as usize]| {
             vec_type(fx.b.func.dfg.value_type(xs[0])).map(|vt| fx.build(vt, xs))
         };
+        let ty = plan.tys.get(&id).copied();
         match comps {
+            [xs] if fx_is_i8(self, xs[0]) && ty.is_some_and(|t| matches!(rep(self.cx, t), Some(Rep::Vector(_)))) => {
+                // (A boolean's record slot holds 0 or 1.)
+                let ty = ty.ok_or_else(|| CompileError::new("vector plan: an input of no type"))?;
+                self.put_lanes(id, ty, *xs, vecs)?;
+            }
             [xs] => match one(self, xs) {
                 Some(v) => {
                     vecs.v.insert(id, v);
@@ -1241,12 +1252,49 @@ impl FnTx<'_, '_, '_> {
             .collect();
         let mut out = Vec::with_capacity(LANES as usize);
         let mut res = Ok(());
+        // An atomic runs only for the lanes in the execution mask (the others get zeros).
+        let mask = vecs
+            .exec
+            .filter(|_| super::plan::is_atomic(inst.opcode))
+            .map(|v| self.b.use_var(v));
+        let leaves = self.cx.layout.get(ty)?.leaves.clone();
         for l in 0..LANES as usize {
+            let next = mask.map(|m| {
+                let ml = self.b.ins().extractlane(m, l as u8);
+                let (go, next) = (self.b.create_block(), self.b.create_block());
+                let zeros: Vec<BlockArg> = leaves
+                    .iter()
+                    .map(|t| {
+                        let z = match *t {
+                            types::F32 => self.b.ins().f32const(0.0),
+                            types::F64 => self.b.ins().f64const(0.0),
+                            t => self.b.ins().iconst(t, 0),
+                        };
+                        BlockArg::Value(z)
+                    })
+                    .collect();
+                for t in &leaves {
+                    self.b.append_block_param(next, *t);
+                }
+                self.b.ins().brif(ml, go, &[], next, &zeros);
+                self.b.seal_block(go);
+                self.b.switch_to_block(go);
+                next
+            });
             for (x, t, q) in &lanes {
                 self.def(*x, *t, q[l].clone());
             }
             match self.inst(inst).and_then(|_| self.val(r)) {
-                Ok(v) => out.push(v),
+                Ok(v) => match next {
+                    Some(next) => {
+                        let args: Vec<BlockArg> = v.iter().map(|x| BlockArg::Value(*x)).collect();
+                        self.b.ins().jump(next, &args);
+                        self.b.seal_block(next);
+                        self.b.switch_to_block(next);
+                        out.push(self.b.block_params(next).to_vec());
+                    }
+                    None => out.push(v),
+                },
                 Err(e) => {
                     res = Err(e);
                     break;

@@ -207,11 +207,12 @@ fn rep(cx: &Ctx, ty: Id) -> Option<Rep> {
 }
 
 impl Plan {
-    /// Whether `id`'s four lanes can be had as a vector (a value, not a mask or an id vector).
+    /// Whether `id`'s four lanes can be had as a vector (a value or a comparison's mask, not an
+    /// id vector).
     pub(crate) fn has_lanes(&self, id: Id) -> bool {
         matches!(
             self.class.get(&id).copied().unwrap_or(Class::Uniform),
-            Class::Uniform | Class::Affine(_) | Class::Varying
+            Class::Uniform | Class::Affine(_) | Class::Varying | Class::Monotone
         )
     }
 
@@ -226,11 +227,22 @@ impl Plan {
 }
 
 /// Whether vectorization is enabled (`CLIFT_SIMD=0` turns it off) and whether a failure to
-/// vectorize a kernel is an error rather than a silent fallback (`CLIFT_SIMD=strict`, for tests).
+/// build the vector code of a kernel or region is an error rather than a silent fallback
+/// (`CLIFT_SIMD=check` and `CLIFT_SIMD=strict`, for tests).
 pub(crate) fn mode() -> (bool, bool) {
     match std::env::var("CLIFT_SIMD").as_deref() {
         Ok("0") => (false, false),
-        Ok("strict") => (true, true),
+        Ok("strict") | Ok("check") => (true, true),
         _ => (true, false),
     }
+}
+
+/// With `CLIFT_SIMD=strict`, any kernel or barrier region that does not take the vector loop
+/// (the planner declines it, or it runs on fibers) is a build error naming the reason;
+/// `CLIFT_SIMD=check` only makes failures to build planned vector code errors. `None`: not
+/// strict; else the error message for kernel `name` declined for `why`.
+pub(crate) fn strict_decline(name: &str, what: &str, why: &str) -> Option<String> {
+    (std::env::var("CLIFT_SIMD").as_deref() == Ok("strict")).then(|| {
+        format!("kernel {name}: {what} does not take the vector loop ({why}) and CLIFT_SIMD=strict makes that an error")
+    })
 }

@@ -5,7 +5,7 @@ use super::{rep, Class, Guard, Plan, Step};
 use crate::codegen::group::is_barrier;
 use crate::codegen::layout::{round_up, Id, Scalar, Ty};
 use crate::codegen::module::Ctx;
-use crate::codegen::translate::{op_id, successors};
+use crate::codegen::translate::op_id;
 use crate::spirv::module::{ConstantValue, Function};
 use crate::spirv::Instruction;
 use cranelift_codegen::ir::{types, Type};
@@ -77,6 +77,32 @@ pub(super) fn base_name(name: &str) -> &str {
     name.strip_prefix("native_")
         .or_else(|| name.strip_prefix("half_"))
         .unwrap_or(name)
+}
+
+/// The atomic instructions the vector loop runs lane by lane.
+pub(super) fn is_atomic(op: Op) -> bool {
+    use Op::*;
+    matches!(
+        op,
+        AtomicLoad
+            | AtomicStore
+            | AtomicExchange
+            | AtomicCompareExchange
+            | AtomicIIncrement
+            | AtomicIDecrement
+            | AtomicIAdd
+            | AtomicISub
+            | AtomicSMin
+            | AtomicUMin
+            | AtomicSMax
+            | AtomicUMax
+            | AtomicAnd
+            | AtomicOr
+            | AtomicXor
+            | AtomicFAddEXT
+            | AtomicFMinEXT
+            | AtomicFMaxEXT
+    )
 }
 
 fn is_bool(cx: &Ctx, ty: Id) -> bool {
@@ -516,6 +542,22 @@ fn plan_with(
             }
             // Hints without code.
             Op::LifetimeStart | Op::LifetimeStop => (Step::Scalar, None),
+            // Atomics: the scalar translation lane by lane, in lane order, each only for a lane
+            // in the execution mask (work-items are unordered, so any order of the four is one
+            // the scalar loop could have run; four lanes on one address each see the others').
+            op if is_atomic(op) => {
+                let ok = ids
+                    .iter()
+                    .all(|x| matches!(cls(x), Class::Uniform | Class::Affine(_) | Class::Varying));
+                let scalar = match inst.result_type {
+                    Some(t) => matches!(rep(cx, t), Some(super::Rep::Vector(_) | super::Rep::Quad(_))),
+                    None => true,
+                };
+                if !ok || !scalar {
+                    return Err(inst.describe());
+                }
+                (Step::Lanes, inst.result_id.map(|_| Class::Varying))
+            }
             Op::CopyMemorySized | Op::CopyMemory => {
                 // Lane by lane (under the execution mask), every pointer uniform, affine or
                 // varying.
@@ -547,7 +589,7 @@ fn plan_with(
         if !checked {
             return Err(format!("{}: stride too large", inst.describe()));
         }
-        if matches!(inst.opcode, Op::Store | Op::CopyMemorySized | Op::CopyMemory) {
+        if matches!(inst.opcode, Op::Store | Op::CopyMemorySized | Op::CopyMemory) || is_atomic(inst.opcode) {
             stored = true;
         }
         any_vector |= matches!(step, Step::Vector | Step::Lanes) || out.is_some_and(|c| c != Class::Uniform);
@@ -633,7 +675,7 @@ fn flatten(cx: &Ctx, f: &Function, order: &[usize]) -> Option<(Vec<Instruction>,
                     let target = op_id(inst, 0).ok()?;
                     if let Some((chain, exit)) = self_loop(target) {
                         // A loop without a guard (do-while).
-                        loop_steps(cx, f, &mut out, &mut seen, None, (blk.label, blk.label), &chain, exit)?;
+                        loop_steps(cx, f, &mut out, &mut seen, None, [blk.label; 2], &chain, exit)?;
                         cur = *index.get(&exit)?;
                         phis_done = true;
                     } else {
@@ -647,36 +689,30 @@ fn flatten(cx: &Ctx, f: &Function, order: &[usize]) -> Option<(Vec<Instruction>,
                     let (t, e) = (op_id(inst, 1).ok()?, op_id(inst, 2).ok()?);
                     // A loop behind a guard: `if (c) do { ... } while (c2);`, the guard's other
                     // side being the loop's exit.
-                    // The guard may lead to the loop through a preheader: one block of
-                    // computation only (what LLVM leaves of a loop's setup), run before the
-                    // guard's test since it has no effect.
-                    let preheader = |l: Id| -> Option<(usize, Id)> {
-                        let i = *index.get(&l)?;
-                        let (last, rest) = f.blocks[i].instructions.split_last()?;
-                        let next = (last.opcode == Op::Branch).then(|| op_id(last, 0).ok()).flatten()?;
-                        let plain = rest.iter().all(|i| i.opcode != Op::Phi && speculatable(cx, i));
-                        let only_pred = f
-                            .blocks
-                            .iter()
-                            .filter(|b| b.instructions.last().is_some_and(|x| successors(x).contains(&l)))
-                            .count()
-                            == 1;
-                        (plain && only_pred).then_some((i, next))
-                    };
+                    // The loop may come after a preheader: one block without phis that only
+                    // computes (run before the guard, as an if-converted arm is).
                     let guarded = [(t, e, false), (e, t, true)]
                         .into_iter()
                         .find_map(|(l, other, negate)| {
-                            let (pre, head) = match self_loop(l) {
-                                Some(_) => (None, l),
-                                None => {
-                                    let (pi, next) = preheader(l)?;
-                                    (Some(pi), next)
-                                }
-                            };
-                            let (chain, exit) = self_loop(head)?;
-                            (exit == other && merge.is_none()).then_some((pre, chain, exit, negate))
+                            if merge.is_some() {
+                                return None;
+                            }
+                            if let Some((chain, exit)) = self_loop(l) {
+                                return (exit == other).then_some((chain, exit, negate, None));
+                            }
+                            let pi = *index.get(&l)?;
+                            let (last, rest) = f.blocks[pi].instructions.split_last()?;
+                            let computes = rest.iter().all(|i| {
+                                matches!(i.opcode, Op::Nop | Op::Line | Op::NoLine)
+                                    || (i.opcode != Op::Phi && speculatable(cx, i))
+                            });
+                            if last.opcode != Op::Branch || !computes || l == other {
+                                return None;
+                            }
+                            let (chain, exit) = self_loop(op_id(last, 0).ok()?)?;
+                            (exit == other && !chain.contains(&pi)).then_some((chain, exit, negate, Some(pi)))
                         });
-                    if let Some((pre, chain, exit, negate)) = guarded {
+                    if let Some((chain, exit, negate, pre)) = guarded {
                         let g = Some((c, negate));
                         let mut from = blk.label;
                         if let Some(pi) = pre {
@@ -684,15 +720,16 @@ fn flatten(cx: &Ctx, f: &Function, order: &[usize]) -> Option<(Vec<Instruction>,
                                 return None;
                             }
                             let pb = &f.blocks[pi];
-                            let (_, rest) = pb.instructions.split_last()?;
+                            let n = pb.instructions.len().saturating_sub(1);
                             out.extend(
-                                rest.iter()
+                                pb.instructions[..n]
+                                    .iter()
                                     .filter(|i| !matches!(i.opcode, Op::Nop | Op::Line | Op::NoLine))
                                     .cloned(),
                             );
                             from = pb.label;
                         }
-                        loop_steps(cx, f, &mut out, &mut seen, g, (from, blk.label), &chain, exit)?;
+                        loop_steps(cx, f, &mut out, &mut seen, g, [from, blk.label], &chain, exit)?;
                         cur = *index.get(&exit)?;
                         phis_done = true;
                         selects = None;
@@ -906,8 +943,7 @@ fn chain_loop(f: &Function, index: &HashMap<Id, usize>, l: Id) -> Option<(Vec<us
 }
 
 /// The markers and instructions of loop `chain` (block indexes, the first its head) entered
-/// from block `pre` (behind guard `(condition, negate)`, if any, in block `skip`, from which
-/// the guard's other side reaches the exit) that leaves to block `exit`:
+/// from block `pre` (behind guard `(condition, negate)` in block `gpre`, if any) that leaves to block `exit`:
 /// a head marker (OpLoopMerge [0, negate, guard]), the head's phis as [entry value, value from
 /// the latch], the blocks' instructions with a marker for each test in the middle
 /// (OpLoopMerge [2, negate, condition]: the work-items leave when the condition holds, is
@@ -921,7 +957,7 @@ fn loop_steps(
     out: &mut Vec<Instruction>,
     seen: &mut [bool],
     guard: Option<(Id, bool)>,
-    (pre, skip): (Id, Id),
+    [pre, gpre]: [Id; 2],
     chain: &[usize],
     exit: Id,
 ) -> Option<()> {
@@ -1004,7 +1040,7 @@ fn loop_steps(
             .map(|e| pick(phi, *e).map(Operand::IdRef))
             .collect::<Option<_>>()?;
         if guard.is_some() {
-            p.operands.push(Operand::IdRef(pick(phi, skip)?));
+            p.operands.push(Operand::IdRef(pick(phi, gpre)?));
         }
         out.push(p);
     }
@@ -1129,7 +1165,7 @@ fn classify_vector(
         Op::Load => {
             let p = *ids.first()?;
             if let Some(bi) = cx.builtins.get(&p) {
-                if !crate::codegen::group::direct_builtin(cx, p, rty?) {
+                if !crate::codegen::uniform::direct_builtin(cx, p, rty?) {
                     return None;
                 }
                 let n = cx.layout.get(rty?).ok()?.leaves.len();

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# The layering of jit/src/codegen (issue 16 item 2): a module may use modules of its own layer
+# or of a lower one, never one of a higher layer.
+#
+#   4 program                 module, native
+#   3 work-group functions    group, regions, simd
+#   2 function translation    translate, inline, uniform
+#   1 instruction families    arith, atomics, composite, control, convert, extinst, generic,
+#                             geometric, image, khr_ext, memory, printf, vector, and helpers
+#                             (the Rust functions their code calls, and the table of them)
+#   0 foundations             layout (types), driver (the runtime that runs the generated code:
+#                             work-item state, fibers, barriers)
+#
+# The crate root of the code generator (codegen/mod.rs: CompileError, CompileOptions, the
+# Program and Kernel it hands out) may be used from any layer.
+#
+# Prints every import of a higher layer (file, the module it imports, both layers) and the
+# import cycles between modules; exits 1 when there is an upward import, unless it is one of
+# the known ones (KNOWN below) with --known (printed as "known"), 0 otherwise.
+#   scripts/codegen-layers.sh            # every upward import is an error
+#   scripts/codegen-layers.sh --known    # only imports not in KNOWN below are errors
+set -euo pipefail
+cd "$(dirname "$0")/.."
+known_ok=0
+[ "${1:-}" = "--known" ] && known_ok=1
+
+# Upward imports that exist today and need a larger refactor ("from>to" pairs): the
+# instruction families are `impl FnTx` blocks on the translator's state, defined in translate;
+# everything uses `module::Ctx`, the program's compile context (and memory/extinst its
+# load_leaves/store_leaves); the translator's state holds group's `GroupTx`.
+KNOWN="${CODEGEN_LAYERS_KNOWN:-arith>translate atomics>translate composite>translate control>translate convert>translate
+extinst>module extinst>translate generic>translate geometric>translate group>module
+image>translate inline>module khr_ext>translate memory>module memory>translate
+regions>module simd>module translate>group translate>module uniform>module vector>translate}"
+
+exec perl -e '
+use strict; use warnings;
+my ($known_ok, $known) = @ARGV;
+my %layer = (
+  module => 4, native => 4,
+  group => 3, regions => 3, simd => 3,
+  translate => 2, inline => 2, uniform => 2,
+  arith => 1, atomics => 1, composite => 1, control => 1, convert => 1, extinst => 1,
+  generic => 1, geometric => 1, image => 1, khr_ext => 1, memory => 1, printf => 1, vector => 1,
+  helpers => 1,
+  layout => 0, driver => 0,
+);
+my %names = (4 => "program", 3 => "work-group functions", 2 => "function translation",
+             1 => "instruction families", 0 => "foundations");
+my %known = map { $_ => 1 } grep { length } split /[\s,]+/, $known;
+my $dir = "jit/src/codegen";
+my @files = sort (glob("$dir/*.rs"), glob("$dir/*/*.rs"));
+my (%edges, @up, @unknown_mod);
+for my $f (@files) {
+  my $rel = substr($f, length($dir) + 1);
+  next if $rel eq "mod.rs";
+  my @parts = split m{/}, $rel;
+  my $mod = $parts[0]; $mod =~ s/\.rs$//;
+  my $depth = scalar(@parts) - 1 + ($parts[-1] eq "mod.rs" ? 0 : 1) - 1;
+  # depth: how many "super::" lead from this file to codegen (a file in codegen: 1; in a
+  # subfolder: 2; a subfolder mod.rs: 1).
+  $depth = (@parts == 1) ? 1 : ($parts[-1] eq "mod.rs" ? 1 : 2);
+  if (!exists $layer{$mod}) { push @unknown_mod, $rel; next; }
+  open my $fh, "<", $f or die "$f: $!";
+  local $/; my $text = <$fh>; close $fh;
+  $text =~ s{//[^\n]*}{}g;                       # comments (doc links are not imports)
+  $text =~ s{"(?:[^"\\]|\\.)*"}{""}gs;           # strings
+  my $sup = "super::" x $depth;
+  my @refs;
+  # Paths to a codegen module: super::...::NAME or crate::codegen::NAME, possibly in a group.
+  while ($text =~ /(?<![\w:])(?:crate::codegen::|\Q$sup\E)(\{(?:[^{}]|\{[^{}]*\})*\}|\w+)/g) {
+    my $t = $1;
+    if ($t =~ /^\{/) {
+      $t = substr($t, 1, -1);
+      $t =~ s/\{[^{}]*\}//g;
+      for my $item (split /,/, $t) {
+        $item =~ s/^\s+|\s+$//g;
+        push @refs, $1 if $item =~ /^(\w+)/;
+      }
+    } else { push @refs, $t; }
+  }
+  # Within a subfolder, super::NAME names a sibling of the same module (no layer change) and
+  # super::super:: the codegen modules; one level of super in a codegen/*.rs file is codegen.
+  for my $r (@refs) {
+    next unless exists $layer{$r};
+    next if $r eq $mod;
+    $edges{$mod}{$r} = 1;
+    if ($layer{$r} > $layer{$mod}) {
+      push @up, [$rel, $mod, $r];
+    }
+  }
+}
+my $fail = 0;
+for my $u (@up) {
+  my ($rel, $m, $r) = @$u;
+  my $tag = $known{"$m>$r"} ? "known" : "UPWARD";
+  $fail = 1 if $tag eq "UPWARD" || !$known_ok;
+  printf "%-8s %-22s imports %-10s (layer %d %s -> layer %d %s)\n", $tag, $rel, $r,
+    $layer{$m}, $names{$layer{$m}}, $layer{$r}, $names{$layer{$r}};
+}
+for my $u (@unknown_mod) { print "UNLAYERED $u: add its module to the layer table\n"; $fail = 1; }
+# Cycles: strongly connected components of the module graph (Tarjan).
+my (%index, %low, %on, @stack, @sccs); my $i = 0;
+my $strong; $strong = sub {
+  my $v = shift; $index{$v} = $low{$v} = $i++; push @stack, $v; $on{$v} = 1;
+  for my $w (sort keys %{ $edges{$v} || {} }) {
+    if (!exists $index{$w}) { $strong->($w); $low{$v} = $low{$w} if $low{$w} < $low{$v}; }
+    elsif ($on{$w}) { $low{$v} = $index{$w} if $index{$w} < $low{$v}; }
+  }
+  if ($low{$v} == $index{$v}) {
+    my @c; my $w;
+    do { $w = pop @stack; $on{$w} = 0; push @c, $w; } while ($w ne $v);
+    push @sccs, [sort @c] if @c > 1;
+  }
+};
+for my $v (sort keys %layer) { $strong->($v) unless exists $index{$v}; }
+for my $c (@sccs) { printf "cycle (%d modules): %s\n", scalar(@$c), join(" ", @$c); }
+printf "%d upward import(s), %d cycle(s)\n", scalar(@up), scalar(@sccs);
+exit $fail;
+' "$known_ok" "$KNOWN"
