@@ -2,6 +2,14 @@
 //!
 //! `compile` turns a module into a [`Program`]: one JIT module holding every function, plus one
 //! [`Kernel`] per OpEntryPoint with its argument layout. `Kernel::run_group` runs one work-group.
+//!
+//! Layers (issue 16), each module using only its own layer and lower ones: the program
+//! (`module`, `native`) above the work-group functions (`group`, `regions`, `simd`) above
+//! function translation (`translate`, `inline`, `uniform`) above the instruction families
+//! (`arith`, `memory`, `extinst`, ... and `helpers`, the Rust functions their code calls) above
+//! the foundations (`layout`, `driver`). `scripts/codegen-layers.sh` checks it and lists the
+//! imports that still go up (the families are `impl FnTx` blocks on translate's type; most
+//! modules use `module::Ctx`).
 
 mod arith;
 mod atomics;

@@ -296,25 +296,6 @@ fn immediate_post_dominators(succ: &[Vec<usize>]) -> Vec<Option<usize>> {
         .collect()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn post_dominators_of_a_diamond_in_a_loop() {
-        // 0 -> 1; 1 -> 2, 3; 2 -> 3; 3 -> 1, 4; 4 exits.
-        let succ = vec![vec![1], vec![2, 3], vec![3], vec![1, 4], vec![]];
-        let ip = immediate_post_dominators(&succ);
-        assert_eq!(ip, vec![Some(1), Some(3), Some(3), Some(4), None]);
-    }
-
-    #[test]
-    fn an_endless_loop_has_no_post_dominator() {
-        let succ = vec![vec![1], vec![1]];
-        assert_eq!(immediate_post_dominators(&succ), vec![None, None]);
-    }
-}
-
 /// Whether a load of `ptr` (type `ty`) reads a builtin variable directly from the values the
 /// work-item loops compute (see `FnTx::builtin_load`), not from the `WorkItem`.
 pub(crate) fn direct_builtin(cx: &Ctx, ptr: Id, ty: Id) -> bool {
@@ -338,5 +319,24 @@ pub(crate) fn direct_builtin(cx: &Ctx, ptr: Id, ty: Id) -> bool {
     match cx.layout.get(ty) {
         Ok(info) => info.leaves.len() <= n && info.leaves.iter().all(|l| *l == want),
         Err(_) => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn post_dominators_of_a_diamond_in_a_loop() {
+        // 0 -> 1; 1 -> 2, 3; 2 -> 3; 3 -> 1, 4; 4 exits.
+        let succ = vec![vec![1], vec![2, 3], vec![3], vec![1, 4], vec![]];
+        let ip = immediate_post_dominators(&succ);
+        assert_eq!(ip, vec![Some(1), Some(3), Some(3), Some(4), None]);
+    }
+
+    #[test]
+    fn an_endless_loop_has_no_post_dominator() {
+        let succ = vec![vec![1], vec![1]];
+        assert_eq!(immediate_post_dominators(&succ), vec![None, None]);
     }
 }

@@ -7,8 +7,9 @@
 //! Work-items of a group are unordered between barriers, and two work-items touching the same
 //! memory without synchronization is a data race (undefined), so the four work-items' loads and
 //! stores may be interleaved in any order as long as each work-item's own order is kept, which
-//! straight-line vector code does. Atomics, barriers, calls and anything else with a
-//! per-work-item effect keep the kernel on the scalar path.
+//! straight-line vector code does. Atomics run lane by lane in lane order, each only for a
+//! lane in the execution mask (an order the scalar loop could have run too). Calls and anything
+//! else with a per-work-item effect keep the kernel on the scalar path.
 //!
 //! Each value of the body gets a class:
 //! - uniform: the same in the four work-items (constants, arguments, the group's builtins and
@@ -44,6 +45,10 @@
 //! loop has another (then the plan is made again with that phi varying). A loop whose values
 //! are used after it in a way the mask cannot keep instead sends four work-items that
 //! disagree to the scalar loop, where nothing was stored yet.
+//!
+//! A kernel whose loops carry a few values of OpenCL vector type (the scalar path keeps each in
+//! one SIMD register) but more four-lane registers than x86-64 has stays scalar (`plan`'s
+//! `registers`, from measurements).
 //!
 //! Values that are not 32-bit (size_t and long arithmetic, pointers, doubles, chars) are held
 //! as four scalars, one per lane (`Rep::Quad`); operations without a four-lane form (64-bit
