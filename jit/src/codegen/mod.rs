@@ -5,6 +5,7 @@
 
 mod arith;
 mod atomics;
+mod collective;
 mod composite;
 mod control;
 mod convert;
