@@ -70,8 +70,8 @@ const V3_0: cl_version = info::version(3, 0, 0);
 /// OpenCL C through clang + llvm-spirv, byte-addressable stores and 32/64-bit atomics on
 /// global and local memory, non-uniform work-groups, double precision, images and samplers
 /// (1D, 1D buffer, 1D array, 2D, 2D array, 3D; read, write and read-write; depth and sRGB;
-/// 2D images from buffers). Not yet: fp16, subgroups, work-group collectives, pipes, device
-/// enqueue. Each later issue adds its entries here.
+/// 2D images from buffers), work-group collectives, sub-groups (`__opencl_c_subgroups`; not
+/// cl_khr_subgroups). Not yet: fp16, pipes, device enqueue. Each later issue adds its entries here.
 pub const FEATURES: Features = Features {
     extensions: &[
         ("cl_khr_icd", V1_0),

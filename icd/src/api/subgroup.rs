@@ -5,9 +5,9 @@
 //! work-items makes ceil(N / 32) sub-groups of at most 32.
 
 use crate::guard::{guard, write_info, ClResult};
+use jit::abi::SUB_GROUP_SIZE;
 use opencl_sys::*;
 use runtime::info;
-use jit::abi::SUB_GROUP_SIZE;
 use std::ffi::c_void;
 
 /// The local size an NDRange query passes: 1 to 3 `size_t`.
@@ -18,7 +18,7 @@ unsafe fn local_size(input_size: usize, input: *const c_void) -> ClResult<Vec<us
     let n = input_size / std::mem::size_of::<usize>();
     // "CL_INVALID_VALUE if param_name is CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE and the size in
     // bytes specified by input_value_size is not valid or if input_value is NULL."
-    if input.is_null() || input_size % std::mem::size_of::<usize>() != 0 || !(1..=3).contains(&n) {
+    if input.is_null() || !input_size.is_multiple_of(std::mem::size_of::<usize>()) || !(1..=3).contains(&n) {
         return Err(CL_INVALID_VALUE);
     }
     let p = input as *const usize;
@@ -68,7 +68,7 @@ unsafe fn kernel_sub_group_info(
             let count = unsafe { (input_value as *const usize).read_unaligned() };
             let dims = param_value_size / std::mem::size_of::<usize>();
             if !param_value.is_null()
-                && (param_value_size % std::mem::size_of::<usize>() != 0 || !(1..=3).contains(&dims))
+                && (!param_value_size.is_multiple_of(std::mem::size_of::<usize>()) || !(1..=3).contains(&dims))
             {
                 return Err(CL_INVALID_VALUE);
             }

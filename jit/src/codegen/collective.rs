@@ -34,16 +34,16 @@
 //! work-items the `cl_khr_subgroup_ballot` masks (uint4) can describe.
 //!
 //! Each slice (the whole group for work-group scope) has its own count of `get`s to come.
+use super::driver as drv;
 use super::layout::Scalar;
 use super::module::Ctx;
 use super::translate::{op_id, op_lit, result, FnTx, R};
+use crate::abi::SUB_GROUP_SIZE;
 use crate::codegen::driver::WorkItem;
 use crate::spirv::module::Module;
 use crate::spirv::Instruction;
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Value};
 use rspirv::dr::Operand;
-use super::driver as drv;
-use crate::abi::SUB_GROUP_SIZE;
 use rspirv::spirv::{BuiltIn, GroupOperation, Op, Scope, StorageClass};
 use std::cell::RefCell;
 
@@ -145,7 +145,9 @@ pub(crate) fn rewrite(m: &Module) -> Option<Module> {
         for b in &mut f.blocks {
             let old = std::mem::take(&mut b.instructions);
             for inst in old {
-                let split = is_group_op(m, &inst).then(|| split(set, &inst, scope_of(m, &inst))).flatten();
+                let split = is_group_op(m, &inst)
+                    .then(|| split(set, &inst, scope_of(m, &inst)))
+                    .flatten();
                 match split {
                     Some(three) => b.instructions.extend(three),
                     None => b.instructions.push(inst),
@@ -247,7 +249,7 @@ impl FnTx<'_, '_, '_> {
             }
             let v = self.val1(x)?;
             let signed = (code >> 8) & 0xf == KIND_SIGNED;
-            let bits = self.to_bits(inst, s, v, signed)?;
+            let bits = self.leaf_to_bits(inst, s, v, signed)?;
             self.call_helper("clift_wg_put", &[types::I64, types::I64], &[], &[wi, bits])?;
             return Ok(());
         }
@@ -262,13 +264,16 @@ impl FnTx<'_, '_, '_> {
             Scalar::Ptr => 64,
         };
         let kind = (code >> 8) & 0xf;
-        if kind == KIND_FLOAT && !matches!(s, Scalar::Float(_)) || kind != KIND_FLOAT && matches!(s, Scalar::Float(_))
-        {
-            if !matches!(code & 0xf, MODE_BROADCAST | MODE_BROADCAST_LINEAR) {
-                return Err(self.err(inst, "operand type does not match the operation"));
-            }
+        let float_op = kind == KIND_FLOAT;
+        let broadcast = matches!(code & 0xf, MODE_BROADCAST | MODE_BROADCAST_LINEAR);
+        if float_op != matches!(s, Scalar::Float(_)) && !broadcast {
+            return Err(self.err(inst, "operand type does not match the operation"));
         }
-        let kind = if matches!(s, Scalar::Float(_)) { KIND_FLOAT } else { kind };
+        let kind = if matches!(s, Scalar::Float(_)) {
+            KIND_FLOAT
+        } else {
+            kind
+        };
         let full = (code & (0xff | SUB_GROUP)) | kind << 8 | width << 16;
         let mut idx = [None; 3];
         if matches!(code & 0xf, MODE_BROADCAST | MODE_BROADCAST_LINEAR) {
@@ -296,13 +301,13 @@ impl FnTx<'_, '_, '_> {
             &[types::I64],
             &[wi, c, x, y, z],
         )?;
-        let v = self.from_bits(s, out[0]);
+        let v = self.bits_to_leaf(s, out[0]);
         self.def(r, ty, vec![v]);
         Ok(())
     }
 
     /// A scalar's bits in 64: integers extended per `signed`, floats' patterns zero-extended.
-    fn to_bits(&mut self, inst: &Instruction, s: Scalar, v: Value, signed: bool) -> R<Value> {
+    fn leaf_to_bits(&mut self, inst: &Instruction, s: Scalar, v: Value, signed: bool) -> R<Value> {
         let t = self.b.func.dfg.value_type(v);
         Ok(match (s, t) {
             (_, types::I64) => v,
@@ -317,7 +322,7 @@ impl FnTx<'_, '_, '_> {
         })
     }
 
-    fn from_bits(&mut self, s: Scalar, v: Value) -> Value {
+    fn bits_to_leaf(&mut self, s: Scalar, v: Value) -> Value {
         match s.clif() {
             types::I64 => v,
             types::F64 => self.b.ins().bitcast(types::F64, MemFlagsData::new(), v),
@@ -357,7 +362,10 @@ impl FnTx<'_, '_, '_> {
             BuiltIn::SubgroupSize => {
                 // min(SUB_GROUP_SIZE, n - first local id of the sub-group)
                 let n = product(self, drv::OFF_LOCAL_SIZE);
-                let lid = self.b.ins().load(types::I64, flags, wi, drv::OFF_LOCAL_LINEAR_ID as i32);
+                let lid = self
+                    .b
+                    .ins()
+                    .load(types::I64, flags, wi, drv::OFF_LOCAL_LINEAR_ID as i32);
                 let first = self.b.ins().band_imm_s(lid, !(sg - 1));
                 let left = self.b.ins().isub(n, first);
                 let cap = self.b.ins().iconst(types::I64, sg);
@@ -377,11 +385,17 @@ impl FnTx<'_, '_, '_> {
                 count(self, e)
             }
             BuiltIn::SubgroupId => {
-                let lid = self.b.ins().load(types::I64, flags, wi, drv::OFF_LOCAL_LINEAR_ID as i32);
+                let lid = self
+                    .b
+                    .ins()
+                    .load(types::I64, flags, wi, drv::OFF_LOCAL_LINEAR_ID as i32);
                 self.b.ins().ushr_imm_s(lid, sg.trailing_zeros() as i64)
             }
             BuiltIn::SubgroupLocalInvocationId => {
-                let lid = self.b.ins().load(types::I64, flags, wi, drv::OFF_LOCAL_LINEAR_ID as i32);
+                let lid = self
+                    .b
+                    .ins()
+                    .load(types::I64, flags, wi, drv::OFF_LOCAL_LINEAR_ID as i32);
                 self.b.ins().band_imm_s(lid, sg - 1)
             }
             _ => return Ok(None),
@@ -474,7 +488,11 @@ pub unsafe extern "C" fn clift_wg_get(wi: *const WorkItem, code: u32, x: u64, y:
             compute(code, &s.vals[start..end], &mut s.out[start..end], wi, [x, y, z]);
         }
         s.remaining[slice] -= 1;
-        let at = if matches!(mode, MODE_INCLUSIVE | MODE_EXCLUSIVE) { lid } else { start };
+        let at = if matches!(mode, MODE_INCLUSIVE | MODE_EXCLUSIVE) {
+            lid
+        } else {
+            start
+        };
         s.out[at]
     })
 }
@@ -620,11 +638,23 @@ mod tests {
 
     #[test]
     fn identities() {
-        assert_eq!(Op2::new(code(0, ARITH_MIN, KIND_SIGNED, 32)).identity() as i64, i32::MAX as i64);
-        assert_eq!(Op2::new(code(0, ARITH_MAX, KIND_SIGNED, 32)).identity() as i64, i32::MIN as i64);
-        assert_eq!(Op2::new(code(0, ARITH_MIN, KIND_UNSIGNED, 32)).identity(), u32::MAX as u64);
+        assert_eq!(
+            Op2::new(code(0, ARITH_MIN, KIND_SIGNED, 32)).identity() as i64,
+            i32::MAX as i64
+        );
+        assert_eq!(
+            Op2::new(code(0, ARITH_MAX, KIND_SIGNED, 32)).identity() as i64,
+            i32::MIN as i64
+        );
+        assert_eq!(
+            Op2::new(code(0, ARITH_MIN, KIND_UNSIGNED, 32)).identity(),
+            u32::MAX as u64
+        );
         assert_eq!(Op2::new(code(0, ARITH_MIN, KIND_UNSIGNED, 64)).identity(), u64::MAX);
-        assert_eq!(Op2::new(code(0, ARITH_MAX, KIND_SIGNED, 64)).identity() as i64, i64::MIN);
+        assert_eq!(
+            Op2::new(code(0, ARITH_MAX, KIND_SIGNED, 64)).identity() as i64,
+            i64::MIN
+        );
         assert_eq!(Op2::new(code(0, ARITH_MIN, KIND_FLOAT, 16)).identity(), 0x7c00);
         assert_eq!(Op2::new(code(0, ARITH_MAX, KIND_FLOAT, 32)).identity(), 0xff80_0000);
     }

@@ -110,7 +110,9 @@ fn needs_wi_ids(cx: &Ctx, f: &Function) -> bool {
     let is_input = |id: &Id| matches!(cx.globals.get(id), Some((_, StorageClass::Input)));
     for blk in &f.blocks {
         for inst in &blk.instructions {
-            if matches!(inst.opcode, Op::FunctionCall | Op::GroupAsyncCopy) || super::collective::is_collective(cx, inst) {
+            if matches!(inst.opcode, Op::FunctionCall | Op::GroupAsyncCopy)
+                || super::collective::is_collective(cx, inst)
+            {
                 return true;
             }
             for (i, op) in inst.operands.iter().enumerate() {
