@@ -217,6 +217,10 @@ pub fn lookup_extension(name: &CStr) -> *mut c_void {
         {
             crate::api::clGetKernelSuggestedLocalWorkSizeKHR as *const () as *mut c_void
         }
+        // cl_khr_subgroups.
+        b"clGetKernelSubGroupInfoKHR" if runtime::device::FEATURES.has_extension("cl_khr_subgroups") => {
+            crate::api::clGetKernelSubGroupInfoKHR as *const () as *mut c_void
+        }
         _ => command_buffer_extension(name),
     }
 }

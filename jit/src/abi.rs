@@ -9,6 +9,11 @@ use std::ffi::c_void;
 /// The least size of a work-group's local-memory arena, and `CL_DEVICE_LOCAL_MEM_SIZE`.
 pub const LOCAL_ARENA_BYTES: usize = 64 * 1024;
 
+/// The size of a sub-group (`cl_khr_subgroups`): work-items `k * SUB_GROUP_SIZE ..` of a
+/// work-group's local linear ids form sub-group `k`, the last one possibly smaller (see
+/// `codegen/collective.rs`).
+pub const SUB_GROUP_SIZE: usize = 32;
+
 /// Everything a work-group needs to know about the ND-range and its place in it. The work-item
 /// builtins (GlobalInvocationId, LocalInvocationId, WorkgroupId, GlobalSize, ...) are computed
 /// from it and the work-item's local id.

@@ -70,8 +70,8 @@ const V3_0: cl_version = info::version(3, 0, 0);
 /// OpenCL C through clang + llvm-spirv, byte-addressable stores and 32/64-bit atomics on
 /// global and local memory, non-uniform work-groups, double precision, images and samplers
 /// (1D, 1D buffer, 1D array, 2D, 2D array, 3D; read, write and read-write; depth and sRGB;
-/// 2D images from buffers). Not yet: fp16, subgroups, work-group collectives, pipes, device
-/// enqueue. Each later issue adds its entries here.
+/// 2D images from buffers), work-group collectives, sub-groups (`__opencl_c_subgroups`; not
+/// cl_khr_subgroups). Not yet: fp16, pipes, device enqueue. Each later issue adds its entries here.
 pub const FEATURES: Features = Features {
     extensions: &[
         ("cl_khr_icd", V1_0),
@@ -102,6 +102,9 @@ pub const FEATURES: Features = Features {
         // clock_read_device / clock_read_work_group (SPV_KHR_shader_clock; the OpenCL C
         // built-ins come from clc's feature header and the SPIR-V linker).
         ("cl_khr_kernel_clock", V1_0),
+        // Not cl_khr_subgroups: the extension (unlike OpenCL 3.0's __opencl_c_subgroups,
+        // reported below) requires sub-groups to make independent forward progress, and the
+        // sub-groups of a Clift work-group run on one thread (jit codegen/collective.rs).
     ],
     opencl_c_features: &[
         ("__opencl_c_int64", V3_0),
@@ -115,6 +118,8 @@ pub const FEATURES: Features = Features {
         ("__opencl_c_images", V3_0),
         ("__opencl_c_read_write_images", V3_0),
         ("__opencl_c_3d_image_writes", V3_0),
+        ("__opencl_c_work_group_collective_functions", V3_0),
+        ("__opencl_c_subgroups", V3_0),
         ("__opencl_c_kernel_clock_scope_device", V3_0),
         ("__opencl_c_kernel_clock_scope_work_group", V3_0),
     ],
@@ -649,8 +654,14 @@ impl Device {
             CL_DEVICE_EXECUTION_CAPABILITIES => info::ulong(CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL),
             CL_DEVICE_MAX_PARAMETER_SIZE => info::size(MAX_PARAMETER_SIZE),
             CL_DEVICE_PRINTF_BUFFER_SIZE => info::size(PRINTF_BUFFER_SIZE),
-            // Sub-groups are not supported: both must be 0 / false.
-            CL_DEVICE_MAX_NUM_SUB_GROUPS => info::uint(0),
+            // Sub-groups of `jit::abi::SUB_GROUP_SIZE` work-items (jit codegen/collective.rs).
+            // The work-items of a group run region by region on one thread, so sub-groups do
+            // not make progress independently of each other.
+            CL_DEVICE_MAX_NUM_SUB_GROUPS => info::uint(if FEATURES.sub_groups() {
+                MAX_WORK_GROUP_SIZE.div_ceil(jit::abi::SUB_GROUP_SIZE) as cl_uint
+            } else {
+                0
+            }),
             CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS => info::boolean(false),
             _ => return None,
         })

@@ -539,6 +539,8 @@ pub fn features() -> spirv::DeviceFeatures {
         images: f.images(),
         read_write_images: f.has_feature("__opencl_c_read_write_images"),
         generic_pointer: f.has_feature("__opencl_c_generic_address_space"),
+        work_group_collectives: f.has_feature("__opencl_c_work_group_collective_functions"),
+        subgroups: f.sub_groups(),
         ..spirv::DeviceFeatures::default()
     }
 }

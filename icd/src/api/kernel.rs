@@ -274,7 +274,7 @@ pub(crate) fn kernel_device(k: &Kernel, device_id: cl_device_id) -> ClResult<&'s
 }
 
 /// The largest work-group a kernel accepts (CL_KERNEL_WORK_GROUP_SIZE).
-fn max_group(k: &Kernel) -> usize {
+pub(crate) fn max_group(k: &Kernel) -> usize {
     let device_max = runtime::device::device().max_work_group_size();
     match k.compiled.reqd_work_group_size {
         Some(r) => r.iter().map(|&x| x as usize).product::<usize>().min(device_max),

@@ -12,6 +12,7 @@ mod platform;
 mod program;
 mod queue;
 mod sampler;
+mod subgroup;
 mod svm;
 mod unsupported;
 
@@ -27,5 +28,6 @@ pub use platform::*;
 pub use program::*;
 pub use queue::*;
 pub use sampler::*;
+pub use subgroup::*;
 pub use svm::*;
 pub use unsupported::*;

@@ -112,48 +112,7 @@ pub unsafe extern "C" fn clCreateProgramWithBuiltInKernels(
 // Kernels [5.9, 5.10]
 // ---------------------------------------------------------------------------------------------
 
-/// [5.9.4]: "CL_INVALID_KERNEL if kernel is a not a valid kernel object", "CL_INVALID_DEVICE if
-/// device is not in the list of devices associated with kernel or if device is NULL but there
-/// is more than one device associated with kernel", then "CL_INVALID_OPERATION if device does
-/// not support sub-groups" before the query itself is looked at.
-fn kernel_sub_group_info(kernel: cl_kernel, device: cl_device_id) -> ClResult {
-    let k = super::kernel::kernel(kernel)?;
-    let device = super::kernel::kernel_device(&k, device)?;
-    if !device.supports_sub_groups() {
-        return Err(CL_INVALID_OPERATION);
-    }
-    // No device reports sub-groups yet.
-    Err(CL_INVALID_OPERATION)
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clGetKernelSubGroupInfo(
-    kernel: cl_kernel,
-    device: cl_device_id,
-    param_name: cl_kernel_sub_group_info,
-    input_value_size: usize,
-    input_value: *const c_void,
-    param_value_size: usize,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut usize,
-) -> cl_int {
-    guard(|| kernel_sub_group_info(kernel, device))
-}
-
-/// cl_khr_subgroups' form of clGetKernelSubGroupInfo (the extension is not reported).
-#[no_mangle]
-pub unsafe extern "C" fn clGetKernelSubGroupInfoKHR(
-    in_kernel: cl_kernel,
-    in_device: cl_device_id,
-    param_name: cl_kernel_sub_group_info,
-    input_value_size: usize,
-    input_value: *const c_void,
-    param_value_size: usize,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut usize,
-) -> cl_int {
-    guard(|| kernel_sub_group_info(in_kernel, in_device))
-}
+// clGetKernelSubGroupInfo and clGetKernelSubGroupInfoKHR: subgroup.rs.
 
 // ---------------------------------------------------------------------------------------------
 // Pipes [5.4]

@@ -198,7 +198,8 @@ impl FnTx<'_, '_, '_> {
             Op::ControlBarrier | Op::GroupWaitEvents if self.yield_at_barrier()? => {}
             Op::ControlBarrier => {
                 let exec = self.const_scope(op_id(inst, 0)?);
-                if exec == Some(Scope::Workgroup as u32) || exec.is_none() {
+                // A sub-group is the whole work-group (`collective`).
+                if exec == Some(Scope::Workgroup as u32) || exec == Some(Scope::Subgroup as u32) || exec.is_none() {
                     self.barrier_call()?;
                 } else {
                     self.b.ins().fence();

@@ -155,6 +155,9 @@ pub(crate) unsafe fn run_group_fn(
     }
     // A fault leaves the spill area in any state; the next group starts every work-item anew.
     let result = call(&mut wi, base, &mut frame);
+    if result.is_err() {
+        super::collective::reset();
+    }
     SPILL.with(|s| {
         let mut slot = s.borrow_mut();
         if slot.len() < buf.len() {
@@ -253,6 +256,9 @@ pub(crate) unsafe fn run_fibers(entry: EntryFn, args: *const u8, ctx: &WorkGroup
         }
     });
     drop(frames);
+    if result.is_err() {
+        super::collective::reset();
+    }
     result
 }
 

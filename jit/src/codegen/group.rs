@@ -95,7 +95,8 @@ pub(crate) fn is_barrier(cx: &Ctx, inst: &Instruction) -> bool {
         Op::ControlBarrier => match inst.operands.first() {
             Some(Operand::IdScope(s)) | Some(Operand::IdRef(s)) => {
                 let exec = const_u32(cx, *s);
-                exec == Some(Scope::Workgroup as u32) || exec.is_none()
+                // A sub-group is the whole work-group (`collective`).
+                exec == Some(Scope::Workgroup as u32) || exec == Some(Scope::Subgroup as u32) || exec.is_none()
             }
             _ => true,
         },
@@ -110,7 +111,9 @@ fn needs_wi_ids(cx: &Ctx, f: &Function) -> bool {
     let is_input = |id: &Id| matches!(cx.globals.get(id), Some((_, StorageClass::Input)));
     for blk in &f.blocks {
         for inst in &blk.instructions {
-            if matches!(inst.opcode, Op::FunctionCall | Op::GroupAsyncCopy) {
+            if matches!(inst.opcode, Op::FunctionCall | Op::GroupAsyncCopy)
+                || super::collective::is_collective(cx, inst)
+            {
                 return true;
             }
             for (i, op) in inst.operands.iter().enumerate() {

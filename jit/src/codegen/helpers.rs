@@ -304,6 +304,8 @@ pub(crate) fn symbols() -> Vec<(&'static str, *const u8)> {
         ("clift_mad_sat_i64", clift_mad_sat_i64 as *const u8),
         ("clift_barrier", clift_barrier as *const u8),
         ("clift_async_copy", clift_async_copy as *const u8),
+        ("clift_wg_put", super::collective::clift_wg_put as *const u8),
+        ("clift_wg_get", super::collective::clift_wg_get as *const u8),
         ("clift_printf", super::printf::clift_printf as *const u8),
         ("clift_read_clock", super::khr_ext::clift_read_clock as *const u8),
     ]

@@ -182,6 +182,10 @@ impl FnTx<'_, '_, '_> {
                     self.def(r, ty, v);
                     return Ok(());
                 }
+                if let Some(v) = self.sub_group_builtin(p)? {
+                    self.def(r, ty, vec![v]);
+                    return Ok(());
+                }
                 let addr = self.val1(p)?;
                 if let Some(sh) = self.simd_shape(ty) {
                     if let Some(regs) = self.simd_load(sh, addr, 0) {

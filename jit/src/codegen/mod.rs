@@ -13,6 +13,7 @@
 
 mod arith;
 mod atomics;
+mod collective;
 mod composite;
 mod control;
 mod convert;

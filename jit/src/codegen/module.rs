@@ -382,6 +382,9 @@ pub(crate) fn compile_program(
     force_fibers: bool,
     record: bool,
 ) -> Result<(Program, Option<Vec<u8>>), CompileError> {
+    // Work-group collectives become put / barrier / get (`collective`).
+    let rewritten = super::collective::rewrite(m);
+    let m = rewritten.as_ref().unwrap_or(m);
     let layout = Layout::new(m)?;
     let (jit, math) = new_jit(opts.opt_level_none)?;
 

@@ -676,6 +676,7 @@ impl<'a, 'm, 'f> FnTx<'a, 'm, 'f> {
             // SPV_KHR_non_semantic_info: instructions of a "NonSemantic." set carry no
             // semantics and may be dropped; nothing but other non-semantic instructions can
             // use their results.
+            ExtInst if super::collective::is_collective(self.cx, inst) => self.collective(inst),
             ExtInst if self.is_non_semantic(inst) => Ok(()),
             ExtInst => self.ext_inst(inst),
             SampledImage

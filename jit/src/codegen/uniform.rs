@@ -187,6 +187,9 @@ fn always_divergent(cx: &Ctx, inst: &Instruction, is_ptr: &dyn Fn(&Id) -> bool) 
         }
         // Math on values is pure; an operand that is a pointer means memory is read or
         // written (vloadn, the pointer outputs of frexp, printf...).
+        // Work-group collectives (`collective`): scans differ per work-item, and every
+        // work-item must run its own `get`.
+        ExtInst if super::collective::is_collective(cx, inst) => true,
         ExtInst => inst
             .operands
             .iter()
