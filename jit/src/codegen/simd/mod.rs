@@ -46,9 +46,10 @@
 //! are used after it in a way the mask cannot keep instead sends four work-items that
 //! disagree to the scalar loop, where nothing was stored yet.
 //!
-//! A kernel whose loops carry a few values of OpenCL vector type (the scalar path keeps each in
-//! one SIMD register) but more four-lane registers than x86-64 has stays scalar (`plan`'s
-//! `registers`, from measurements).
+//! Values of OpenCL vector type are held one four-lane register per component: a loop that
+//! carries four `float4`/`int4` values needs 16 registers and spills some, and still ran faster
+//! than the scalar path's one register per value once the component-wise built-ins it calls
+//! (`clamp`, `fmax`, vector `select`) had four-lane forms (`vec4`, measured).
 //!
 //! Values that are not 32-bit (size_t and long arithmetic, pointers, doubles, chars) are held
 //! as four scalars, one per lane (`Rep::Quad`); operations without a four-lane form (64-bit

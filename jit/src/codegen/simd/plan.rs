@@ -247,36 +247,10 @@ pub(crate) fn plan(
                 varying.extend(again);
                 unmasked.extend(again_loops);
             }
-            r => return r.and_then(|p| registers(cx, &p).map(|_| p)),
+            r => return r,
         }
     }
     Err("loop values of too many classes".into())
-}
-
-/// Declines a plan whose loops carry values of OpenCL vector type that the scalar path keeps
-/// in a few SIMD registers (one per value) but the vector loop needs more registers for than
-/// x86-64 has (one per component): `vec4` (four `float4`/`int4` values, 16 four-lane vectors)
-/// ran 1.8x slower in the vector loop than on the scalar path, spilling every round. Many such
-/// values (the hash kernel's 21 `uint4`) spill on both paths, and there the vector loop wins.
-fn registers(cx: &Ctx, p: &Plan) -> Result<(), String> {
-    let (mut values, mut comps) = (0usize, 0usize);
-    for (inst, step) in &p.steps {
-        if *step != Step::LoopPhi {
-            continue;
-        }
-        if let Some(super::Rep::Soa(_, n)) = inst.result_type.and_then(|t| rep(cx, t)) {
-            if inst.result_id.and_then(|r| p.class.get(&r)) == Some(&Class::Varying) {
-                values += 1;
-                comps += n;
-            }
-        }
-    }
-    if comps > 14 && values <= 8 {
-        return Err(format!(
-            "loops carry {values} vector-typed values: {comps} four-lane registers here, {values} on the scalar path"
-        ));
-    }
-    Ok(())
 }
 
 /// As [`plan`], with the loop phis `varying` taken as varying and the loops `unmasked` (by
