@@ -66,11 +66,14 @@ void gemm(uint n, __global const float *A, __global const float *B, __global flo
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 #else
-    for (uint k = 0; k < n; k++) {
-        floatV b = vloadV(0, B + k * n + col);
+    // Walk A's rows and B's column block by pointer: no index arithmetic per step.
+    __global const float *a = A + (size_t)row * n;
+    __global const float *b = B + col;
+    for (uint k = 0; k < n; k++, a++, b += n) {
+        floatV bv = vloadV(0, b);
 #pragma unroll
         for (uint i = 0; i < TM; i++)
-            acc[i] = fma((floatV)(A[(row + i) * n + k]), b, acc[i]);
+            acc[i] = fma((floatV)(a[i * (size_t)n]), bv, acc[i]);
     }
 #endif
 #pragma unroll
