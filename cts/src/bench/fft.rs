@@ -83,13 +83,15 @@ pub fn job(batch: usize) -> Job {
             // 4 log2(N) float epsilons of the transform's L2 norm, per transform and per
             // element (sincos within 4 ulp adds a few epsilons per pass).
             let mut worst = 0f64;
-            for t in 0..batch {
-                let tol = 4.0 * log2n * f32::EPSILON as f64 * norms[t];
+            for (t, &norm) in norms.iter().enumerate() {
+                let tol = 4.0 * log2n * f32::EPSILON as f64 * norm;
                 let range = 2 * t * n..2 * (t + 1) * n;
                 let err2: f64 = range.clone().map(|i| (got[i] as f64 - want[i]).powi(2)).sum();
                 let err = err2.sqrt();
-                worst = worst.max(err / norms[t]);
-                if !(err <= tol) {
+                worst = worst.max(err / norm);
+                // NaN fails too.
+                let within = err <= tol;
+                if !within {
                     let i = range
                         .clone()
                         .max_by(|&a, &b| {
