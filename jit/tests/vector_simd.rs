@@ -135,7 +135,7 @@ fn expr(r: &mut Rng, e: ElemTy, n: usize, depth: u32) -> String {
     let c = sub(r);
     let it = int_of(e);
     if e.float {
-        match r.below(24) {
+        match r.below(25) {
             0 => format!("({a} + {b})"),
             1 => format!("({a} - {b})"),
             2 => format!("({a} * {b})"),
@@ -159,13 +159,17 @@ fn expr(r: &mut Rng, e: ElemTy, n: usize, depth: u32) -> String {
             20 => format!("sin({a})"),
             21 => format!("exp({a})"),
             22 => format!("({a} * ({}){})", e.name, r.below(5)),
+            23 => {
+                let (i, j) = (r.below(n), r.below(n));
+                format!("fma(({t})({b}.s{i:X} - {c}.s{j:X}), {a}, ({t})({b}.s{j:X}))")
+            }
             _ => {
                 let i = r.below(n);
                 format!("({a} + ({t})({b}.s{i:X}))")
             }
         }
     } else {
-        match r.below(28) {
+        match r.below(30) {
             0 => format!("({a} + {b})"),
             1 => format!("({a} - {b})"),
             2 => format!("({a} * {b})"),
@@ -193,6 +197,15 @@ fn expr(r: &mut Rng, e: ElemTy, n: usize, depth: u32) -> String {
             24 => format!("rotate({a}, ({t})({}))", r.below(e.bytes * 8 + 3)),
             25 => format!("({a} << ({t})(({})trips))", e.name),
             26 => format!("({a} >> ({t})(({})(trips + 5)))", e.name),
+            // Broadcasts of one lane and of a scalar expression (splats).
+            27 => {
+                let i = r.below(n);
+                format!("({a} + ({t})({b}.s{i:X}))")
+            }
+            28 => {
+                let (i, j) = (r.below(n), r.below(n));
+                format!("({a} ^ ({t})({b}.s{i:X} * {c}.s{j:X}))")
+            }
             _ => format!("mul_hi({a}, {b})"),
         }
     }

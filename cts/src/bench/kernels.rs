@@ -89,6 +89,17 @@ pub const NAMES: &[&str] = &[
     "daxpy",
     "ddot",
     "empty",
+    "fft",
+    "gemm_v4_t4_g8_local",
+    "gemm_v4_t8_g8_local",
+    "gemm_v8_t4_g8_local",
+    "gemm_v8_t8_g8_local",
+    "gemm_v4_t4_g16_local",
+    "gemm_v4_t4_g8_global",
+    "gemm_v4_t8_g8_global",
+    "gemm_v8_t4_g8_global",
+    "gemm_v8_t8_g8_global",
+    "gemm_v8_t8_g4_global",
     "image_linear_rgba8_none",
     "image_linear_rgba8_clamp",
     "image_linear_rgba8_edge",
@@ -135,6 +146,8 @@ pub const SOURCES: &[(&str, &str, &str)] = &[
     src!("ddot"),
     src!("empty"),
     src!("image_sample"),
+    src!("gemm"),
+    src!("fft"),
 ];
 
 /// The headers `hash.cl` includes, as the application's own files (include name, text).
@@ -151,6 +164,9 @@ const HASH_ITERATIONS: u32 = 16;
 /// password-recovery application configures its kernels, with many -D options and an include
 /// directory (its headers written to a directory of their own first).
 pub fn build_options(name: &str) -> Result<String, String> {
+    if let Some(c) = crate::gemm::parse(name) {
+        return Ok(crate::gemm::options(c));
+    }
     if name != "hash" {
         return Ok(String::new());
     }
@@ -171,16 +187,23 @@ pub fn build_options(name: &str) -> Result<String, String> {
 pub fn entry(name: &str) -> &str {
     if name.starts_with("image_") {
         "image_sample"
+    } else if name.starts_with("gemm_") {
+        "gemm"
     } else {
         name
     }
 }
 
-/// (OpenCL C source, SPIR-V assembly) of benchmark `name`.
+/// (OpenCL C source, SPIR-V assembly) of benchmark `name`. The SPIR-V is empty where it
+/// does not exist: a GEMM setting other than the one `gemm.spvasm` was compiled with (the
+/// setting is a build option of the source) builds from source on every platform.
 pub fn sources(name: &str) -> (&'static str, &'static str) {
-    let name = entry(name);
-    let (_, cl, spv) = SOURCES.iter().find(|(n, _, _)| *n == name).expect("kernel sources");
-    (cl, spv)
+    let entry = entry(name);
+    let (_, cl, spv) = SOURCES.iter().find(|(n, _, _)| *n == entry).expect("kernel sources");
+    match crate::gemm::parse(name) {
+        Some(c) if c != crate::gemm::DEFAULT => (cl, ""),
+        _ => (cl, spv),
+    }
 }
 
 pub fn job(name: &str, size: Size) -> Option<Job> {
@@ -198,6 +221,10 @@ pub fn job(name: &str, size: Size) -> Option<Job> {
         "daxpy" => daxpy(if large { 1 << 24 } else { 1 << 20 }),
         "ddot" => ddot(if large { 1 << 24 } else { 1 << 20 }),
         "empty" => empty(),
+        "fft" => crate::fft::job(if large { 4096 } else { 256 }),
+        n if n.starts_with("gemm_") => {
+            crate::gemm::job(NAMES.iter().find(|m| **m == n)?, if large { 1024 } else { 512 })?
+        }
         n if n.starts_with("image_") => image_sample(NAMES.iter().find(|m| **m == n)?, if large { 2048 } else { 512 })?,
         _ => return None,
     })
@@ -208,10 +235,10 @@ pub fn job(name: &str, size: Size) -> Option<Job> {
 // ---------------------------------------------------------------------------------------------
 
 /// Deterministic xorshift64 generator.
-struct Rng(u64);
+pub(crate) struct Rng(u64);
 
 impl Rng {
-    fn new(seed: u64) -> Rng {
+    pub(crate) fn new(seed: u64) -> Rng {
         Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
     }
     fn next_u32(&mut self) -> u32 {
@@ -225,7 +252,7 @@ impl Rng {
         (self.next_u32() >> 8) as f32 / (1u32 << 24) as f32
     }
     /// Uniform in [-1, 1).
-    fn signed(&mut self) -> f32 {
+    pub(crate) fn signed(&mut self) -> f32 {
         self.unit() * 2.0 - 1.0
     }
 }
@@ -234,11 +261,11 @@ fn bytes<T: Copy>(v: &[T]) -> Vec<u8> {
     cts::as_bytes(v).to_vec()
 }
 
-fn scalar<T: Copy>(v: T) -> Arg {
+pub(crate) fn scalar<T: Copy>(v: T) -> Arg {
     Arg::Scalar(bytes(&[v]))
 }
 
-fn input<T: Copy>(v: &[T]) -> Arg {
+pub(crate) fn input<T: Copy>(v: &[T]) -> Arg {
     Arg::Buf {
         size: std::mem::size_of_val(v),
         init: Some(bytes(v)),
@@ -246,7 +273,7 @@ fn input<T: Copy>(v: &[T]) -> Arg {
     }
 }
 
-fn output(size: usize) -> Arg {
+pub(crate) fn output(size: usize) -> Arg {
     Arg::Buf {
         size,
         init: None,

@@ -16,6 +16,10 @@
 mod cl;
 #[path = "../bench/cmdbuf.rs"]
 mod cmdbuf;
+#[path = "../bench/fft.rs"]
+mod fft;
+#[path = "../bench/gemm.rs"]
+mod gemm;
 #[path = "../bench/kernels.rs"]
 mod kernels;
 #[path = "../bench/warm.rs"]
@@ -844,7 +848,7 @@ fn main() {
         let (src, spvasm) = kernels::sources(name);
         eprintln!("clift-bench: {name}: preparing data and host reference");
         let job = kernels::job(name, o.size).expect("known kernel");
-        let il = if o.il && plats.iter().any(|p| p.il) {
+        let il = if o.il && !spvasm.is_empty() && plats.iter().any(|p| p.il) {
             match assemble(name, spvasm) {
                 Ok(b) => Some(b),
                 Err(e) => {

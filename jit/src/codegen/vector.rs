@@ -21,7 +21,8 @@
 //! In SIMD: integer add, sub, mul (not 8-bit lanes), and, or, xor, not, negate, shifts by an
 //! amount the same in every lane (a constant, or a scalar splatted by insert + shuffle, masked
 //! by `& (width - 1)` or not: compilers' form of `v << s`); float add, sub, mul, div, negate; every integer
-//! and float comparison; OpSelect; OpVectorTimesScalar; OpVectorShuffle within one register;
+//! and float comparison; OpSelect; OpVectorTimesScalar; OpVectorShuffle within one register (a broadcast of one lane, `(float4)(x)`, as one
+//! `splat` of the scalar);
 //! OpCompositeInsert; OpCopyObject; OpLoad / OpStore of 2-, 4-, 8- and 16-lane vectors (not
 //! through promoted Function variables); vloadn / vstoren of 2, 4, 8, 16 lanes; the built-ins
 //! fabs, fma, mad, sqrt, rsqrt, floor, ceil, trunc, rint, fmin, fmax, fclamp, mix, divide, recip,
@@ -637,6 +638,28 @@ impl FnTx<'_, '_, '_> {
                 }
                 let comps: Vec<u32> = (2..inst.operands.len()).map(|i| op_lit(inst, i)).collect::<R<_>>()?;
                 let (na, per) = (sa.n as usize, rs.per as usize);
+                // A broadcast of one lane (`(float4)(x)` is an insert and this shuffle): a
+                // `splat` of that lane's scalar leaf, one instruction (a broadcast load when
+                // the scalar came from memory) instead of a byte shuffle of the register.
+                if let Some(&c) = comps.first() {
+                    let c = c as usize;
+                    let total = na + sb.n as usize;
+                    if c < total && comps.len() == rs.n as usize && comps.iter().all(|&k| k as usize == c) {
+                        // The scalar itself where the lane was just inserted (its leaf is
+                        // an extract of the insert, which Cranelift does not fold).
+                        let (src, lane) = if c < na { (ia, c) } else { (ib, c - na) };
+                        let x = match self.inserted.get(&src).copied() {
+                            Some((l, obj)) if l as usize == lane => self.val1(obj)?,
+                            _ => self.val(src)?[lane],
+                        };
+                        if self.b.func.dfg.value_type(x) == rs.lane {
+                            let v = self.b.ins().splat(rs.vty, x);
+                            let out = vec![v; rs.regs()];
+                            self.def_simd(r, rty, rs, out);
+                            return Ok(true);
+                        }
+                    }
+                }
                 // Source lane -> (source register, lane in it).
                 // Source lane -> (source register, lane in it); an undefined component (the
                 // 0xFFFFFFFF literal) is zero, as on the leaf path.
