@@ -670,9 +670,9 @@ impl Device {
                         as cl_ulong,
                 )
             }
-            CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_8BIT_KHR
-            | CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_4x8BIT_PACKED_KHR
-                if FEATURES.has_extension("cl_khr_integer_dot_product") =>
+            p if (p == CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_8BIT_KHR
+                || p == CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_4x8BIT_PACKED_KHR)
+                && FEATURES.has_extension("cl_khr_integer_dot_product") =>
             {
                 // Six cl_bool fields, all CL_FALSE.
                 info::array(&[CL_FALSE as cl_bool; 6])
