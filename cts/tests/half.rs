@@ -56,8 +56,8 @@ fn round_half(all: &[f64], x: f64, mode: usize) -> u16 {
 /// Random half bit patterns with the special values first.
 fn half_inputs(seed: u64, n: usize) -> Vec<u16> {
     let mut v: Vec<u16> = vec![
-        0x0000, 0x8000, 0x0001, 0x8001, 0x03ff, 0x0400, 0x3c00, 0xbc00, 0x3800, 0x3555, 0x7bff, 0xfbff, 0x7c00,
-        0xfc00, 0x7e00, 0x4248, 0xc248, 0x3bff, 0x4000, 0x5640,
+        0x0000, 0x8000, 0x0001, 0x8001, 0x03ff, 0x0400, 0x3c00, 0xbc00, 0x3800, 0x3555, 0x7bff, 0xfbff, 0x7c00, 0xfc00,
+        0x7e00, 0x4248, 0xc248, 0x3bff, 0x4000, 0x5640,
     ];
     let mut rng = Rng::new(seed);
     while v.len() < n {
@@ -91,12 +91,20 @@ fn ulps(got: u16, want: f64) -> f64 {
         return if g.is_nan() { 0.0 } else { f64::INFINITY };
     }
     // A reference beyond the half range rounds to infinity.
-    let want = if want.abs() >= 65520.0 { f64::INFINITY.copysign(want) } else { want };
+    let want = if want.abs() >= 65520.0 {
+        f64::INFINITY.copysign(want)
+    } else {
+        want
+    };
     if want.is_infinite() || g.is_nan() {
         return if g == want { 0.0 } else { f64::INFINITY };
     }
     let g = if g.is_infinite() { 65536f64.copysign(g) } else { g };
-    let e = if want == 0.0 { -14 } else { (want.abs().log2().floor() as i32).max(-14) };
+    let e = if want == 0.0 {
+        -14
+    } else {
+        (want.abs().log2().floor() as i32).max(-14)
+    };
     (g - want).abs() / 2f64.powi(e - 10)
 }
 
@@ -136,7 +144,7 @@ struct Env {
 fn env() -> Env {
     let ctx = Context::new();
     let q = ctx.queue();
-    let prog = ctx.built_source("half.cl", "");
+    let prog = ctx.built_source("half.cl", "-cl-std=CL3.0");
     Env { ctx, q, prog }
 }
 
@@ -201,7 +209,11 @@ fn arithmetic_is_correctly_rounded() {
             );
         }
         let wf = f16::from_f64(x.mul_add(y, z)).to_bits();
-        assert!(same_half(gotf[i], wf), "fma({x}, {y}, {z}): got {:#06x}, want {wf:#06x}", gotf[i]);
+        assert!(
+            same_half(gotf[i], wf),
+            "fma({x}, {y}, {z}): got {:#06x}, want {wf:#06x}",
+            gotf[i]
+        );
     }
 }
 
@@ -273,11 +285,28 @@ fn conversions_in_every_rounding_mode() {
         for mode in 0..4 {
             let want = round_half(&all, *x as f64, mode);
             let g = got[4 * i + mode];
-            assert!(same_half(g, want), "float {x:e} mode {mode}: got {g:#06x}, want {want:#06x}");
+            assert!(
+                same_half(g, want),
+                "float {x:e} mode {mode}: got {g:#06x}, want {want:#06x}"
+            );
         }
     }
 
-    let mut ints: Vec<i32> = vec![0, 1, -1, 2049, 2051, -2049, 65504, 65519, 65520, 65535, -65536, i32::MAX, i32::MIN];
+    let mut ints: Vec<i32> = vec![
+        0,
+        1,
+        -1,
+        2049,
+        2051,
+        -2049,
+        65504,
+        65519,
+        65520,
+        65535,
+        -65536,
+        i32::MAX,
+        i32::MIN,
+    ];
     while ints.len() < N {
         let v = rng.next_u64() as i32;
         ints.push(v >> rng.below(31));
@@ -310,7 +339,11 @@ fn conversions_in_every_rounding_mode() {
         let want = [x.round_ties_even(), x.trunc(), x.ceil(), x.floor()]
             .map(|v| sat(v, i16::MIN as f64, i16::MAX as f64) as i16);
         for mode in 0..4 {
-            assert_eq!(gs[4 * i + mode], want[mode], "convert_short_sat mode {mode} of {x} ({bits:#06x})");
+            assert_eq!(
+                gs[4 * i + mode],
+                want[mode],
+                "convert_short_sat mode {mode} of {x} ({bits:#06x})"
+            );
         }
         assert_eq!(gu[i], sat(x.trunc(), 0.0, 255.0) as u8, "convert_uchar_sat({x})");
         let wf = f16::from_bits(bits).to_f32();
@@ -363,10 +396,18 @@ fn unary_builtins() {
     let all = ordered_halves();
     for i in 0..n {
         let v = h(x[i]);
-        let exact: [(&str, usize, f64); 3] = [("sqrt", 0, v.sqrt()), ("floor", 5, v.floor()), ("rint", 6, v.round_ties_even())];
+        let exact: [(&str, usize, f64); 3] = [
+            ("sqrt", 0, v.sqrt()),
+            ("floor", 5, v.floor()),
+            ("rint", 6, v.round_ties_even()),
+        ];
         for (name, k, want) in exact {
             let w = f16::from_f64(want).to_bits();
-            assert!(same_half(got[K * i + k], w), "{name}({v}): got {:#06x}, want {w:#06x}", got[K * i + k]);
+            assert!(
+                same_half(got[K * i + k], w),
+                "{name}({v}): got {:#06x}, want {w:#06x}",
+                got[K * i + k]
+            );
         }
         // fract: min(x - floor(x), the largest half below 1); floor in the pointer.
         let (fr, ip) = if v.is_nan() {
@@ -379,8 +420,16 @@ fn unary_builtins() {
             ((v - v.floor()).min(h(0x3bff)), v.floor())
         };
         let (wfr, wip) = (f16::from_f64(fr).to_bits(), f16::from_f64(ip).to_bits());
-        assert!(same_half(got[K * i + 9], wfr), "fract({v}): got {:#06x}, want {wfr:#06x}", got[K * i + 9]);
-        assert!(same_half(got[K * i + 10], wip), "fract({v}) iptr: got {:#06x}", got[K * i + 10]);
+        assert!(
+            same_half(got[K * i + 9], wfr),
+            "fract({v}): got {:#06x}, want {wfr:#06x}",
+            got[K * i + 9]
+        );
+        assert!(
+            same_half(got[K * i + 10], wip),
+            "fract({v}) iptr: got {:#06x}",
+            got[K * i + 10]
+        );
         // nextafter toward 0 and toward +inf, from the ordered list of every half.
         let toward = |y: f64| -> f64 {
             if v.is_nan() {
@@ -411,9 +460,17 @@ fn unary_builtins() {
             assert!(ok, "nextafter({v}, {y}): got {g:#06x}, want {w:#06x}");
         }
         // frexp and ilogb.
-        let (m, ex) = if v == 0.0 || !v.is_finite() { (v, 0) } else { libm::frexp(v) };
+        let (m, ex) = if v == 0.0 || !v.is_finite() {
+            (v, 0)
+        } else {
+            libm::frexp(v)
+        };
         let wm = f16::from_f64(m).to_bits();
-        assert!(same_half(got[K * i + 13], wm), "frexp({v}): got {:#06x}", got[K * i + 13]);
+        assert!(
+            same_half(got[K * i + 13], wm),
+            "frexp({v}): got {:#06x}",
+            got[K * i + 13]
+        );
         assert_eq!(gi[2 * i], ex, "frexp({v}) exponent");
         assert_eq!(gi[2 * i + 1], ilogb_ref(v), "ilogb({v})");
     }
@@ -439,8 +496,20 @@ fn binary_builtins_and_relationals() {
     for i in 0..N {
         let (x, y) = (h(a[i]), h(b[i]));
         let g = |k: usize| got[K * i + k];
-        let fmin = if x.is_nan() { y } else if y.is_nan() { x } else { x.min(y) };
-        let fmax = if x.is_nan() { y } else if y.is_nan() { x } else { x.max(y) };
+        let fmin = if x.is_nan() {
+            y
+        } else if y.is_nan() {
+            x
+        } else {
+            x.min(y)
+        };
+        let fmax = if x.is_nan() {
+            y
+        } else if y.is_nan() {
+            x
+        } else {
+            x.max(y)
+        };
         let fdim = if x.is_nan() || y.is_nan() {
             f64::NAN
         } else if x > y {
@@ -509,7 +578,11 @@ fn vector_relationals_select_geometric() {
         let y: Vec<f64> = (0..4).map(|c| h(b[4 * i + c])).collect();
         for c in 0..4 {
             let j = 4 * i + c;
-            assert_eq!(gr[j], if x[c] > y[c] { -1 } else { 0 }, "isgreater lane {c} of {x:?} {y:?}");
+            assert_eq!(
+                gr[j],
+                if x[c] > y[c] { -1 } else { 0 },
+                "isgreater lane {c} of {x:?} {y:?}"
+            );
             let w = if x[c] < y[c] { b[j] } else { a[j] };
             assert_eq!(gs[j], w, "select lane {c} of {x:?} {y:?}");
         }
@@ -607,7 +680,12 @@ fn more_unary_builtins_over_every_half() {
         } else {
             libm::ilogb(v) as f64
         };
-        for (name, k, want) in [("ceil", 20, v.ceil()), ("trunc", 21, v.trunc()), ("round", 22, v.round()), ("logb", 23, logb)] {
+        for (name, k, want) in [
+            ("ceil", 20, v.ceil()),
+            ("trunc", 21, v.trunc()),
+            ("round", 22, v.round()),
+            ("logb", 23, logb),
+        ] {
             let w = f16::from_f64(want).to_bits();
             let g = got[K * i + k];
             assert!(same_half(g, w), "{name}({v}): got {g:#06x}, want {w:#06x}");

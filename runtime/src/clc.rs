@@ -202,6 +202,7 @@ fn undef_header() -> String {
     // Reported extensions whose macro clang-15 does not define (its built-ins, here
     // __builtin_expect and __builtin_assume, it has anyway).
     for m in [
+        "__opencl_c_fp16",
         "cl_khr_expect_assume",
         "cl_khr_kernel_clock",
         "__opencl_c_kernel_clock_scope_device",

@@ -82,7 +82,7 @@ kernel void unary(global const half *a, global half *out, global int *iout) {
     o[9] = fract(x, &ip);
     o[10] = ip;
     o[11] = nextafter(x, (half)0.0);
-    o[12] = nextafter(x, INFINITY);
+    o[12] = nextafter(x, (half)INFINITY);
     int e;
     o[13] = frexp(x, &e);
     iout[2 * i] = e;

@@ -532,7 +532,11 @@ impl FnTx<'_, '_, '_> {
         } else {
             String::new()
         };
-        let candidates = [half_form, format!("clift_{base}_{suffix}"), format!("clift_{name}_{suffix}")];
+        let candidates = [
+            half_form,
+            format!("clift_{base}_{suffix}"),
+            format!("clift_{name}_{suffix}"),
+        ];
         let Some(sym) = candidates.iter().find_map(|c| self.cx.math.get(c.as_str()).copied()) else {
             return Err(self.err(inst, &format!("OpenCL.std {name} is not supported for this type")));
         };

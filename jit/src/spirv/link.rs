@@ -692,8 +692,14 @@ mod packed_dot_tests {
 
     #[test]
     fn packed_dot_names() {
-        assert_eq!(packed_dot_builtin("_Z21dot_4x8packed_uu_uintjj"), Some((Op::UDot, false)));
-        assert_eq!(packed_dot_builtin("_Z20dot_4x8packed_us_intjj"), Some((Op::SUDot, true)));
+        assert_eq!(
+            packed_dot_builtin("_Z21dot_4x8packed_uu_uintjj"),
+            Some((Op::UDot, false))
+        );
+        assert_eq!(
+            packed_dot_builtin("_Z20dot_4x8packed_us_intjj"),
+            Some((Op::SUDot, true))
+        );
         assert_eq!(
             packed_dot_builtin("_Z28dot_acc_sat_4x8packed_ss_intjji"),
             Some((Op::SDotAccSat, false))
