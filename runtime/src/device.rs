@@ -112,6 +112,14 @@ pub const FEATURES: Features = Features {
         // clock_read_device / clock_read_work_group (SPV_KHR_shader_clock; the OpenCL C
         // built-ins come from clc's feature header and the SPIR-V linker).
         ("cl_khr_kernel_clock", V1_0),
+        // dot, dot_acc_sat and their 4x8-bit packed forms (OpSDot/OpUDot/OpSUDot and the
+        // AccSat forms, jit::codegen::khr_ext; packed built-ins defined in jit::spirv::link).
+        ("cl_khr_integer_dot_product", info::version(2, 0, 0)),
+        // bitfield_insert, bitfield_extract_{signed,unsigned}, bit_reverse
+        // (SPV_KHR_bit_instructions).
+        ("cl_khr_extended_bit_ops", V1_0),
+        // cl_ext_float_atomics: its built-ins work (cts/tests/clc_extensions.rs), not listed
+        // until c11_atomics' atomic_fetch_add/min/max pass with it.
     ],
     opencl_c_features: &[
         ("__opencl_c_int64", V3_0),
@@ -128,6 +136,8 @@ pub const FEATURES: Features = Features {
         ("__opencl_c_3d_image_writes", V3_0),
         ("__opencl_c_kernel_clock_scope_device", V3_0),
         ("__opencl_c_kernel_clock_scope_work_group", V3_0),
+        ("__opencl_c_integer_dot_product_input_4x8bit", V3_0),
+        ("__opencl_c_integer_dot_product_input_4x8bit_packed", V3_0),
     ],
     opencl_c_versions: &[V1_0, V1_1, V1_2, V3_0],
     opencl_c_version: "OpenCL C 1.2 Clift",
@@ -666,8 +676,8 @@ impl Device {
             // operations (plain integer arithmetic on the CPU).
             CL_DEVICE_INTEGER_DOT_PRODUCT_CAPABILITIES_KHR if FEATURES.has_extension("cl_khr_integer_dot_product") => {
                 info::ulong(
-                    (CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR | CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_KHR)
-                        as cl_ulong,
+                    (CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR
+                        | CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_KHR) as cl_ulong,
                 )
             }
             p if (p == CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_8BIT_KHR
@@ -688,7 +698,9 @@ impl Device {
                     info::ulong(FP_ATOMICS_ALL)
                 }
             }
-            CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT if FEATURES.has_extension("cl_ext_float_atomics") => info::ulong(0),
+            CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT if FEATURES.has_extension("cl_ext_float_atomics") => {
+                info::ulong(0)
+            }
             // Only a device with cl_khr_fp16 knows this query.
             CL_DEVICE_HALF_FP_CONFIG if FEATURES.fp16() => info::ulong(self.half_fp_config()),
             CL_DEVICE_PROFILING_TIMER_RESOLUTION => {
