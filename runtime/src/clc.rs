@@ -202,6 +202,7 @@ fn undef_header() -> String {
     // Reported extensions whose macro clang-15 does not define (its built-ins, here
     // __builtin_expect and __builtin_assume, it has anyway).
     for m in [
+        "__opencl_c_fp16",
         "cl_khr_expect_assume",
         "cl_khr_kernel_clock",
         "__opencl_c_kernel_clock_scope_device",
@@ -233,7 +234,7 @@ pub struct Output {
 
 /// Names the way clang and llvm-spirv are driven; change it whenever their arguments change,
 /// so that no cache entry made the old way is served.
-const PIPELINE: &str = "clang -c -target spir64 -emit-llvm, -include undef header; opt -O2 edited, legalizations; llvm-spirv with arg type strings; builtin dimension repair; native ints second; -cl-opt-disable and fallback: -O1 without LLVM passes; v8";
+const PIPELINE: &str = "clang -c -target spir64 -emit-llvm, -include undef header; opt -O2 edited, legalizations; llvm-spirv with arg type strings; builtin dimension repair; native ints second; -cl-opt-disable and fallback: -O1 without LLVM passes; --spirv-ext of the reported extensions; v9";
 
 /// Everything that decides the SPIR-V of a compilation, for the cache key.
 fn cache_key(tools: &Toolchain, source: &str, headers: &[(String, String)], options: &Options) -> String {

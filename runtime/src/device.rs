@@ -61,6 +61,13 @@ pub struct Features {
     pub svm_capabilities: cl_device_svm_capabilities,
 }
 
+// cl_ext_float_atomics (not in opencl-sys): the queries and capability bits.
+const CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT: cl_device_info = 0x4231;
+const CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT: cl_device_info = 0x4232;
+const CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT: cl_device_info = 0x4233;
+/// Global and local load/store, add and min/max (bits 0-2 and 16-18).
+const FP_ATOMICS_ALL: cl_ulong = 0b111 | (0b111 << 16);
+
 const V1_0: cl_version = info::version(1, 0, 0);
 const V1_1: cl_version = info::version(1, 1, 0);
 const V1_2: cl_version = info::version(1, 2, 0);
@@ -70,8 +77,9 @@ const V3_0: cl_version = info::version(3, 0, 0);
 /// OpenCL C through clang + llvm-spirv, byte-addressable stores and 32/64-bit atomics on
 /// global and local memory, non-uniform work-groups, double precision, images and samplers
 /// (1D, 1D buffer, 1D array, 2D, 2D array, 3D; read, write and read-write; depth and sRGB;
-/// 2D images from buffers), work-group collectives, sub-groups (`__opencl_c_subgroups`; not
-/// cl_khr_subgroups). Not yet: fp16, pipes, device enqueue. Each later issue adds its entries here.
+/// 2D images from buffers), half precision (cl_khr_fp16), work-group collectives, sub-groups
+/// (`__opencl_c_subgroups`; not cl_khr_subgroups). Not yet: pipes, device enqueue. Each later
+/// issue adds its entries here.
 pub const FEATURES: Features = Features {
     extensions: &[
         ("cl_khr_icd", V1_0),
@@ -84,6 +92,9 @@ pub const FEATURES: Features = Features {
         ("cl_khr_int64_base_atomics", V1_0),
         ("cl_khr_int64_extended_atomics", V1_0),
         ("cl_khr_fp64", V1_0),
+        // Half arithmetic and the whole built-in library on half (computed in f32 or f64 and
+        // rounded to half: jit::builtins::half, jit::codegen::arith).
+        ("cl_khr_fp16", V1_0),
         ("cl_khr_3d_image_writes", V1_0),
         ("cl_khr_depth_images", V1_0),
         ("cl_khr_image2d_from_buffer", V1_0),
@@ -105,6 +116,14 @@ pub const FEATURES: Features = Features {
         // Not cl_khr_subgroups: the extension (unlike OpenCL 3.0's __opencl_c_subgroups,
         // reported below) requires sub-groups to make independent forward progress, and the
         // sub-groups of a Clift work-group run on one thread (jit codegen/collective.rs).
+        // dot, dot_acc_sat and their 4x8-bit packed forms (OpSDot/OpUDot/OpSUDot and the
+        // AccSat forms, jit::codegen::khr_ext; packed built-ins defined in jit::spirv::link).
+        ("cl_khr_integer_dot_product", info::version(2, 0, 0)),
+        // bitfield_insert, bitfield_extract_{signed,unsigned}, bit_reverse
+        // (SPV_KHR_bit_instructions).
+        ("cl_khr_extended_bit_ops", V1_0),
+        // cl_ext_float_atomics: its built-ins work (cts/tests/clc_extensions.rs), not listed
+        // until c11_atomics' atomic_fetch_add/min/max pass with it.
     ],
     opencl_c_features: &[
         ("__opencl_c_int64", V3_0),
@@ -115,6 +134,7 @@ pub const FEATURES: Features = Features {
         ("__opencl_c_generic_address_space", V3_0),
         ("__opencl_c_program_scope_global_variables", V3_0),
         ("__opencl_c_fp64", V3_0),
+        ("__opencl_c_fp16", V3_0),
         ("__opencl_c_images", V3_0),
         ("__opencl_c_read_write_images", V3_0),
         ("__opencl_c_3d_image_writes", V3_0),
@@ -122,6 +142,8 @@ pub const FEATURES: Features = Features {
         ("__opencl_c_subgroups", V3_0),
         ("__opencl_c_kernel_clock_scope_device", V3_0),
         ("__opencl_c_kernel_clock_scope_work_group", V3_0),
+        ("__opencl_c_integer_dot_product_input_4x8bit", V3_0),
+        ("__opencl_c_integer_dot_product_input_4x8bit_packed", V3_0),
     ],
     opencl_c_versions: &[V1_0, V1_1, V1_2, V3_0],
     opencl_c_version: "OpenCL C 1.2 Clift",
@@ -553,6 +575,17 @@ impl Device {
         }
     }
 
+    /// Half: denormals, INF and NaN, round to nearest even (every half operation is computed
+    /// in a wider type and rounded once to half) and a correctly rounded fma (computed in
+    /// double, where the sum rounds at most once before the final rounding to half).
+    pub fn half_fp_config(&self) -> cl_device_fp_config {
+        if FEATURES.fp16() {
+            CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA
+        } else {
+            0
+        }
+    }
+
     /// A vector width, 0 for double without fp64 and half without fp16 (the spec's rule).
     fn vector_width(&self, index: usize) -> u32 {
         match index {
@@ -645,8 +678,37 @@ impl Device {
             CL_DEVICE_KERNEL_CLOCK_CAPABILITIES_KHR if FEATURES.has_extension("cl_khr_kernel_clock") => {
                 info::ulong(CL_DEVICE_KERNEL_CLOCK_SCOPE_DEVICE_KHR | CL_DEVICE_KERNEL_CLOCK_SCOPE_WORK_GROUP_KHR)
             }
+            // cl_khr_integer_dot_product: both input forms; none faster than the other
+            // operations (plain integer arithmetic on the CPU).
+            CL_DEVICE_INTEGER_DOT_PRODUCT_CAPABILITIES_KHR if FEATURES.has_extension("cl_khr_integer_dot_product") => {
+                info::ulong(
+                    (CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR
+                        | CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_KHR) as cl_ulong,
+                )
+            }
+            p if (p == CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_8BIT_KHR
+                || p == CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_4x8BIT_PACKED_KHR)
+                && FEATURES.has_extension("cl_khr_integer_dot_product") =>
+            {
+                // Six cl_bool fields, all CL_FALSE.
+                info::array(&[CL_FALSE as cl_bool; 6])
+            }
+            // cl_ext_float_atomics: add and min/max (and load/store) on float and double in
+            // global and local memory; none on half.
+            CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT | CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT
+                if FEATURES.has_extension("cl_ext_float_atomics") =>
+            {
+                if param == CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT && !FEATURES.fp64() {
+                    info::ulong(0)
+                } else {
+                    info::ulong(FP_ATOMICS_ALL)
+                }
+            }
+            CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT if FEATURES.has_extension("cl_ext_float_atomics") => {
+                info::ulong(0)
+            }
             // Only a device with cl_khr_fp16 knows this query.
-            CL_DEVICE_HALF_FP_CONFIG if FEATURES.fp16() => info::ulong(self.single_fp_config()),
+            CL_DEVICE_HALF_FP_CONFIG if FEATURES.fp16() => info::ulong(self.half_fp_config()),
             CL_DEVICE_PROFILING_TIMER_RESOLUTION => {
                 info::size(usize::try_from(self.profiling_resolution).unwrap_or(usize::MAX))
             }
@@ -1106,7 +1168,11 @@ cache size\t: 12288 KB\n\nprocessor\t: 1\nvendor_id\t: GenuineIntel\n";
         assert!(d.max_mem_alloc_size() <= d.global_mem_size());
         assert_eq!(d.mem_base_addr_align_bytes(), 128);
         assert_eq!(d.info(0xFFFF), Err(CL_INVALID_VALUE));
-        assert_eq!(d.info(CL_DEVICE_HALF_FP_CONFIG), Err(CL_INVALID_VALUE));
+        if FEATURES.fp16() {
+            assert_eq!(d.info(CL_DEVICE_HALF_FP_CONFIG), info::ulong(d.half_fp_config()));
+        } else {
+            assert_eq!(d.info(CL_DEVICE_HALF_FP_CONFIG), Err(CL_INVALID_VALUE));
+        }
         assert_eq!(d.info(CL_DEVICE_IMAGE_SUPPORT), info::boolean(FEATURES.images()));
         assert!(d.image_max_buffer_size() >= MIN_IMAGE_MAX_BUFFER_SIZE);
         let double_width = if FEATURES.fp64() { 2 } else { 0 };

@@ -12,6 +12,7 @@
 
 pub mod double;
 pub mod float;
+pub mod half;
 mod kernels;
 
 #[cfg(test)]
@@ -51,6 +52,8 @@ pub fn symbols() -> Vec<(&'static str, *const u8)> {
         clift_native_recip_f32, clift_native_rsqrt_f32, clift_native_sin_f32,
         clift_native_sqrt_f32, clift_native_tan_f32,
     );
+    // Half forms that differ from the float function rounded to half (builtins::half).
+    table!(v, half: clift_fract_f16, clift_nextafter_f16);
     table!(v, double:
         clift_acos_f64, clift_acosh_f64, clift_acospi_f64, clift_asin_f64, clift_asinh_f64,
         clift_asinpi_f64, clift_atan_f64, clift_atan2_f64, clift_atanh_f64, clift_atanpi_f64,

@@ -525,7 +525,18 @@ impl FnTx<'_, '_, '_> {
             suffix
         };
         // `half_divide` and friends: the full-precision function when there is one.
-        let candidates = [format!("clift_{base}_{suffix}"), format!("clift_{name}_{suffix}")];
+        // Halves: the `_f16` form where the half function is not the float one rounded
+        // (builtins::half), else the float function.
+        let half_form = if fs == Scalar::Float(16) {
+            format!("clift_{base}_f16")
+        } else {
+            String::new()
+        };
+        let candidates = [
+            half_form,
+            format!("clift_{base}_{suffix}"),
+            format!("clift_{name}_{suffix}"),
+        ];
         let Some(sym) = candidates.iter().find_map(|c| self.cx.math.get(c.as_str()).copied()) else {
             return Err(self.err(inst, &format!("OpenCL.std {name} is not supported for this type")));
         };

@@ -375,6 +375,7 @@ fn resolve(merged: &Merged, allow_unresolved: bool) -> Result<Resolution, LinkEr
 pub fn link(modules: &[&Module], allow_unresolved: bool) -> Result<Module, LinkError> {
     let mut merged = merge(modules)?;
     define_clock_builtins(&mut merged);
+    define_packed_dot_builtins(&mut merged);
     let r = resolve(&merged, allow_unresolved)?;
     let Merged {
         sections,
@@ -567,5 +568,149 @@ fn define_clock_builtins(merged: &mut Merged) {
     let ext = Operand::LiteralString("SPV_KHR_shader_clock".into());
     if !merged.sections[1].iter().any(|i| i.operands.first() == Some(&ext)) {
         merged.sections[1].push(inst(Op::Extension, None, None, vec![ext]));
+    }
+}
+
+/// A cl_khr_integer_dot_product built-in on 4x8-bit packed operands, by its linkage name
+/// (`_Z21dot_4x8packed_uu_uintjj`, `_Z28dot_acc_sat_4x8packed_su_intjji`, ...): the opcode
+/// and whether the operands are swapped (`us`: unsigned first, signed second, is OpSUDot with
+/// the operands exchanged).
+fn packed_dot_builtin(linkage_name: &str) -> Option<(Op, bool)> {
+    let rest = linkage_name.strip_prefix("_Z")?;
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let len: usize = rest[..digits].parse().ok()?;
+    let name = rest.get(digits..digits + len)?;
+    let params = rest.get(digits + len..)?;
+    let (acc, kind) = match name.strip_prefix("dot_acc_sat_4x8packed_") {
+        Some(k) => (true, k),
+        None => (false, name.strip_prefix("dot_4x8packed_")?),
+    };
+    let (op, swap, want) = match (kind, acc) {
+        ("uu_uint", false) => (Op::UDot, false, "jj"),
+        ("ss_int", false) => (Op::SDot, false, "jj"),
+        ("su_int", false) => (Op::SUDot, false, "jj"),
+        ("us_int", false) => (Op::SUDot, true, "jj"),
+        ("uu_uint", true) => (Op::UDotAccSat, false, "jjj"),
+        ("ss_int", true) => (Op::SDotAccSat, false, "jji"),
+        ("su_int", true) => (Op::SUDotAccSat, false, "jji"),
+        ("us_int", true) => (Op::SUDotAccSat, true, "jji"),
+        _ => return None,
+    };
+    (params == want).then_some((op, swap))
+}
+
+/// cl_khr_integer_dot_product: llvm-spirv 15 translates `dot` and `dot_acc_sat` on vectors
+/// to OpUDot/OpSDot/OpSUDot (and their AccSat forms) but leaves the `_4x8packed_` built-ins
+/// as calls of imported functions. Each such import without a body gets one here: the dot
+/// product of its operands with PackedVectorFormat4x8Bit.
+fn define_packed_dot_builtins(merged: &mut Merged) {
+    let dots: HashMap<u32, (Op, bool)> = merged.sections[7]
+        .iter()
+        .filter_map(|inst| match linkage(inst) {
+            Some((target, name, LinkageType::Import)) => packed_dot_builtin(&name).map(|d| (target, d)),
+            _ => None,
+        })
+        .collect();
+    let declared: HashSet<u32> = function_ids(&merged.functions)
+        .into_iter()
+        .filter(|(id, f)| dots.contains_key(id) && !f.has_body)
+        .map(|(id, _)| id)
+        .collect();
+    if declared.is_empty() {
+        return;
+    }
+    let inst = |opcode: Op, result_type: Option<u32>, result_id: Option<u32>, operands: Vec<Operand>| Instruction {
+        opcode,
+        result_type,
+        result_id,
+        operands,
+        offset: 0,
+    };
+    let mut next = merged.bound;
+    let mut out = Vec::with_capacity(merged.functions.len());
+    // The declaration being defined: its id, result type and parameters so far.
+    let mut current: Option<(u32, u32, Vec<u32>)> = None;
+    for f in std::mem::take(&mut merged.functions) {
+        if let Some((id, ret, params)) = current.as_mut() {
+            match f.opcode {
+                Op::FunctionParameter => {
+                    params.extend(f.result_id);
+                    out.push(f);
+                }
+                Op::FunctionEnd => {
+                    let (op, swap) = dots[id];
+                    let mut args: Vec<Operand> = params.iter().map(|p| Operand::IdRef(*p)).collect();
+                    if swap && args.len() >= 2 {
+                        args.swap(0, 1);
+                    }
+                    args.push(Operand::PackedVectorFormat(
+                        rspirv::spirv::PackedVectorFormat::PackedVectorFormat4x8Bit,
+                    ));
+                    let (label, value) = (next, next + 1);
+                    next += 2;
+                    out.push(inst(Op::Label, None, Some(label), vec![]));
+                    out.push(inst(op, Some(*ret), Some(value), args));
+                    out.push(inst(Op::ReturnValue, None, None, vec![Operand::IdRef(value)]));
+                    out.push(f);
+                    current = None;
+                }
+                _ => out.push(f),
+            }
+            continue;
+        }
+        if f.opcode == Op::Function {
+            if let (Some(id), Some(ret)) = (f.result_id, f.result_type) {
+                if declared.contains(&id) {
+                    current = Some((id, ret, Vec::new()));
+                }
+            }
+        }
+        out.push(f);
+    }
+    merged.functions = out;
+    merged.bound = next;
+    // The definitions are the module's own now.
+    merged.sections[7].retain(|i| !linkage(i).is_some_and(|(t, _, _)| declared.contains(&t)));
+    for cap in [
+        rspirv::spirv::Capability::DotProduct,
+        rspirv::spirv::Capability::DotProductInput4x8BitPacked,
+    ] {
+        let cap = Operand::Capability(cap);
+        if !merged.sections[0].iter().any(|i| i.operands.first() == Some(&cap)) {
+            merged.sections[0].push(inst(Op::Capability, None, None, vec![cap]));
+        }
+    }
+    let ext = Operand::LiteralString("SPV_KHR_integer_dot_product".into());
+    if !merged.sections[1].iter().any(|i| i.operands.first() == Some(&ext)) {
+        merged.sections[1].push(inst(Op::Extension, None, None, vec![ext]));
+    }
+}
+
+#[cfg(test)]
+mod packed_dot_tests {
+    use super::*;
+
+    #[test]
+    fn packed_dot_names() {
+        assert_eq!(
+            packed_dot_builtin("_Z21dot_4x8packed_uu_uintjj"),
+            Some((Op::UDot, false))
+        );
+        assert_eq!(
+            packed_dot_builtin("_Z20dot_4x8packed_us_intjj"),
+            Some((Op::SUDot, true))
+        );
+        assert_eq!(
+            packed_dot_builtin("_Z28dot_acc_sat_4x8packed_ss_intjji"),
+            Some((Op::SDotAccSat, false))
+        );
+        assert_eq!(
+            packed_dot_builtin("_Z29dot_acc_sat_4x8packed_uu_uintjjj"),
+            Some((Op::UDotAccSat, false))
+        );
+        // Wrong parameter lists and other names are not built-ins.
+        assert_eq!(packed_dot_builtin("_Z21dot_4x8packed_uu_uintjjj"), None);
+        assert_eq!(packed_dot_builtin("_Z3dotDv4_hS_"), None);
+        assert_eq!(packed_dot_builtin("dot_4x8packed_uu_uint"), None);
     }
 }

@@ -915,7 +915,9 @@ fn kernel_arg_ok(ctx: &Ctx, ty: Id, depth: u32) -> Result<(), String> {
         Some(Type::Int { width, .. }) if [8, 16, 32, 64].contains(width) => Ok(()),
         Some(Type::Float { width: 32 }) => Ok(()),
         Some(Type::Float { width: 64 }) if ctx.f.float64 => Ok(()),
-        Some(Type::Float { width }) if depth > 0 => {
+        // Half: by value (OpenCL C with cl_khr_fp16 takes half scalars and vectors as kernel
+        // arguments) once the module declares Float16; storage-only modules pass pointers.
+        Some(Type::Float { width }) if depth > 0 || *width == 16 => {
             if *width == 16 && ctx.caps.contains(&Cap::Float16) {
                 Ok(())
             } else {

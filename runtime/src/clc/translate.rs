@@ -115,20 +115,32 @@ fn run(tool: Tool, program: &Path, dir: &Path, args: &[OsString]) -> Result<std:
     server::run(tool, program, dir, args).map_err(|e| format!("cannot run {}: {e}\n", program.display()))
 }
 
+/// The SPIR-V extensions llvm-spirv may use: those of the OpenCL extensions the device
+/// reports whose built-ins it translates to extension instructions (without them it refuses
+/// the built-ins, or declares the Shader capability for OpBitFieldInsert and friends).
+pub fn spirv_ext_flag() -> Option<String> {
+    let f = &crate::device::FEATURES;
+    let mut items = Vec::new();
+    for (cl, spv) in [
+        ("cl_khr_integer_dot_product", "SPV_KHR_integer_dot_product"),
+        ("cl_khr_extended_bit_ops", "SPV_KHR_bit_instructions"),
+        ("cl_ext_float_atomics", "SPV_EXT_shader_atomic_float_add"),
+        ("cl_ext_float_atomics", "SPV_EXT_shader_atomic_float_min_max"),
+    ] {
+        if f.has_extension(cl) {
+            items.push(format!("+{spv}"));
+        }
+    }
+    (!items.is_empty()).then(|| format!("--spirv-ext={}", items.join(",")))
+}
+
 /// llvm-spirv on `input`: Ok(SPIR-V) or Err(its message).
 fn llvm_spirv(tools: &Tools, dir: &Path, input: &str) -> Result<Result<Vec<u8>, String>, String> {
-    let out = run(
-        Tool::LlvmSpirv,
-        tools.llvm_spirv,
-        dir,
-        &[
-            // Keeps kernel_arg_type and kernel_arg_type_qual as OpStrings (clGetKernelArgInfo).
-            "--preserve-ocl-kernel-arg-type-metadata-through-string".into(),
-            input.into(),
-            "-o".into(),
-            "program.spv".into(),
-        ],
-    )?;
+    // Keeps kernel_arg_type and kernel_arg_type_qual as OpStrings (clGetKernelArgInfo).
+    let mut args: Vec<OsString> = vec!["--preserve-ocl-kernel-arg-type-metadata-through-string".into()];
+    args.extend(spirv_ext_flag().map(OsString::from));
+    args.extend([input.into(), "-o".into(), "program.spv".into()]);
+    let out = run(Tool::LlvmSpirv, tools.llvm_spirv, dir, &args)?;
     if !out.status.success() {
         let mut msg = String::from_utf8_lossy(&out.stderr).trim().to_string();
         if out.status.code().is_none() {
