@@ -510,6 +510,11 @@ fn build(
     {
         let b = FunctionBuilder::new(&mut ctx.func, fbc);
         let mut t = FnTx::new(cx, b, body.result_type);
+        if t.cx.opts.robust {
+            let (_, size) = kernel_args(t.cx, f)?;
+            let shape = super::robust::kernel_shape(&args, size);
+            t.robust = Some(Box::new(super::robust::Robust::analyse(t.cx, body, Some(shape))));
+        }
         if starts.is_some() {
             // Each region makes its own blocks.
             t.promote(body)?;
