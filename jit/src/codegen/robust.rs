@@ -79,6 +79,16 @@ pub(crate) struct Robust {
     pub lane: Option<usize>,
     /// Private variables the vector loop keeps four copies of: lane 0's base and the stride.
     pub vector_private: HashMap<Id, (Value, u64)>,
+    /// Loaded once in the work-group function's prologue (loads are not hoisted out of
+    /// loops): each argument's `(lo, size)`, the zero area, the sink and the local arena.
+    pre: Option<Pre>,
+}
+
+struct Pre {
+    args: Vec<(Value, Value)>,
+    zero: Value,
+    sink: Value,
+    arena: Value,
 }
 
 fn meet(a: Option<Origin>, b: Option<Origin>) -> Option<Origin> {
@@ -186,6 +196,7 @@ impl Robust {
             args: kernel,
             lane: None,
             vector_private: HashMap::new(),
+            pre: None,
         }
     }
 
@@ -217,6 +228,45 @@ fn f_type_of(cx: &Ctx, f: &Function, id: Id) -> Option<Id> {
 }
 
 impl FnTx<'_, '_, '_> {
+    /// Loads the bounds of every argument, the scratch areas and the local arena in the
+    /// work-group function's prologue (the current block), from argument block `argp`.
+    pub(crate) fn rb_prologue(&mut self, argp: Value) {
+        let Some((tail, kinds)) = self.robust.as_ref().and_then(|r| r.args.clone()) else {
+            return;
+        };
+        let flags = MemFlagsData::trusted().with_readonly();
+        let arena = self
+            .b
+            .ins()
+            .load(types::I64, flags, self.wi, super::driver::OFF_LOCAL_MEM as i32);
+        let mut args = Vec::with_capacity(kinds.len());
+        for (k, kind) in kinds.iter().enumerate() {
+            let at = (tail + 16 * k) as i32;
+            let mut lo = self.b.ins().load(types::I64, flags, argp, at);
+            let size = self.b.ins().load(types::I64, flags, argp, at + 8);
+            if *kind == ArgKind::Local {
+                lo = self.b.ins().iadd(arena, lo);
+            }
+            args.push((lo, size));
+        }
+        let zero = self
+            .b
+            .ins()
+            .load(types::I64, flags, self.wi, super::driver::OFF_RB_ZERO as i32);
+        let sink = self
+            .b
+            .ins()
+            .load(types::I64, flags, self.wi, super::driver::OFF_RB_SINK as i32);
+        if let Some(r) = self.robust.as_mut() {
+            r.pre = Some(Pre {
+                args,
+                zero,
+                sink,
+                arena,
+            });
+        }
+    }
+
     /// The argument block (robust kernels keep its address in the `WorkItem`).
     fn rb_args(&mut self) -> Value {
         let flags = MemFlagsData::trusted().with_readonly();
@@ -233,6 +283,7 @@ impl FnTx<'_, '_, '_> {
         let flags = MemFlagsData::trusted().with_readonly();
         match origin {
             Origin::Unknown => None,
+            Origin::Arg(k) if rb.pre.is_some() => rb.pre.as_ref().and_then(|p| p.args.get(k).copied()),
             Origin::Arg(k) => {
                 let (tail, kind) = rb.args.as_ref().map(|(t, kinds)| (*t, kinds.get(k).copied()))?;
                 let args = self.rb_args();
@@ -272,7 +323,11 @@ impl FnTx<'_, '_, '_> {
             Origin::Global(id) => {
                 let (pointee, _) = *self.cx.globals.get(&id)?;
                 let size = self.cx.layout.get(pointee).ok()?.size;
-                let lo = self.global_addr(id).ok()?;
+                let arena = rb.pre.as_ref().map(|p| p.arena);
+                let lo = match (self.cx.local_offsets.get(&id), arena) {
+                    (Some(off), Some(arena)) => self.b.ins().iadd_imm_s(arena, *off as i64),
+                    _ => self.global_addr(id).ok()?,
+                };
                 Some((lo, self.b.ins().iconst(types::I64, size as i64)))
             }
         }
@@ -297,6 +352,9 @@ impl FnTx<'_, '_, '_> {
     /// The scratch area a failed check redirects to: the zero area for loads, the sink for
     /// stores (their addresses are in the `WorkItem`).
     fn rb_scratch(&mut self, store: bool) -> Value {
+        if let Some(p) = self.robust.as_ref().and_then(|r| r.pre.as_ref()) {
+            return if store { p.sink } else { p.zero };
+        }
         let flags = MemFlagsData::trusted().with_readonly();
         let off = if store {
             super::driver::OFF_RB_SINK
