@@ -89,6 +89,10 @@ struct Pre {
     zero: Value,
     sink: Value,
     arena: Value,
+    /// The prologue's last instruction: per-access limits are computed after it.
+    at: cranelift_codegen::ir::Inst,
+    /// `(argument, access bytes)` -> its limit (`size - n + 1`, or 0 when nothing fits).
+    lims: HashMap<(usize, u64), Value>,
 }
 
 fn meet(a: Option<Origin>, b: Option<Origin>) -> Option<Origin> {
@@ -257,14 +261,38 @@ impl FnTx<'_, '_, '_> {
             .b
             .ins()
             .load(types::I64, flags, self.wi, super::driver::OFF_RB_SINK as i32);
+        let Some(at) = self.b.func.dfg.value_def(sink).inst() else {
+            return;
+        };
         if let Some(r) = self.robust.as_mut() {
             r.pre = Some(Pre {
                 args,
                 zero,
                 sink,
                 arena,
+                at,
+                lims: HashMap::new(),
             });
         }
+    }
+
+    /// The limit of an `n`-byte access through argument `k`, computed once in the prologue
+    /// (Cranelift does not hoist it out of the work-item loops on its own).
+    fn rb_pre_lim(&mut self, k: usize, n: u64) -> Option<Value> {
+        use cranelift_codegen::cursor::{Cursor, FuncCursor};
+        let pre = self.robust.as_mut()?.pre.as_mut()?;
+        if let Some(v) = pre.lims.get(&(k, n)) {
+            return Some(*v);
+        }
+        let (_, size) = *pre.args.get(k)?;
+        let mut pos = FuncCursor::new(self.b.func).after_inst(pre.at);
+        let fits = pos.ins().icmp_imm_u(IntCC::UnsignedGreaterThanOrEqual, size, n as i64);
+        let lim = pos.ins().iadd_imm_s(size, 1 - n as i64);
+        let zero = pos.ins().iconst(types::I64, 0);
+        let lim = pos.ins().select(fits, lim, zero);
+        pre.at = pos.func.dfg.value_def(lim).inst()?;
+        pre.lims.insert((k, n), lim);
+        Some(lim)
     }
 
     /// The argument block (robust kernels keep its address in the `WorkItem`).
@@ -337,6 +365,14 @@ impl FnTx<'_, '_, '_> {
     /// boolean); `None` when robust mode is off or the access is not checked.
     pub(crate) fn rb_ok(&mut self, ptr: Id, addr: Value, n: u64) -> Option<Value> {
         let (lo, size) = self.rb_bounds(ptr)?;
+        let arg = match self.robust.as_ref().map(|r| r.origin(self.cx, ptr)) {
+            Some(Origin::Arg(k)) => Some(k),
+            _ => None,
+        };
+        if let Some(lim) = arg.and_then(|k| self.rb_pre_lim(k, n)) {
+            let off = self.b.ins().isub(addr, lo);
+            return Some(self.b.ins().icmp(IntCC::UnsignedLessThan, off, lim));
+        }
         // lim = size - n + 1 when size >= n, else 0 (nothing fits): ok = (addr - lo) < lim.
         let fits = self
             .b
