@@ -138,8 +138,11 @@ impl Kernel {
         let mut buffers = Vec::new();
         let mut local = self.compiled.static_local_size;
         let mut svm = self.svm_ptrs();
-        for (desc, value) in self.compiled.args.iter().zip(args.iter()) {
+        // Robust mode: the bounds (first byte, bytes) of the memory each argument names.
+        let mut ranges: Vec<(usize, u64, u64)> = Vec::new();
+        for (k, (desc, value)) in self.compiled.args.iter().zip(args.iter()).enumerate() {
             let at = desc.offset;
+            let mut bounds = |lo: u64, size: u64| ranges.push((k, lo, size));
             match value.as_ref()? {
                 ArgValue::Bytes(bytes) => {
                     let n = bytes.len().min(desc.size);
@@ -151,11 +154,14 @@ impl Kernel {
                         None => None,
                     };
                     let address = mem.as_ref().map_or(0, |m| m.base() as u64);
+                    // NULL: nothing is in range.
+                    bounds(address, mem.as_ref().map_or(0, |m| m.size as u64));
                     block[at..at + 8].copy_from_slice(&address.to_ne_bytes());
                     buffers.extend(mem);
                 }
                 ArgValue::Local(n) => {
                     let offset = local.next_multiple_of(LOCAL_ALIGN);
+                    bounds(offset as u64, *n as u64);
                     block[at..at + 8].copy_from_slice(&(offset as u64).to_ne_bytes());
                     local = offset + n;
                 }
@@ -171,9 +177,22 @@ impl Kernel {
                     block[at..at + 8].copy_from_slice(&u64::from(*bits).to_ne_bytes());
                 }
                 ArgValue::Svm(address) => {
+                    // The clSVMAlloc allocation the pointer is in; any other address (fine-
+                    // grain system SVM: the application's own memory) is not checked.
+                    match crate::svm::find(*address) {
+                        Some(a) => bounds(a.start() as u64, a.size as u64),
+                        None => bounds(0, u64::MAX),
+                    }
                     block[at..at + 8].copy_from_slice(&(*address as u64).to_ne_bytes());
                     svm.push(*address);
                 }
+            }
+        }
+        if let Some(t) = self.compiled.robust_tail {
+            for (k, lo, size) in ranges {
+                let at = t + 16 * k;
+                block[at..at + 8].copy_from_slice(&lo.to_ne_bytes());
+                block[at + 8..at + 16].copy_from_slice(&size.to_ne_bytes());
             }
         }
         Some(BoundArgs {

@@ -16,6 +16,9 @@ pub struct Options {
     pub kernel_arg_info: bool,
     pub create_library: bool,
     pub enable_link_options: bool,
+    /// `-cl-clift-robust` (Clift's own option; never handed to clang): accesses checked
+    /// against their memory object (README "Robust mode"). Also on with `CLIFT_ROBUST=1`.
+    pub robust: bool,
     /// The flags to hand on unchanged to clang (`-w`, `-Werror`, the `-cl-*` math flags).
     pub passthrough: Vec<String>,
 }
@@ -62,6 +65,14 @@ const COMPILE_FLAGS: &[&str] = &[
     "-w",
     "-Werror",
 ];
+
+/// Clift's robust mode, accepted by clBuildProgram and clCompileProgram.
+pub const ROBUST_OPTION: &str = "-cl-clift-robust";
+
+/// `CLIFT_ROBUST=1` turns robust mode on for every program.
+pub fn robust_env() -> bool {
+    std::env::var("CLIFT_ROBUST").is_ok_and(|v| v == "1")
+}
 
 /// The OpenCL C versions the device reports (CL_DEVICE_OPENCL_C_ALL_VERSIONS); OpenCL C 2.0
 /// would need pipes and device-side enqueue.
@@ -130,6 +141,8 @@ pub fn parse(text: &str, stage: Stage) -> Result<Options, String> {
                         ));
                     }
                     o.cl_std = Some(std.to_string());
+                } else if word == ROBUST_OPTION {
+                    o.robust = true;
                 } else if COMPILE_FLAGS.contains(&word) {
                     o.flag(word);
                 } else {
@@ -203,5 +216,17 @@ mod tests {
         assert!(parse("-D", Stage::Build).is_err());
         assert!(parse("-O0", Stage::Link).is_err());
         assert!(parse("-O7", Stage::Build).is_err());
+    }
+
+    #[test]
+    fn robust_option_is_clifts_own() {
+        let b = parse("-cl-clift-robust -cl-mad-enable", Stage::Build).unwrap();
+        assert!(b.robust);
+        // Never handed on to clang.
+        assert_eq!(b.passthrough, ["-cl-mad-enable"]);
+        assert!(parse("-cl-clift-robust", Stage::Compile).unwrap().robust);
+        assert!(!parse("-cl-mad-enable", Stage::Build).unwrap().robust);
+        assert!(parse("-cl-clift-robust", Stage::Link).is_err());
+        assert!(parse("-cl-clift-robustness", Stage::Build).is_err());
     }
 }

@@ -345,7 +345,9 @@ impl Program {
         inputs: &[Arc<Program>],
         options_text: &str,
     ) -> Result<(Program, bool), cl_int> {
-        let parsed = options::parse(options_text, Stage::Link).map_err(|_| CL_INVALID_LINKER_OPTIONS)?;
+        let mut parsed = options::parse(options_text, Stage::Link).map_err(|_| CL_INVALID_LINKER_OPTIONS)?;
+        // An object compiled with -cl-clift-robust makes the linked program robust.
+        parsed.robust = inputs.iter().any(|p| p.lock().parsed_options.robust);
         let mut sources = Vec::new();
         let mut modules = Vec::new();
         for p in inputs {
@@ -417,6 +419,7 @@ impl Program {
             denorms_are_zero: opts.denorms_are_zero,
             fast_relaxed_math: opts.fast_relaxed_math,
             opt_level_none: opts.opt_disable,
+            robust: opts.robust || options::robust_env(),
         };
         let start = std::time::Instant::now();
         let inputs = self.lock().inputs.clone();
@@ -515,10 +518,11 @@ fn native_key(inputs: &[Arc<Vec<u8>>], options: &CompileOptions) -> String {
         .part(format!("{spec:?}").as_bytes())
         .part(
             format!(
-                "{} {} {} {:?} {:?}",
+                "{} {} {} {} {:?} {:?}",
                 options.denorms_are_zero,
                 options.fast_relaxed_math,
                 options.opt_level_none,
+                options.robust,
                 std::env::var("CLIFT_BARRIERS").ok(),
                 std::env::var("CLIFT_SIMD").ok()
             )

@@ -247,7 +247,42 @@ impl FnTx<'_, '_, '_> {
 
     pub fn atomic(&mut self, inst: &Instruction) -> R {
         let flags = MemFlagsData::new();
-        let p = self.val1(op_id(inst, 0)?)?;
+        let pid = op_id(inst, 0)?;
+        let p = self.val1(pid)?;
+        // Robust mode: out of range, the atomic works on the sink and its result is zero.
+        let (p, in_range) = match self.robust.is_some() {
+            true => {
+                let n = match self.cx.layout.get(self.ty_of(pid)?)?.ty {
+                    super::layout::Ty::Pointer(_, pointee) => self.cx.layout.get(pointee)?.size,
+                    _ => 4,
+                };
+                self.rb_atomic(pid, p, n)
+            }
+            false => (p, None),
+        };
+        self.atomic_at(inst, p, flags)?;
+        if let (Some(ok), Some(r)) = (in_range, inst.result_id) {
+            if let Some(vals) = self.vals.get(&r).cloned() {
+                let vals = vals
+                    .into_iter()
+                    .map(|v| {
+                        let t = self.b.func.dfg.value_type(v);
+                        let zero = if t.is_float() {
+                            let z = self.b.ins().iconst(Type::int(t.bits() as u16).unwrap_or(types::I32), 0);
+                            self.b.ins().bitcast(t, MemFlagsData::new(), z)
+                        } else {
+                            self.b.ins().iconst(t, 0)
+                        };
+                        self.b.ins().select(ok, v, zero)
+                    })
+                    .collect();
+                self.vals.insert(r, vals);
+            }
+        }
+        Ok(())
+    }
+
+    fn atomic_at(&mut self, inst: &Instruction, p: Value, flags: MemFlagsData) -> R {
         let access = self.access(inst)?;
         match inst.opcode {
             Op::AtomicLoad => {

@@ -33,6 +33,10 @@ pub struct WorkItem {
     /// The fiber's yielder while running as a fiber, else null.
     pub fiber: *const c_void,
     pub ctx: *const WorkGroupContext,
+    /// The argument block, and robust mode's zero and sink areas (`super::robust`).
+    pub args: *const u8,
+    pub rb_zero: u64,
+    pub rb_sink: u64,
 }
 
 pub(crate) const OFF_GLOBAL_ID: usize = offset_of!(WorkItem, global_id);
@@ -47,6 +51,9 @@ pub(crate) const OFF_WORK_DIM: usize = offset_of!(WorkItem, work_dim);
 pub(crate) const OFF_GLOBAL_LINEAR_ID: usize = offset_of!(WorkItem, global_linear_id);
 pub(crate) const OFF_LOCAL_LINEAR_ID: usize = offset_of!(WorkItem, local_linear_id);
 pub(crate) const OFF_LOCAL_MEM: usize = offset_of!(WorkItem, local_mem);
+pub(crate) const OFF_ARGS: usize = offset_of!(WorkItem, args);
+pub(crate) const OFF_RB_ZERO: usize = offset_of!(WorkItem, rb_zero);
+pub(crate) const OFF_RB_SINK: usize = offset_of!(WorkItem, rb_sink);
 
 /// The compiled per-work-item entry of the fiber fallback: `fn(args, work_item)`.
 pub(crate) type EntryFn = unsafe extern "C" fn(*const u8, *mut WorkItem);
@@ -66,7 +73,8 @@ pub(crate) enum Exec {
 }
 
 impl WorkItem {
-    fn for_group(ctx: &WorkGroupContext) -> WorkItem {
+    fn for_group(ctx: &WorkGroupContext, args: *const u8) -> WorkItem {
+        let (rb_zero, rb_sink) = super::robust::scratch_areas();
         WorkItem {
             global_id: [0; 3],
             local_id: [0; 3],
@@ -83,6 +91,9 @@ impl WorkItem {
             local_mem: ctx.local_mem,
             fiber: std::ptr::null(),
             ctx,
+            args,
+            rb_zero,
+            rb_sink,
         }
     }
 
@@ -116,7 +127,7 @@ pub(crate) unsafe fn run_group_fn(
     args: *const u8,
     ctx: &WorkGroupContext,
 ) -> Result<(), Fault> {
-    let mut wi = WorkItem::for_group(ctx);
+    let mut wi = WorkItem::for_group(ctx, args);
     let mut frame = Frame::new();
     let call = |wi: &mut WorkItem, spill: *mut u8, frame: &mut Frame| {
         // SAFETY: `f` is a work-group function of signature (args, work item, spill area).
@@ -184,7 +195,7 @@ type Fiber<'s> = Coroutine<(), (), Result<(), Fault>, &'s mut DefaultStack>;
 pub(crate) unsafe fn run_fibers(entry: EntryFn, args: *const u8, ctx: &WorkGroupContext) -> Result<(), Fault> {
     let [lx, ly, lz] = ctx.local_size;
     let n = (lx * ly * lz) as usize;
-    let base = WorkItem::for_group(ctx);
+    let base = WorkItem::for_group(ctx, args);
     let mut items: Vec<WorkItem> = Vec::with_capacity(n);
     for z in 0..lz {
         for y in 0..ly {

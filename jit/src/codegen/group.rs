@@ -500,6 +500,11 @@ fn build(
     {
         let b = FunctionBuilder::new(&mut ctx.func, fbc);
         let mut t = FnTx::new(cx, b, body.result_type);
+        if t.cx.opts.robust {
+            let (_, size) = kernel_args(t.cx, f)?;
+            let shape = super::robust::kernel_shape(&args, size);
+            t.robust = Some(Box::new(super::robust::Robust::analyse(t.cx, body, Some(shape))));
+        }
         if starts.is_some() {
             // Each region makes its own blocks.
             t.promote(body)?;
@@ -516,6 +521,7 @@ fn build(
         let (argp, wi, spill) = (pp[0], pp[1], pp[2]);
         t.wi = wi;
         let argvals = load_args(t.cx, &mut t.b, f, &args, argp, wi)?;
+        t.rb_prologue(argp);
         // Only what the body uses is loaded (loads are not removed when dead).
         let used = used_builtins(t.cx, body);
         let uses = |b: BuiltIn| wi_ids || used.contains(&b);

@@ -135,10 +135,28 @@ impl FnTx<'_, '_, '_> {
         }
     }
 
+    /// `copy_bytes` with robust mode's checks: each side redirected on its own when the copy
+    /// fits a scratch area, else the whole copy dropped when either side is out of range.
+    fn copy_checked(&mut self, (dst_id, dst): (u32, Value), (src_id, src): (u32, Value), size: u64) {
+        if self.robust.is_none() {
+            return self.copy_bytes(dst, src, size);
+        }
+        if size as usize <= super::robust::SCRATCH_BYTES {
+            let dst = self.rb_addr(dst_id, dst, size, true);
+            let src = self.rb_addr(src_id, src, size, false);
+            return self.copy_bytes(dst, src, size);
+        }
+        let n = self.b.ins().iconst(types::I64, size as i64);
+        let n = self.rb_copy_len((dst_id, dst), (src_id, src), n);
+        let cfg = self.cx.jit.target_config();
+        self.b.call_memmove(cfg, dst, src, n);
+    }
+
     pub fn memory(&mut self, inst: &Instruction) -> R {
         match inst.opcode {
             Op::Variable => {
                 let (r, ty) = result(inst)?;
+                self.rb_scalar_private(r);
                 let pointee = self.pointee(inst, ty)?;
                 let init = match inst.operands.get(1) {
                     Some(rspirv::dr::Operand::IdRef(i)) => Some(*i),
@@ -187,6 +205,8 @@ impl FnTx<'_, '_, '_> {
                     return Ok(());
                 }
                 let addr = self.val1(p)?;
+                let n = self.cx.layout.get(ty)?.size;
+                let addr = self.rb_addr(p, addr, n, false);
                 if let Some(sh) = self.simd_shape(ty) {
                     if let Some(regs) = self.simd_load(sh, addr, 0) {
                         self.def_simd(r, ty, sh, regs);
@@ -209,6 +229,8 @@ impl FnTx<'_, '_, '_> {
                 }
                 let vty = self.ty_of(vid)?;
                 let addr = self.val1(p)?;
+                let n = self.cx.layout.get(vty)?.size;
+                let addr = self.rb_addr(p, addr, n, true);
                 if let Some((sh, regs)) = self.vec_of(vid)? {
                     if self.simd_store(sh, &regs, addr, 0) {
                         return Ok(());
@@ -224,18 +246,22 @@ impl FnTx<'_, '_, '_> {
                 let pointee = self.pointee(inst, dty)?;
                 let size = self.cx.layout.get(pointee)?.size;
                 let dst = self.val1(dst_id)?;
-                let src = self.val1(op_id(inst, 1)?)?;
-                self.copy_bytes(dst, src, size);
+                let src_id = op_id(inst, 1)?;
+                let src = self.val1(src_id)?;
+                self.copy_checked((dst_id, dst), (src_id, src), size);
             }
             Op::CopyMemorySized => {
-                let dst = self.val1(op_id(inst, 0)?)?;
-                let src = self.val1(op_id(inst, 1)?)?;
+                let dst_id = op_id(inst, 0)?;
+                let src_id = op_id(inst, 1)?;
+                let dst = self.val1(dst_id)?;
+                let src = self.val1(src_id)?;
                 let size_id = op_id(inst, 2)?;
                 if let Some(n) = self.const_int(size_id) {
-                    self.copy_bytes(dst, src, n as u64);
+                    self.copy_checked((dst_id, dst), (src_id, src), n as u64);
                 } else {
                     let n = self.val1(size_id)?;
                     let n = self.int_resize(n, types::I64, false);
+                    let n = self.rb_copy_len((dst_id, dst), (src_id, src), n);
                     let cfg = self.cx.jit.target_config();
                     self.b.call_memmove(cfg, dst, src, n);
                 }

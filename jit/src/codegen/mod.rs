@@ -32,6 +32,7 @@ mod module;
 mod native;
 mod printf;
 mod regions;
+pub mod robust;
 mod simd;
 mod translate;
 mod uniform;
@@ -53,6 +54,9 @@ pub struct CompileOptions {
     pub fast_relaxed_math: bool,
     /// Compile without Cranelift's optimizations (`-cl-opt-disable`).
     pub opt_level_none: bool,
+    /// Robust mode (`-cl-clift-robust`, `CLIFT_ROBUST=1`): accesses checked against their
+    /// memory (see `robust`).
+    pub robust: bool,
 }
 
 /// Why a module could not be compiled; the message names the instruction.
@@ -124,6 +128,9 @@ pub struct Kernel {
     /// Approximate bytes of Function-storage variables per work-item.
     pub private_mem_size: usize,
     pub has_barriers: bool,
+    /// Robust mode: the offset in the argument block of the bounds the runtime writes for
+    /// every argument (`robust::robust_tail`); `None` for a kernel compiled without it.
+    pub robust_tail: Option<usize>,
     /// How the work-items of a group are run (chosen per kernel at compile time).
     pub barrier_strategy: BarrierStrategy,
     exec: driver::Exec,

@@ -632,7 +632,11 @@ pub(crate) fn compile_program(
         let f = m
             .function(p.func)
             .ok_or_else(|| err(format!("kernel {}: function %{} not found", p.name, p.func)))?;
-        let (args, args_size) = kernel_args(&cx, f)?;
+        let (args, mut args_size) = kernel_args(&cx, f)?;
+        let robust_tail = opts.robust.then_some(args_size);
+        if opts.robust {
+            args_size += super::robust::robust_tail(args.len());
+        }
         let code = match p.strategy {
             BarrierStrategy::Fibers => Code::Fiber(build_wrapper(&mut cx, f, &p.name, p.index, &mut ctx, &mut fbc)?),
             s => {
@@ -651,6 +655,7 @@ pub(crate) fn compile_program(
             hint: None,
             private: p.private,
             has_barriers: p.has_barriers,
+            robust_tail,
         };
         for em in m.execution_modes.iter().filter(|e| e.entry == p.func) {
             let three = || -> Option<[u32; 3]> {
@@ -716,6 +721,7 @@ pub(crate) fn program_from(jit: JITModule, pending: Vec<Pending>) -> Program {
                 work_group_size_hint: k.hint,
                 private_mem_size: k.private,
                 has_barriers: k.has_barriers,
+                robust_tail: k.robust_tail,
                 barrier_strategy: p.strategy,
                 exec,
                 _code: code.clone(),
@@ -793,6 +799,7 @@ pub(crate) struct Kernel0 {
     pub hint: Option<[u32; 3]>,
     pub private: usize,
     pub has_barriers: bool,
+    pub robust_tail: Option<usize>,
 }
 
 /// The function a kernel's work-groups run.

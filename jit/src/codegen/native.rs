@@ -289,6 +289,7 @@ pub(crate) fn encode(jit: &JITModule, rec: &Recorder, kernels: &[Pending]) -> Op
         w.opt3(k.hint);
         w.u64(k.private as u64);
         w.u8(k.has_barriers as u8);
+        w.u64(k.robust_tail.map_or(0, |t| t as u64 + 1));
         w.u8(strategy_code(p.strategy));
         match p.code {
             Code::Group(fid, record) => {
@@ -504,6 +505,11 @@ pub fn load(image: &[u8]) -> Result<Program, CompileError> {
         let hint = r.opt3().ok_or_else(|| bad("work-group size hint"))?;
         let private = r.len().ok_or_else(|| bad("private size"))?;
         let has_barriers = r.u8().ok_or_else(|| bad("barriers"))? != 0;
+        let robust_tail = match r.len().ok_or_else(|| bad("robust tail"))? {
+            0 => None,
+            t if t - 1 + crate::codegen::robust::robust_tail(args.len()) == args_size => Some(t - 1),
+            _ => return Err(bad("robust tail")),
+        };
         let strategy = r.u8().and_then(strategy_from).ok_or_else(|| bad("strategy"))?;
         let code = match r.u8() {
             Some(0) => Code::Group(
@@ -527,6 +533,7 @@ pub fn load(image: &[u8]) -> Result<Program, CompileError> {
                 hint,
                 private,
                 has_barriers,
+                robust_tail,
             },
             code,
             strategy,

@@ -63,6 +63,8 @@ pub(crate) struct FnTx<'a, 'm, 'f> {
     /// a dynamic extract past its last component gives OpenCL C's value for that query.
     pub builtin_vectors: HashMap<Id, rspirv::spirv::BuiltIn>,
     pub splat_of: HashMap<Id, (Id, bool)>,
+    /// Robust mode's origins and state (`None` when the program is not robust).
+    pub robust: Option<Box<super::robust::Robust>>,
 }
 
 pub(crate) fn op_id(inst: &Instruction, i: usize) -> R<Id> {
@@ -203,6 +205,11 @@ pub(crate) fn translate_function(
     let order = rpo(f);
     let b = FunctionBuilder::new(func, fbc);
     let mut t = FnTx::new(cx, b, f.result_type);
+    if t.cx.opts.robust {
+        // A kernel's own function (the fiber fallback runs it) sees its arguments' bounds.
+        let kernel = super::robust::kernel_of(t.cx, f)?;
+        t.robust = Some(Box::new(super::robust::Robust::analyse(t.cx, f, kernel)));
+    }
     t.prepare(f, &order)?;
     // Entry block parameters: the function's flattened parameters, then the work-item state.
     let entry = t.blocks[&f.blocks[0].label];
@@ -253,6 +260,7 @@ impl<'a, 'm, 'f> FnTx<'a, 'm, 'f> {
             inserted: HashMap::new(),
             splat_of: HashMap::new(),
             builtin_vectors: HashMap::new(),
+            robust: None,
         }
     }
 

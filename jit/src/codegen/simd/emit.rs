@@ -356,6 +356,7 @@ impl FnTx<'_, '_, '_> {
                         (size as u64) * LANES as u64,
                         align.max(16),
                     );
+                    self.rb_vector_private(r, a, size as u64);
                     self.def(r, ty, vec![a]);
                 }
                 Step::Lanes => self.by_lanes(inst, plan, &mut vecs)?,
@@ -1284,6 +1285,7 @@ impl FnTx<'_, '_, '_> {
             for (x, t, q) in &lanes {
                 self.def(*x, *t, q[l].clone());
             }
+            self.rb_set_lane(Some(l));
             match self.inst(inst).and_then(|_| self.val(r)) {
                 Ok(v) => match next {
                     Some(next) => {
@@ -1301,6 +1303,7 @@ impl FnTx<'_, '_, '_> {
                 }
             }
         }
+        self.rb_set_lane(None);
         for (x, v) in saved {
             match v {
                 Some(v) => self.vals.insert(x, v),
@@ -1410,6 +1413,7 @@ impl FnTx<'_, '_, '_> {
         if let (Some(Rep::Soa(vt, 4)), 4) = (rep(self.cx, ty), shape.2) {
             // Four 16-byte loads, transposed into components.
             let addrs = self.quad(p, plan, vecs)?;
+            let addrs = self.rb_quad(p, addrs, 16, false);
             let rows = addrs.map(|a| self.b.ins().load(vt, flags, a, 0));
             let comps = self.transpose4(rows);
             vecs.s.insert(r, comps.to_vec());
@@ -1418,19 +1422,21 @@ impl FnTx<'_, '_, '_> {
         if shape.1 > 1 {
             // Lane by lane, component by component.
             let addrs = self.quad(p, plan, vecs)?;
+            let addrs = self.rb_quad(p, addrs, self.cx.layout.get(ty)?.size, false);
             let xs = addrs.iter().map(|a| self.load_one(shape, *a)).collect();
             return self.put_lane_vals(r, ty, xs, vecs);
         }
         if let (Some(Class::Affine(s)), Some(vt)) = (class, vec_type(t)) {
             if s == 4 {
                 let base = self.val1(p)?;
-                let v = self.b.ins().load(vt, flags, base, 0);
+                let v = self.rb_vector_load(p, base, vt, t);
                 vecs.v.insert(r, v);
                 return Ok(());
             }
         }
         // Lane by lane (a gather), each at its lane's address.
         let addrs = self.quad(p, plan, vecs)?;
+        let addrs = self.rb_quad(p, addrs, u64::from(t.bytes()), false);
         let xs = addrs.map(|a| self.b.ins().load(t, flags, a, 0));
         self.put_lanes(r, ty, xs, vecs)?;
         Ok(())
@@ -1453,10 +1459,12 @@ impl FnTx<'_, '_, '_> {
                 // One location: the last work-item's store is the one that stays.
                 let xs = self.lane_vals(vid, (LANES - 1) as usize, plan, vecs)?;
                 let a = self.val1(p)?;
+                let a = self.rb_addr(p, a, self.cx.layout.get(vty)?.size, true);
                 self.store_one(&xs, shape.2, a);
                 return Ok(());
             }
             let addrs = self.quad(p, plan, vecs)?;
+            let addrs = self.rb_quad(p, addrs, self.cx.layout.get(vty)?.size, true);
             if let (Some(Rep::Soa(_, 4)), 4) = (rep(self.cx, vty), shape.2) {
                 // Components transposed into four 16-byte stores, in the lanes' order.
                 let c = self.comps(vid, plan, vecs)?;
@@ -1478,18 +1486,23 @@ impl FnTx<'_, '_, '_> {
             Class::Affine(4) if vector && matches!(vt, Some(Rep::Vector(_))) => {
                 let v = self.lanes(vid, plan, vecs)?;
                 let base = self.val1(p)?;
-                self.b.ins().store(flags, v, base, 0);
+                let lt = self.b.func.dfg.value_type(v).lane_type();
+                self.rb_vector_store(p, base, v, lt);
             }
             // One location: the last work-item's store is the one that stays.
             Class::Uniform => {
                 let x = self.lane(vid, (LANES - 1) as usize, plan, vecs)?;
                 let base = self.val1(p)?;
+                let n = u64::from(self.b.func.dfg.value_type(x).bytes());
+                let base = self.rb_addr(p, base, n, true);
                 self.b.ins().store(flags, x, base, 0);
             }
             // Lane by lane (a scatter), in the lanes' order.
             _ => {
                 let addrs = self.quad(p, plan, vecs)?;
                 let xs = self.quad(vid, plan, vecs)?;
+                let n = u64::from(self.b.func.dfg.value_type(xs[0]).bytes());
+                let addrs = self.rb_quad(p, addrs, n, true);
                 for (a, x) in addrs.into_iter().zip(xs) {
                     self.b.ins().store(flags, x, a, 0);
                 }
@@ -1522,6 +1535,7 @@ impl FnTx<'_, '_, '_> {
         self.b.ins().jump(join, &args);
         self.b.switch_to_block(slow);
         let addrs = self.quad(p, plan, vecs)?;
+        let addrs = self.rb_quad(p, addrs, self.cx.layout.get(ty)?.size, false);
         let mut xs = Vec::with_capacity(LANES as usize);
         for (l, a) in addrs.into_iter().enumerate() {
             let ml = self.b.ins().extractlane(m, l as u8);
@@ -1569,6 +1583,7 @@ impl FnTx<'_, '_, '_> {
             .or_else(|| self.cx.m.constant(vid).map(|c| &c.ty))
             .ok_or_else(|| self.err(inst, "vector plan: stored value of unknown type"))?;
         let stride = self.mem_shape(vty)?.2;
+        let addrs = self.rb_quad(p, addrs, self.cx.layout.get(vty)?.size, true);
         for (l, a) in addrs.into_iter().enumerate() {
             let xs = self.lane_vals(vid, l, plan, vecs)?;
             let ml = self.b.ins().extractlane(m, l as u8);
@@ -1944,6 +1959,7 @@ impl FnTx<'_, '_, '_> {
             for (x, t, q) in &lanes {
                 self.def(*x, *t, q[l].clone());
             }
+            self.rb_set_lane(Some(l));
             if let Err(e) = self.inst(inst) {
                 res = Err(e);
             }
@@ -1956,6 +1972,7 @@ impl FnTx<'_, '_, '_> {
                 break;
             }
         }
+        self.rb_set_lane(None);
         for (x, v) in saved {
             match v {
                 Some(v) => self.vals.insert(x, v),
