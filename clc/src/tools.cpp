@@ -168,17 +168,49 @@ int clift_opt(int argc, const char **argv) {
   return out.has_error() ? 1 : 0;
 }
 
-// llvm-spirv with the arguments Clift passes: INPUT, `-o` OUTPUT and
-// `--preserve-ocl-kernel-arg-type-metadata-through-string`; the rest of the translator's
-// options at the llvm-spirv tool's defaults (no SPIR-V extensions, the highest version).
+// llvm-spirv with the arguments Clift passes: INPUT, `-o` OUTPUT,
+// `--preserve-ocl-kernel-arg-type-metadata-through-string` and `--spirv-ext=+NAME,...` (as
+// the llvm-spirv tool: `+` allows an extension, `-` forbids it, `all` allows every one); the
+// rest of the translator's options at the llvm-spirv tool's defaults (the highest version).
 int clift_llvm_spirv(int argc, const char **argv) {
   std::string input, output;
-  SPIRV::TranslatorOpts opts;
+  bool preserve = false;
+  SPIRV::TranslatorOpts::ExtensionsStatusMap exts;
   for (int i = 1; i < argc; i++) {
     StringRef a(argv[i]);
     if (a == "--preserve-ocl-kernel-arg-type-metadata-through-string" ||
         a == "-preserve-ocl-kernel-arg-type-metadata-through-string") {
-      opts.setPreserveOCLKernelArgTypeMetadataThroughString(true);
+      preserve = true;
+    } else if (a.consume_front("--spirv-ext=") || a.consume_front("-spirv-ext=")) {
+      SmallVector<StringRef, 8> items;
+      a.split(items, ',', -1, false);
+      for (StringRef item : items) {
+        if (item == "+all" || item == "all" || item == "-all") {
+          bool on = item != "-all";
+#define EXT(X) exts[SPIRV::ExtensionID::X] = on;
+#include <LLVMSPIRVLib/LLVMSPIRVExtensions.inc>
+#undef EXT
+          continue;
+        }
+        bool on = item.startswith("+");
+        if (!on && !item.startswith("-")) {
+          errs() << "llvm-spirv (clift-clc): extension " << item << " needs a + or - sign\n";
+          return 2;
+        }
+        StringRef name = item.drop_front();
+        bool known = false;
+#define EXT(X)                                                                                     \
+  if (name == #X) {                                                                                \
+    exts[SPIRV::ExtensionID::X] = on;                                                              \
+    known = true;                                                                                  \
+  }
+#include <LLVMSPIRVLib/LLVMSPIRVExtensions.inc>
+#undef EXT
+        if (!known) {
+          errs() << "llvm-spirv (clift-clc): unknown extension " << name << "\n";
+          return 2;
+        }
+      }
     } else if (a == "-o" && i + 1 < argc) {
       output = argv[++i];
     } else if (a.startswith("-")) {
@@ -203,6 +235,8 @@ int clift_llvm_spirv(int argc, const char **argv) {
     errs() << toString(std::move(err)) << "\n";
     return 1;
   }
+  SPIRV::TranslatorOpts opts(SPIRV::VersionNumber::MaximumVersion, exts);
+  opts.setPreserveOCLKernelArgTypeMetadataThroughString(preserve);
   std::string err;
   std::ofstream out(output, std::ios::binary);
   if (!writeSpirv(m->get(), opts, out, err)) {

@@ -436,4 +436,10 @@ kernel void features(global int *out) {
 #else
     out[71] = 0;
 #endif
+    // CHECK 72 __opencl_c_fp16
+#ifdef __opencl_c_fp16
+    out[72] = 1;
+#else
+    out[72] = 0;
+#endif
 }

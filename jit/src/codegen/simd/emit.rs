@@ -1229,7 +1229,7 @@ impl FnTx<'_, '_, '_> {
             let t = *plan
                 .tys
                 .get(x)
-                .ok_or_else(|| self.err(inst, "vector plan: operand of unknown type"))?;
+                .ok_or_else(|| self.err(inst, &format!("vector plan: operand %{x} of unknown type")))?;
             let mut per = Vec::with_capacity(LANES as usize);
             for l in 0..LANES as usize {
                 per.push(self.lane_vals(*x, l, plan, vecs)?);
@@ -1927,7 +1927,7 @@ impl FnTx<'_, '_, '_> {
             let t = *plan
                 .tys
                 .get(x)
-                .ok_or_else(|| self.err(inst, "vector plan: operand of unknown type"))?;
+                .ok_or_else(|| self.err(inst, &format!("vector plan: operand %{x} of unknown type")))?;
             let mut per = Vec::with_capacity(LANES as usize);
             for l in 0..LANES as usize {
                 per.push(self.lane_vals(*x, l, plan, vecs)?);

@@ -546,9 +546,12 @@ fn plan_with(
             // in the execution mask (work-items are unordered, so any order of the four is one
             // the scalar loop could have run; four lanes on one address each see the others').
             op if is_atomic(op) => {
-                let ok = ids
-                    .iter()
-                    .all(|x| matches!(cls(x), Class::Uniform | Class::Affine(_) | Class::Varying));
+                // (Lane by lane needs each varying operand's type.)
+                let ok = ids.iter().all(|x| match cls(x) {
+                    Class::Uniform => true,
+                    Class::Affine(_) | Class::Varying => tys.contains_key(x),
+                    _ => false,
+                });
                 let scalar = match inst.result_type {
                     Some(t) => matches!(rep(cx, t), Some(super::Rep::Vector(_) | super::Rep::Quad(_))),
                     None => true,
