@@ -8,6 +8,9 @@ use cts::image_ref::Rng;
 use cts::*;
 use half::f16;
 
+/// A host reference function in double precision.
+type Reference = fn(f64) -> f64;
+
 /// Operands per kernel run.
 const N: usize = 4096;
 
@@ -380,7 +383,7 @@ fn unary_builtins() {
     let gi: Vec<i32> = read(&e.q, &iout, 2 * n);
     let col = |k: usize| -> Vec<u16> { (0..n).map(|i| got[K * i + k]).collect() };
     let mut report = Vec::new();
-    let bounds: [(&str, usize, fn(f64) -> f64, f64); 6] = [
+    let bounds: [(&str, usize, Reference, f64); 6] = [
         ("sin", 1, f64::sin, 2.0),
         ("exp", 2, f64::exp, 2.0),
         ("log", 3, f64::ln, 2.0),
@@ -642,7 +645,7 @@ fn more_unary_builtins_over_every_half() {
     let col = |k: usize| -> Vec<u16> { (0..n).map(|i| got[K * i + k]).collect() };
     // Bounds: the half column of the OpenCL C specification's ulp table (as the Khronos CTS
     // has them).
-    let table: [(&str, fn(f64) -> f64, f64); 20] = [
+    let table: [(&str, Reference, f64); 20] = [
         ("cos", f64::cos, 2.0),
         ("tan", f64::tan, 2.5),
         ("asin", f64::asin, 2.0),
