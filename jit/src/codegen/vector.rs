@@ -1033,7 +1033,7 @@ impl FnTx<'_, '_, '_> {
     /// operand is NaN the other is returned (`y` when both are), fmax(-0, +0) is +0 and
     /// fmin(-0, +0) is -0. `plain_y` says `y` is a constant that is neither NaN nor zero: then
     /// one `maxps`/`minps` is exact.
-    fn vfminmax(&mut self, sh: Simd, x: Value, y: Value, max: bool, plain_y: bool) -> Value {
+    pub(crate) fn vfminmax(&mut self, sh: Simd, x: Value, y: Value, max: bool, plain_y: bool) -> Value {
         let m1 = self.pminmax(sh, x, y, max);
         if plain_y {
             return m1;

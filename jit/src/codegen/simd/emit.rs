@@ -11,7 +11,7 @@ use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{
     types, Block, BlockArg, ConstantData, InstBuilder, InstructionData, MemFlagsData, Opcode, Type, Value,
 };
-use cranelift_frontend::{FunctionBuilder, Variable};
+use cranelift_frontend::Variable;
 use rspirv::spirv::Op;
 use std::collections::HashMap;
 
@@ -943,44 +943,18 @@ impl FnTx<'_, '_, '_> {
         self.ext_on(inst, &name, &a)
     }
 
-    /// fmax (`max`) or fmin of four lanes, bit for bit the scalar translation's: a NaN operand
-    /// gives the other one (`y` when both are), fmax(-0, +0) is +0 and fmin(-0, +0) is -0. As
-    /// `vector.rs`'s form, from `maxps`/`minps` (what Cranelift makes of a select on a
-    /// less-than), one of them when `y` is a constant neither NaN nor zero.
+    /// fmax (`max`) or fmin of four lanes, bit for bit the scalar translation's: the scalar
+    /// path's vector form (`vector.rs`), one `maxps`/`minps` when `y` is a plain constant.
     fn fminmax4(&mut self, x: Value, y: Value, max: bool) -> Value {
-        let f = MemFlagsData::new();
-        let pick = |b: &mut FunctionBuilder, x: Value, y: Value| {
-            let c = if max {
-                b.ins().fcmp(FloatCC::LessThan, y, x)
-            } else {
-                b.ins().fcmp(FloatCC::LessThan, x, y)
-            };
-            let c = b.ins().bitcast(types::F32X4, f, c);
-            b.ins().bitselect(c, x, y)
+        let sh = crate::codegen::vector::Simd {
+            s: crate::codegen::layout::Scalar::Float(32),
+            lane: types::F32,
+            n: 4,
+            per: 4,
+            vty: types::F32X4,
         };
-        let m1 = pick(&mut self.b, x, y);
-        if self.plain_f32x4(y) {
-            return m1;
-        }
-        // m1 is y where x is NaN, m2 is x where y is NaN; where both are numbers they agree
-        // but for equal values of either sign, which the and (max) / or (min) settles.
-        let m2 = pick(&mut self.b, y, x);
-        let (i1, i2) = (
-            self.b.ins().bitcast(types::I32X4, f, m1),
-            self.b.ins().bitcast(types::I32X4, f, m2),
-        );
-        let z = if max {
-            self.b.ins().band(i1, i2)
-        } else {
-            self.b.ins().bor(i1, i2)
-        };
-        let z = self.b.ins().bitcast(types::F32X4, f, z);
-        let xn = self.b.ins().fcmp(FloatCC::Unordered, x, x);
-        let yn = self.b.ins().fcmp(FloatCC::Unordered, y, y);
-        let xn = self.b.ins().bitcast(types::F32X4, f, xn);
-        let yn = self.b.ins().bitcast(types::F32X4, f, yn);
-        let r = self.b.ins().bitselect(yn, m2, z);
-        self.b.ins().bitselect(xn, m1, r)
+        let plain = self.plain_f32x4(y);
+        self.vfminmax(sh, x, y, max, plain)
     }
 
     /// Whether four-lane float `v` is a splatted constant that is neither NaN nor zero.
