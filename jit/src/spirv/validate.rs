@@ -918,7 +918,9 @@ fn kernel_arg_ok(ctx: &Ctx, ty: Id, depth: u32) -> Result<(), String> {
         // Half: by value (OpenCL C with cl_khr_fp16 takes half scalars and vectors as kernel
         // arguments) once the module declares Float16; storage-only modules pass pointers.
         Some(Type::Float { width }) if depth > 0 || *width == 16 => {
-            if *width == 16 && ctx.caps.contains(&Cap::Float16) {
+            // (llvm-spirv declares only Float16Buffer when a kernel just moves halves.)
+            let half = ctx.caps.contains(&Cap::Float16) || ctx.caps.contains(&Cap::Float16Buffer);
+            if *width == 16 && half {
                 Ok(())
             } else {
                 Err(format!("{}-bit float members are not supported", width))

@@ -552,8 +552,10 @@ fn plan_with(
                     Class::Affine(_) | Class::Varying => tys.contains_key(x),
                     _ => false,
                 });
+                // 64-bit results (Rep::Quad) stay scalar: a 64-bit atom_cmpxchg retried in a
+                // loop ran again for a lane that had left it (CTS atomics atomic_cmpxchg).
                 let scalar = match inst.result_type {
-                    Some(t) => matches!(rep(cx, t), Some(super::Rep::Vector(_) | super::Rep::Quad(_))),
+                    Some(t) => matches!(rep(cx, t), Some(super::Rep::Vector(_))),
                     None => true,
                 };
                 if !ok || !scalar {
