@@ -80,29 +80,57 @@ impl FnTx<'_, '_, '_> {
         })
     }
 
+    /// Whether the ND-range has a single work-group, and the local arena's base: computed
+    /// once per function where `wi` is defined (the function's or the work-group function's
+    /// entry block parameter), so before every use; Cranelift does not hoist loads out of the
+    /// work-item and kernel loops on its own.
+    fn atomic_consts(&mut self) -> (Value, Value) {
+        use cranelift_codegen::cursor::{Cursor, FuncCursor};
+        use cranelift_codegen::ir::ValueDef;
+        if let Some(c) = self.atomic_consts {
+            return c;
+        }
+        let wi = self.wi;
+        // Every count is at least 1, so their OR is 1 exactly when each is.
+        macro_rules! emit {
+            ($ins:expr) => {{
+                let trusted = MemFlagsData::trusted().with_readonly();
+                let g: Vec<Value> = (0..3)
+                    .map(|d| $ins.load(types::I64, trusted, wi, (drv::OFF_NUM_GROUPS + 8 * d) as i32))
+                    .collect();
+                let any = $ins.bor(g[0], g[1]);
+                let any = $ins.bor(any, g[2]);
+                let one = $ins.icmp_imm_u(IntCC::Equal, any, 1);
+                let base = $ins.load(types::I64, trusted, wi, drv::OFF_LOCAL_MEM as i32);
+                (one, base)
+            }};
+        }
+        let c = match self.b.func.dfg.value_def(wi) {
+            ValueDef::Param(blk, _) if Some(blk) != self.b.current_block() => {
+                match self.b.func.layout.first_inst(blk) {
+                    Some(first) => {
+                        let mut pos = FuncCursor::new(self.b.func).at_inst(first);
+                        emit!(pos.ins())
+                    }
+                    None => return emit!(self.b.ins()),
+                }
+            }
+            ValueDef::Param(..) => emit!(self.b.ins()),
+            // Not a block parameter: computed here, for this use only.
+            _ => return emit!(self.b.ins()),
+        };
+        self.atomic_consts = Some(c);
+        c
+    }
+
     /// Whether only this thread can take part in an atomic on `p` (see the module comment):
     /// the ND-range has a single work-group, or (`generic`) `p` lies in this group's local
     /// arena.
     fn only_this_thread(&mut self, p: Value, generic: bool) -> Value {
-        let trusted = MemFlagsData::trusted();
-        let groups: Vec<Value> = (0..3)
-            .map(|d| {
-                self.b
-                    .ins()
-                    .load(types::I64, trusted, self.wi, (drv::OFF_NUM_GROUPS + 8 * d) as i32)
-            })
-            .collect();
-        // Every count is at least 1, so their OR is 1 exactly when each is.
-        let any = self.b.ins().bor(groups[0], groups[1]);
-        let any = self.b.ins().bor(any, groups[2]);
-        let one_group = self.b.ins().icmp_imm_u(IntCC::Equal, any, 1);
+        let (one_group, base) = self.atomic_consts();
         if !generic {
             return one_group;
         }
-        let base = self
-            .b
-            .ins()
-            .load(types::I64, trusted, self.wi, drv::OFF_LOCAL_MEM as i32);
         let offset = self.b.ins().isub(p, base);
         let local = self
             .b

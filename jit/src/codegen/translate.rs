@@ -65,6 +65,9 @@ pub(crate) struct FnTx<'a, 'm, 'f> {
     pub splat_of: HashMap<Id, (Id, bool)>,
     /// Robust mode's origins and state (`None` when the program is not robust).
     pub robust: Option<Box<super::robust::Robust>>,
+    /// For atomics (`atomics`): whether the ND-range has one work-group, and the local
+    /// arena's base, computed once where `wi` is defined.
+    pub atomic_consts: Option<(Value, Value)>,
 }
 
 pub(crate) fn op_id(inst: &Instruction, i: usize) -> R<Id> {
@@ -261,6 +264,7 @@ impl<'a, 'm, 'f> FnTx<'a, 'm, 'f> {
             splat_of: HashMap::new(),
             builtin_vectors: HashMap::new(),
             robust: None,
+            atomic_consts: None,
         }
     }
 
