@@ -122,8 +122,9 @@ pub const FEATURES: Features = Features {
         // bitfield_insert, bitfield_extract_{signed,unsigned}, bit_reverse
         // (SPV_KHR_bit_instructions).
         ("cl_khr_extended_bit_ops", V1_0),
-        // cl_ext_float_atomics: its built-ins work (cts/tests/clc_extensions.rs), not listed
-        // until c11_atomics' atomic_fetch_add/min/max pass with it.
+        // atomic_fetch_add/sub/min/max on float and double, global and local
+        // (OpAtomicFAddEXT, OpAtomicFMinEXT, OpAtomicFMaxEXT: jit::codegen::atomics).
+        ("cl_ext_float_atomics", V1_0),
     ],
     opencl_c_features: &[
         ("__opencl_c_int64", V3_0),

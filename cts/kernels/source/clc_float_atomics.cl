@@ -2,6 +2,10 @@
 #if !defined(cl_ext_float_atomics) || !defined(__opencl_c_ext_fp32_global_atomic_add) || !defined(__opencl_c_ext_fp32_local_atomic_min_max)
 #error "float atomics macros missing"
 #endif
+// CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT is 0: no half atomics, so none of their macros.
+#if defined(__opencl_c_ext_fp16_global_atomic_add) || defined(__opencl_c_ext_fp16_local_atomic_load_store) || defined(__opencl_c_ext_fp16_global_atomic_min_max)
+#error "half float atomics macros defined"
+#endif
 
 // Sums, minima and maxima of v over the whole range (global) and per work-group (local).
 kernel void fatomics(global const float *v, global atomic_float *g, global float *groups) {
