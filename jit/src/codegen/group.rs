@@ -521,7 +521,7 @@ fn build(
         let (argp, wi, spill) = (pp[0], pp[1], pp[2]);
         t.wi = wi;
         let argvals = load_args(t.cx, &mut t.b, f, &args, argp, wi)?;
-        t.rb_prologue(argp);
+        t.rb_prologue(argp, &argvals);
         // Only what the body uses is loaded (loads are not removed when dead).
         let used = used_builtins(t.cx, body);
         let uses = |b: BuiltIn| wi_ids || used.contains(&b);

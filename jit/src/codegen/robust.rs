@@ -86,13 +86,22 @@ pub(crate) struct Robust {
 
 struct Pre {
     args: Vec<(Value, Value)>,
+    /// Per `__global`/`__constant` argument: its pointer value as the kernel sees it and a
+    /// stack slot holding `pointer - lo`, so that an access `pointer + x` is checked as
+    /// `x + (pointer - lo)`: the same bits as `addr - lo`, but Cranelift folds
+    /// `(pointer + x) - pointer` to `x`, and the loaded difference is not recomputed (nor `lo`
+    /// reloaded) in the loop.
+    ptrs: Vec<Option<(Value, cranelift_codegen::ir::StackSlot)>>,
     zero: Value,
     sink: Value,
     arena: Value,
     /// The prologue's last instruction: per-access limits are computed after it.
     at: cranelift_codegen::ir::Inst,
-    /// `(argument, access bytes)` -> its limit (`size - n + 1`, or 0 when nothing fits).
-    lims: HashMap<(usize, u64), Value>,
+    /// `(argument, access bytes)` -> the stack slot holding its limit (`size - n + 1`, or 0
+    /// when nothing fits), stored in the prologue. Not a value: Cranelift rematerialises
+    /// `size - n + 1` (an add of a constant) at every use, and the `select` with it, so a
+    /// limit kept as a value is recomputed inside the work-item loops.
+    lims: HashMap<(usize, u64), cranelift_codegen::ir::StackSlot>,
 }
 
 fn meet(a: Option<Origin>, b: Option<Origin>) -> Option<Origin> {
@@ -234,7 +243,7 @@ fn f_type_of(cx: &Ctx, f: &Function, id: Id) -> Option<Id> {
 impl FnTx<'_, '_, '_> {
     /// Loads the bounds of every argument, the scratch areas and the local arena in the
     /// work-group function's prologue (the current block), from argument block `argp`.
-    pub(crate) fn rb_prologue(&mut self, argp: Value) {
+    pub(crate) fn rb_prologue(&mut self, argp: Value, argvals: &[super::module::ArgVal]) {
         let Some((tail, kinds)) = self.robust.as_ref().and_then(|r| r.args.clone()) else {
             return;
         };
@@ -253,6 +262,24 @@ impl FnTx<'_, '_, '_> {
             }
             args.push((lo, size));
         }
+        let ptrs = kinds
+            .iter()
+            .enumerate()
+            .map(|(k, kind)| match (kind, argvals.get(k)) {
+                (ArgKind::Global | ArgKind::Constant, Some(super::module::ArgVal::Leaves(v))) if v.len() == 1 => {
+                    use cranelift_codegen::ir::{StackSlotData, StackSlotKind};
+                    let (p, lo) = (v[0], args[k].0);
+                    let delta = self.b.ins().isub(p, lo);
+                    let slot =
+                        self.b
+                            .func
+                            .create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 8, 3));
+                    self.b.ins().stack_store(types::I64, delta, slot, 0);
+                    Some((p, slot))
+                }
+                _ => None,
+            })
+            .collect();
         let zero = self
             .b
             .ins()
@@ -267,6 +294,7 @@ impl FnTx<'_, '_, '_> {
         if let Some(r) = self.robust.as_mut() {
             r.pre = Some(Pre {
                 args,
+                ptrs,
                 zero,
                 sink,
                 arena,
@@ -276,23 +304,32 @@ impl FnTx<'_, '_, '_> {
         }
     }
 
-    /// The limit of an `n`-byte access through argument `k`, computed once in the prologue
-    /// (Cranelift does not hoist it out of the work-item loops on its own).
+    /// The limit of an `n`-byte access through argument `k`: computed and stored once in the
+    /// prologue, loaded here (Cranelift does not hoist it out of the work-item loops).
     fn rb_pre_lim(&mut self, k: usize, n: u64) -> Option<Value> {
         use cranelift_codegen::cursor::{Cursor, FuncCursor};
+        use cranelift_codegen::ir::{StackSlotData, StackSlotKind};
         let pre = self.robust.as_mut()?.pre.as_mut()?;
-        if let Some(v) = pre.lims.get(&(k, n)) {
-            return Some(*v);
-        }
-        let (_, size) = *pre.args.get(k)?;
-        let mut pos = FuncCursor::new(self.b.func).after_inst(pre.at);
-        let fits = pos.ins().icmp_imm_u(IntCC::UnsignedGreaterThanOrEqual, size, n as i64);
-        let lim = pos.ins().iadd_imm_s(size, 1 - n as i64);
-        let zero = pos.ins().iconst(types::I64, 0);
-        let lim = pos.ins().select(fits, lim, zero);
-        pre.at = pos.func.dfg.value_def(lim).inst()?;
-        pre.lims.insert((k, n), lim);
-        Some(lim)
+        let slot = match pre.lims.get(&(k, n)) {
+            Some(slot) => *slot,
+            None => {
+                let (_, size) = *pre.args.get(k)?;
+                let slot = self
+                    .b
+                    .func
+                    .create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 8, 3));
+                let mut pos = FuncCursor::new(self.b.func).after_inst(pre.at);
+                let fits = pos.ins().icmp_imm_u(IntCC::UnsignedGreaterThanOrEqual, size, n as i64);
+                let lim = pos.ins().iadd_imm_s(size, 1 - n as i64);
+                let zero = pos.ins().iconst(types::I64, 0);
+                let lim = pos.ins().select(fits, lim, zero);
+                let st = pos.ins().stack_store(types::I64, lim, slot, 0);
+                pre.at = st;
+                pre.lims.insert((k, n), slot);
+                slot
+            }
+        };
+        Some(self.b.ins().stack_load(types::I64, types::I64, slot, 0))
     }
 
     /// The argument block (robust kernels keep its address in the `WorkItem`).
@@ -370,7 +407,18 @@ impl FnTx<'_, '_, '_> {
             _ => None,
         };
         if let Some(lim) = arg.and_then(|k| self.rb_pre_lim(k, n)) {
-            let off = self.b.ins().isub(addr, lo);
+            let ptr = arg.and_then(|k| {
+                let pre = self.robust.as_ref()?.pre.as_ref()?;
+                pre.ptrs.get(k).copied().flatten()
+            });
+            let off = match ptr {
+                Some((p, slot)) => {
+                    let x = self.b.ins().isub(addr, p);
+                    let delta = self.b.ins().stack_load(types::I64, types::I64, slot, 0);
+                    self.b.ins().iadd(x, delta)
+                }
+                None => self.b.ins().isub(addr, lo),
+            };
             return Some(self.b.ins().icmp(IntCC::UnsignedLessThan, off, lim));
         }
         // lim = size - n + 1 when size >= n, else 0 (nothing fits): ok = (addr - lo) < lim.
