@@ -78,16 +78,66 @@ struct Ty {
 }
 
 const TYPES: &[Ty] = &[
-    Ty { name: "char", size: 1, float: false, signed: true },
-    Ty { name: "uchar", size: 1, float: false, signed: false },
-    Ty { name: "short", size: 2, float: false, signed: true },
-    Ty { name: "ushort", size: 2, float: false, signed: false },
-    Ty { name: "int", size: 4, float: false, signed: true },
-    Ty { name: "uint", size: 4, float: false, signed: false },
-    Ty { name: "long", size: 8, float: false, signed: true },
-    Ty { name: "ulong", size: 8, float: false, signed: false },
-    Ty { name: "float", size: 4, float: true, signed: true },
-    Ty { name: "double", size: 8, float: true, signed: true },
+    Ty {
+        name: "char",
+        size: 1,
+        float: false,
+        signed: true,
+    },
+    Ty {
+        name: "uchar",
+        size: 1,
+        float: false,
+        signed: false,
+    },
+    Ty {
+        name: "short",
+        size: 2,
+        float: false,
+        signed: true,
+    },
+    Ty {
+        name: "ushort",
+        size: 2,
+        float: false,
+        signed: false,
+    },
+    Ty {
+        name: "int",
+        size: 4,
+        float: false,
+        signed: true,
+    },
+    Ty {
+        name: "uint",
+        size: 4,
+        float: false,
+        signed: false,
+    },
+    Ty {
+        name: "long",
+        size: 8,
+        float: false,
+        signed: true,
+    },
+    Ty {
+        name: "ulong",
+        size: 8,
+        float: false,
+        signed: false,
+    },
+    Ty {
+        name: "float",
+        size: 4,
+        float: true,
+        signed: true,
+    },
+    Ty {
+        name: "double",
+        size: 8,
+        float: true,
+        signed: true,
+    },
 ];
 
 /// A value of some element type: integers exact (wrapped to the type), floats as f64 (the
@@ -288,11 +338,17 @@ fn run_divergent(
             let got = t.vals(&q.read(&outb, 0, n * per * t.size));
             let map: Vec<u32> = from_bytes(&q.read(&mapb, 0, n * 12));
             for (sg, ids) in sub_groups(&map, n, local) {
-                let (taken, other): (Vec<usize>, Vec<usize>) =
-                    ids.iter().enumerate().partition(|(l, _)| (mask >> (l % 32)) & 1 == 1);
+                let (taken, other): (Vec<(usize, usize)>, Vec<(usize, usize)>) = ids
+                    .iter()
+                    .copied()
+                    .enumerate()
+                    .partition(|(l, _)| (mask >> (l % 32)) & 1 == 1);
                 for (branch, set) in [("if", taken), ("else", other)] {
                     let set: Vec<usize> = set.into_iter().map(|(_, g)| g).collect();
-                    let what = format!("{kernel}({}) n {n} local {local} mask {mask:#x} sub-group {sg:?} {branch}", t.name);
+                    let what = format!(
+                        "{kernel}({}) n {n} local {local} mask {mask:#x} sub-group {sg:?} {branch}",
+                        t.name
+                    );
                     check(&input, &got, &set, &what);
                 }
             }
@@ -344,21 +400,42 @@ fn non_uniform_arithmetic_in_every_type() {
             let vals: Vec<Val> = set.iter().map(|&g| input[g]).collect();
             let ops = if what.ends_with(" if") { if_ops } else { else_ops };
             for (slot, (a, m)) in ops.iter().enumerate() {
-                expect(got, 8, set, slot, &host(t, *a, *m, &vals), &format!("{what} {a:?} {m:?}"));
+                expect(
+                    got,
+                    8,
+                    set,
+                    slot,
+                    &host(t, *a, *m, &vals),
+                    &format!("{what} {a:?} {m:?}"),
+                );
             }
         });
         if !t.float {
-            let if_ops = [(And, Reduce), (Or, Inclusive), (Xor, Exclusive), (LAnd, Reduce), (LOr, Inclusive), (LXor, Exclusive)];
-            let else_ops = [(Xor, Reduce), (And, Exclusive), (Or, Reduce), (LXor, Reduce), (LAnd, Exclusive), (LOr, Reduce)];
+            let if_ops = [
+                (And, Reduce),
+                (Or, Inclusive),
+                (Xor, Exclusive),
+                (LAnd, Reduce),
+                (LOr, Inclusive),
+                (LXor, Exclusive),
+            ];
+            let else_ops = [
+                (Xor, Reduce),
+                (And, Exclusive),
+                (Or, Reduce),
+                (LXor, Reduce),
+                (LAnd, Exclusive),
+                (LOr, Reduce),
+            ];
             run_divergent(&ctx, &q, &p, t, "nu_bits", 6, &|input, got, set, what| {
                 let vals: Vec<Val> = set.iter().map(|&g| input[g]).collect();
                 let ops = if what.ends_with(" if") { if_ops } else { else_ops };
                 for (slot, (a, m)) in ops.iter().enumerate() {
-                    // The logical operations take bit 0, 1 or 2 of the operand.
-                    let bit = match a {
-                        LAnd => 1,
-                        LOr => 2,
-                        LXor => 4,
+                    // Slots 3, 4, 5 (the logical operations) take bit 0, 1 or 2 of the operand.
+                    let bit = match slot {
+                        3 => 1,
+                        4 => 2,
+                        5 => 4,
                         _ => -1,
                     };
                     let vals: Vec<Val> = vals
@@ -368,7 +445,14 @@ fn non_uniform_arithmetic_in_every_type() {
                             _ => *v,
                         })
                         .collect();
-                    expect(got, 6, set, slot, &host(t, *a, *m, &vals), &format!("{what} {a:?} {m:?}"));
+                    expect(
+                        got,
+                        6,
+                        set,
+                        slot,
+                        &host(t, *a, *m, &vals),
+                        &format!("{what} {a:?} {m:?}"),
+                    );
                 }
             });
         }
@@ -404,11 +488,23 @@ fn uniform_and_clustered_reductions_in_every_type() {
                 expect(&got, 7, &ids, 0, &host(t, Arith::Add, Mode::Reduce, &vals), &what);
                 expect(&got, 7, &ids, 1, &host(t, Arith::Min, Mode::Inclusive, &vals), &what);
                 expect(&got, 7, &ids, 2, &host(t, Arith::Max, Mode::Exclusive, &vals), &what);
-                for (slot, a, c) in [(3, Arith::Add, 1), (4, Arith::Max, 4), (5, Arith::Mul, 8), (6, Arith::Min, 32)] {
+                for (slot, a, c) in [
+                    (3, Arith::Add, 1),
+                    (4, Arith::Max, 4),
+                    (5, Arith::Mul, 8),
+                    (6, Arith::Min, 32),
+                ] {
                     for (ci, chunk) in ids.chunks(c).enumerate() {
                         let v: Vec<Val> = chunk.iter().map(|&g| input[g]).collect();
                         let want = host(t, a, Mode::Reduce, &v);
-                        expect(&got, 7, chunk, slot, &want, &format!("{what} clustered {a:?} {c}, cluster {ci}"));
+                        expect(
+                            &got,
+                            7,
+                            chunk,
+                            slot,
+                            &want,
+                            &format!("{what} clustered {a:?} {c}, cluster {ci}"),
+                        );
                     }
                 }
             }
@@ -447,11 +543,21 @@ fn broadcasts_shuffles_and_rotations_in_every_type() {
                 let got = t.vals(&q.read(&outb, 0, n * 10 * t.size));
                 let map: Vec<u32> = from_bytes(&q.read(&mapb, 0, n * 12));
                 for (sg, ids) in sub_groups(&map, n, local) {
-                    let what = format!("moves({}) n {n} local {local} mask {mask:#x} which {which} sub-group {sg:?}", t.name);
+                    let what = format!(
+                        "moves({}) n {n} local {local} mask {mask:#x} which {which} sub-group {sg:?}",
+                        t.name
+                    );
                     let size = ids.len();
                     let at = |l: usize| ids.get(l).map(|&g| input[g]);
                     // The work-item's own value came back (the slot every other is read against).
-                    expect(&got, 10, &ids, 9, &ids.iter().map(|&g| input[g]).collect::<Vec<_>>(), &what);
+                    expect(
+                        &got,
+                        10,
+                        &ids,
+                        9,
+                        &ids.iter().map(|&g| input[g]).collect::<Vec<_>>(),
+                        &what,
+                    );
                     let taken: Vec<usize> = (0..size).filter(|l| (mask >> (l % 32)) & 1 == 1).collect();
                     let other: Vec<usize> = (0..size).filter(|l| (mask >> (l % 32)) & 1 == 0).collect();
                     for (l, &g) in ids.iter().enumerate() {
@@ -475,9 +581,17 @@ fn broadcasts_shuffles_and_rotations_in_every_type() {
                         }
                         // broadcast_first and non_uniform_broadcast over the work-item's branch.
                         let set = if taken.contains(&l) { &taken } else { &other };
-                        assert_eq!(Some(got[10 * g + 7]), at(set[0]), "{what}: broadcast_first, local id {l}");
+                        assert_eq!(
+                            Some(got[10 * g + 7]),
+                            at(set[0]),
+                            "{what}: broadcast_first, local id {l}"
+                        );
                         if set.contains(&w) {
-                            assert_eq!(Some(got[10 * g + 8]), at(w), "{what}: non_uniform_broadcast, local id {l}");
+                            assert_eq!(
+                                Some(got[10 * g + 8]),
+                                at(w),
+                                "{what}: non_uniform_broadcast, local id {l}"
+                            );
                         }
                     }
                 }
@@ -518,37 +632,28 @@ fn vector_operands() {
             let elem = size * width;
             // Distinct bytes per work-item and component.
             let input: Vec<u8> = (0..n * elem).map(|i| (i * 7 + i / elem) as u8).collect();
-            let idx: Vec<u32> = (0..n as u32).map(|i| (i * 5 + 1) % 40).collect();
             let inb = ctx.buffer_from(&input);
-            let idxb = ctx.buffer_from(as_bytes(&idx));
-            let outb = ctx.buffer(n * 4 * elem);
+            let outb = ctx.buffer(n * 2 * elem);
             let mapb = ctx.buffer(n * 12);
             k.arg_mem(0, &inb);
             k.arg_mem(1, &outb);
             k.arg_mem(2, &mapb);
-            k.arg_mem(3, &idxb);
-            k.arg(4, &which);
+            k.arg(3, &which);
             q.run(&k, &[], &[n], &[local]);
-            let got = q.read(&outb, 0, n * 4 * elem);
+            let got = q.read(&outb, 0, n * 2 * elem);
             let map: Vec<u32> = from_bytes(&q.read(&mapb, 0, n * 12));
             let item = |g: usize| &input[g * elem..(g + 1) * elem];
-            let out = |g: usize, slot: usize| &got[(4 * g + slot) * elem..(4 * g + slot + 1) * elem];
+            let out = |g: usize, slot: usize| &got[(2 * g + slot) * elem..(2 * g + slot + 1) * elem];
             for (sg, ids) in sub_groups(&map, n, local) {
                 let what = format!("vmoves({v}) n {n} local {local} sub-group {sg:?}");
-                let odd: Vec<usize> = (0..ids.len()).filter(|l| l % 2 == 1).collect();
                 for (l, &g) in ids.iter().enumerate() {
                     if let Some(&src) = ids.get(which as usize) {
                         assert_eq!(out(g, 0), item(src), "{what}: broadcast, local id {l}");
                     }
-                    if let Some(&src) = ids.get(idx[g] as usize) {
-                        assert_eq!(out(g, 1), item(src), "{what}: shuffle, local id {l}");
-                    }
-                    let first = if l % 2 == 1 { odd[0] } else { 0 };
-                    assert_eq!(out(g, 2), item(ids[first]), "{what}: broadcast_first, local id {l}");
-                    // shuffle_up(1) among the odd work-items, shuffle_down(1) among the even.
-                    let src = if l % 2 == 1 { l.checked_sub(1) } else { Some(l + 1) };
-                    if let Some(&s) = src.and_then(|s| ids.get(s)) {
-                        assert_eq!(out(g, 3), item(s), "{what}: shuffle up/down, local id {l}");
+                    // The odd work-items from `which | 1`, the even ones from `which & !1`.
+                    let from = if l % 2 == 1 { which | 1 } else { which & !1 };
+                    if let Some(&src) = ids.get(from as usize) {
+                        assert_eq!(out(g, 1), item(src), "{what}: non_uniform_broadcast, local id {l}");
                     }
                 }
             }
@@ -588,10 +693,13 @@ fn vote_ballot_and_masks() {
                 let got: Vec<u32> = from_bytes(&q.read(&outb, 0, n * 64));
                 let map: Vec<u32> = from_bytes(&q.read(&mapb, 0, n * 12));
                 for (sg, ids) in sub_groups(&map, n, local) {
-                    let what = format!("vote_ballot n {n} local {local} mask {mask:#x} pattern {pattern} sub-group {sg:?}");
+                    let what =
+                        format!("vote_ballot n {n} local {local} mask {mask:#x} pattern {pattern} sub-group {sg:?}");
                     let max = map[3 * ids[0] + 2].max(ids.len() as u32).min(32);
                     for taken in [true, false] {
-                        let set: Vec<usize> = (0..ids.len()).filter(|l| ((mask >> (l % 32)) & 1 == 1) == taken).collect();
+                        let set: Vec<usize> = (0..ids.len())
+                            .filter(|l| ((mask >> (l % 32)) & 1 == 1) == taken)
+                            .collect();
                         let x = |l: usize| input[ids[l]];
                         let (base, pred): (u32, &dyn Fn(i32) -> bool) =
                             if taken { (0, &|v| v != 0) } else { (2, &|v| v > 1) };
@@ -644,7 +752,13 @@ fn vote_ballot_and_masks() {
         for g in 0..n {
             let l = (g % local) % 32;
             let all = (1u64 << max) - 1;
-            let want = [1u64 << l, all & !((1u64 << l) - 1), all & !((2u64 << l) - 1), (2u64 << l) - 1, (1u64 << l) - 1];
+            let want = [
+                1u64 << l,
+                all & !((1u64 << l) - 1),
+                all & !((2u64 << l) - 1),
+                (2u64 << l) - 1,
+                (1u64 << l) - 1,
+            ];
             for (m, w) in want.iter().enumerate() {
                 let o = &got[20 * g + 4 * m..20 * g + 4 * m + 4];
                 assert_eq!(o, &[*w as u32, 0, 0, 0], "mask {m} local {local}: work-item {g}");
@@ -712,5 +826,8 @@ fn spirv_capabilities_and_scopes() {
     let p = ctx.program_il(&spirv("wg_elect"));
     assert_ne!(p.build(""), CL_SUCCESS);
     let log = p.build_log();
-    assert!(log.contains("OpGroupNonUniformElect"), "log names the instruction: {log}");
+    assert!(
+        log.contains("OpGroupNonUniformElect"),
+        "log names the instruction: {log}"
+    );
 }

@@ -232,7 +232,11 @@ fn plan(m: &Module, inst: &Instruction) -> Option<Plan> {
         };
     }
     if inst.opcode == Op::GroupBroadcast {
-        let mode = if sub_group { MODE_BROADCAST_LINEAR } else { MODE_BROADCAST };
+        let mode = if sub_group {
+            MODE_BROADCAST_LINEAR
+        } else {
+            MODE_BROADCAST
+        };
         let mut pl = p(mode, ARITH_ADD, KIND_UNSIGNED, Some(id(1)?));
         pl.extra = Some(id(2)?);
         return Some(pl);
@@ -372,7 +376,11 @@ fn split(
     if p.kind == KIND_SIGNED {
         code |= PUT_SIGNED;
     }
-    let mut ops = vec![Operand::IdRef(set), Operand::LiteralExtInstInteger(0), Operand::LiteralBit32(site)];
+    let mut ops = vec![
+        Operand::IdRef(set),
+        Operand::LiteralExtInstInteger(0),
+        Operand::LiteralBit32(site),
+    ];
     if let Some(v) = p.value {
         code |= PUT_VALUE;
         ops.push(Operand::IdRef(v));
@@ -510,10 +518,7 @@ impl FnTx<'_, '_, '_> {
                 | MODE_SHUFFLE_DOWN
                 | MODE_ROTATE
         );
-        let arithmetic = matches!(
-            mode,
-            MODE_REDUCE | MODE_INCLUSIVE | MODE_EXCLUSIVE | MODE_CLUSTERED
-        );
+        let arithmetic = matches!(mode, MODE_REDUCE | MODE_INCLUSIVE | MODE_EXCLUSIVE | MODE_CLUSTERED);
         if arithmetic && (on != 1 || rn != 1) {
             return Err(self.err(inst, "group arithmetic takes and returns scalars"));
         }
@@ -526,7 +531,11 @@ impl FnTx<'_, '_, '_> {
         if mode == MODE_BALLOT && (rn != 4 || rs != Scalar::Int(32)) {
             return Err(self.err(inst, "a ballot returns a uint4"));
         }
-        let kind = if matches!(os, Scalar::Float(_)) { KIND_FLOAT } else { kind };
+        let kind = if matches!(os, Scalar::Float(_)) {
+            KIND_FLOAT
+        } else {
+            kind
+        };
         let full = (code & (0xfff | SUB_GROUP) & !(0xf << 12)) | kind << 12 | width << 16;
         let mut idx = [None; 3];
         if matches!(mode, MODE_BROADCAST | MODE_BROADCAST_LINEAR) {
@@ -551,13 +560,18 @@ impl FnTx<'_, '_, '_> {
         let s = self.b.ins().iconst(types::I32, site as i64);
         let mut leaves = Vec::with_capacity(rn as usize);
         for comp in 0..rn {
-            let info = self
-                .b
-                .ins()
-                .iconst(types::I32, (comp | rn << 8 | cluster << 16) as i64);
+            let info = self.b.ins().iconst(types::I32, (comp | rn << 8 | cluster << 16) as i64);
             let out = self.call_helper(
                 "clift_wg_get",
-                &[types::I64, types::I32, types::I32, types::I32, types::I64, types::I64, types::I64],
+                &[
+                    types::I64,
+                    types::I32,
+                    types::I32,
+                    types::I32,
+                    types::I64,
+                    types::I64,
+                    types::I64,
+                ],
                 &[types::I64],
                 &[wi, c, s, info, x, y, z],
             )?;
@@ -597,10 +611,12 @@ impl FnTx<'_, '_, '_> {
 
     /// The work-item's sub-group local id (64 bits).
     fn sub_group_local_id(&mut self) -> Value {
-        let lid = self
-            .b
-            .ins()
-            .load(types::I64, MemFlagsData::trusted(), self.wi, drv::OFF_LOCAL_LINEAR_ID as i32);
+        let lid = self.b.ins().load(
+            types::I64,
+            MemFlagsData::trusted(),
+            self.wi,
+            drv::OFF_LOCAL_LINEAR_ID as i32,
+        );
         self.b.ins().band_imm_s(lid, SUB_GROUP_SIZE as i64 - 1)
     }
 
