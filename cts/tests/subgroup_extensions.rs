@@ -784,6 +784,44 @@ fn vote_ballot_and_masks() {
     }
 }
 
+#[test]
+fn non_uniform_reduction_in_a_divergent_loop() {
+    if !supported() {
+        return;
+    }
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.program_source(&kernel_text("subgroups/sg_ballot.cl"));
+    assert_eq!(p.build("-cl-std=CL3.0"), CL_SUCCESS, "{}", p.build_log());
+    let k = p.kernel("loop_reduce");
+    for &(n, local) in SHAPES {
+        let input: Vec<i32> = (0..n as i32).map(|i| i * 11 % 23 - 7).collect();
+        let inb = ctx.buffer_from(as_bytes(&input));
+        let outb = ctx.buffer(n * 4);
+        let mapb = ctx.buffer(n * 12);
+        k.arg_mem(0, &inb);
+        k.arg_mem(1, &outb);
+        k.arg_mem(2, &mapb);
+        q.run(&k, &[], &[n], &[local]);
+        let got: Vec<i32> = from_bytes(&q.read(&outb, 0, n * 4));
+        let map: Vec<u32> = from_bytes(&q.read(&mapb, 0, n * 12));
+        for (sg, ids) in sub_groups(&map, n, local) {
+            for (l, &g) in ids.iter().enumerate() {
+                let mut acc = 0i32;
+                for i in 0..l % 5 {
+                    // Iteration i: the work-items of more than i iterations.
+                    let sum: i32 = (0..ids.len())
+                        .filter(|m| m % 5 > i)
+                        .map(|m| input[ids[m]] + i as i32)
+                        .sum();
+                    acc = acc.wrapping_mul(3).wrapping_add(sum);
+                }
+                assert_eq!(got[g], acc, "n {n} local {local} sub-group {sg:?}: local id {l}");
+            }
+        }
+    }
+}
+
 fn spirv(name: &str) -> Vec<u8> {
     let text = kernel_text(&format!("subgroups/{name}.spvasm"));
     let opts = jit::spirv::AsmOptions {
@@ -812,10 +850,10 @@ fn spirv_capabilities_and_scopes() {
     q.run(&k, &[], &[n], &[40]);
     let got: Vec<u32> = from_bytes(&q.read(&b, 0, n * 4));
     // Sub-groups of 32 consecutive local ids (Clift's size).
-    for g in 0..n {
+    for (g, &v) in got.iter().enumerate() {
         let first = g - (g % 40) % 32;
         let elected = if g == first { 1000 } else { 0 };
-        assert_eq!(got[g], input[first] + elected, "work-item {g}");
+        assert_eq!(v, input[first] + elected, "work-item {g}");
     }
     // A capability of no OpenCL extension: the build fails naming it.
     let p = ctx.program_il(&spirv("quad"));

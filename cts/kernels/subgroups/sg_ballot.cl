@@ -48,3 +48,18 @@ kernel void all_equal_float(global const float *in, global int *out) {
     size_t g = get_global_id(0);
     out[g] = sub_group_non_uniform_all_equal(in[g]);
 }
+
+// A non-uniform reduction in a loop whose trip count differs per work-item (local id % 5):
+// iteration i is met by the work-items with more than i iterations.
+kernel void loop_reduce(global const int *in, global int *out, global uint *map) {
+    size_t g = get_global_id(0);
+    uint l = get_sub_group_local_id();
+    map[3 * g] = get_sub_group_id();
+    map[3 * g + 1] = l;
+    map[3 * g + 2] = get_sub_group_size();
+    int acc = 0;
+    for (uint i = 0; i < l % 5; i++) {
+        acc = acc * 3 + sub_group_non_uniform_reduce_add(in[g] + (int)i);
+    }
+    out[g] = acc;
+}
