@@ -41,6 +41,11 @@
 //! `get` runs, so the set of participants is "the work-items that arrived before the group
 //! went on", which is what the extension specifications call the active work-items for
 //! structured divergence (`if` / `else`, loops with a divergent exit) and the CTS tests.
+//! A call site is the SPIR-V instruction: two calls the front end merged are one site (the
+//! OpenCL C pipeline keeps LLVM's simplifycfg from hoisting or sinking the common calls of
+//! two branches, runtime `clc::pipeline`). A work-item that returns, or waits at another call
+//! site or barrier, is simply not a participant: nothing waits for it, so nothing can hang.
+//! Each call site costs a barrier (a region boundary) even in uniform control flow.
 //!
 //! Sub-groups (`cl_khr_subgroups`, `__opencl_c_subgroups`): sub-group `k` of a work-group is
 //! the work-items of local linear ids `k * SUB_GROUP_SIZE ..` (`abi::SUB_GROUP_SIZE`, 32; the
