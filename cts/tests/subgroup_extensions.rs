@@ -2,7 +2,7 @@
 //! sub-groups the kernels report (`get_sub_group_id/local_id/size`: the tests hold for any
 //! sub-group size):
 //! - non-uniform reduce / scans (add, mul, min, max, and, or, xor, logical and / or / xor) in
-//!   char, uchar, short, ushort, int, uint, long, ulong, float and double, called in both
+//!   char, uchar, short, ushort, int, uint, long, ulong, float, double and half, called in both
 //!   branches of a divergent `if`: each call sees exactly the work-items of its branch;
 //! - uniform reduce / scans in the extended types and clustered reductions;
 //! - broadcast, non-uniform broadcast, broadcast_first, shuffle, shuffle_xor, shuffle_up/down,
@@ -18,6 +18,7 @@
 //! Kernels: kernels/subgroups/.
 
 use cts::*;
+use half::f16;
 use std::collections::BTreeMap;
 
 const EXTENSIONS: &[&str] = &[
@@ -138,6 +139,12 @@ const TYPES: &[Ty] = &[
         float: true,
         signed: true,
     },
+    Ty {
+        name: "half",
+        size: 2,
+        float: true,
+        signed: true,
+    },
 ];
 
 /// A value of some element type: integers exact (wrapped to the type), floats as f64 (the
@@ -166,8 +173,10 @@ impl Ty {
     fn options(self) -> String {
         let mut o = format!("-cl-std=CL3.0 -DT={}", self.name);
         if self.float {
-            if self.size == 8 {
-                o.push_str(" -DFP64");
+            match self.size {
+                8 => o.push_str(" -DFP64"),
+                2 => o.push_str(" -DFP16"),
+                _ => {}
             }
         } else {
             o.push_str(" -DINT");
@@ -189,6 +198,7 @@ impl Ty {
     fn encode(self, v: Val, out: &mut Vec<u8>) {
         match (v, self.float, self.size) {
             (Val::F(f), true, 4) => out.extend((f as f32).to_le_bytes()),
+            (Val::F(f), true, 2) => out.extend(f16::from_f64(f).to_le_bytes()),
             (Val::F(f), true, _) => out.extend(f.to_le_bytes()),
             (Val::I(i), false, n) => out.extend(&i.to_le_bytes()[..n]),
             _ => unreachable!("value {v:?} is not a {}", self.name),
@@ -199,6 +209,7 @@ impl Ty {
         if self.float {
             return Val::F(match self.size {
                 4 => f32::from_le_bytes(b[..4].try_into().unwrap()) as f64,
+                2 => f16::from_le_bytes(b[..2].try_into().unwrap()).to_f64(),
                 _ => f64::from_le_bytes(b[..8].try_into().unwrap()),
             });
         }
@@ -273,13 +284,21 @@ fn identity(t: Ty, a: Arith) -> Val {
 
 fn apply(t: Ty, a: Arith, x: Val, y: Val) -> Val {
     match (x, y) {
-        (Val::F(x), Val::F(y)) => Val::F(match a {
-            Arith::Add => x + y,
-            Arith::Mul => x * y,
-            Arith::Min => x.min(y),
-            Arith::Max => x.max(y),
-            _ => unreachable!("{a:?} on floats"),
-        }),
+        (Val::F(x), Val::F(y)) => {
+            let r = match a {
+                Arith::Add => x + y,
+                Arith::Mul => x * y,
+                Arith::Min => x.min(y),
+                Arith::Max => x.max(y),
+                _ => unreachable!("{a:?} on floats"),
+            };
+            // Each step rounded to the type (a product of 32 twos overflows half).
+            Val::F(match t.size {
+                4 => r as f32 as f64,
+                2 => f16::from_f64(r).to_f64(),
+                _ => r,
+            })
+        }
         (Val::I(x), Val::I(y)) => Val::I(match a {
             Arith::Add => t.wrap(x + y),
             Arith::Mul => t.wrap(x.wrapping_mul(y)),
