@@ -241,7 +241,7 @@ pub struct Output {
 
 /// Names the way clang and llvm-spirv are driven; change it whenever their arguments change,
 /// so that no cache entry made the old way is served.
-const PIPELINE: &str = "clang -c -target spir64 -emit-llvm, -include undef header; opt -O2 edited, legalizations; llvm-spirv with arg type strings; builtin dimension repair; native ints second; -cl-opt-disable and fallback: -O1 without LLVM passes; --spirv-ext of the reported extensions; v9";
+const PIPELINE: &str = "clang -c -target spir64 -emit-llvm, -include undef header; opt -O2 edited, legalizations; llvm-spirv with arg type strings; builtin dimension repair; native ints second; -cl-opt-disable and fallback: -O1 without LLVM passes; --spirv-ext of the reported extensions; no-hoist-common-insts; v10";
 
 /// Everything that decides the SPIR-V of a compilation, for the cache key.
 fn cache_key(tools: &Toolchain, source: &str, headers: &[(String, String)], options: &Options) -> String {

@@ -114,8 +114,21 @@ pub const FEATURES: Features = Features {
         // built-ins come from clc's feature header and the SPIR-V linker).
         ("cl_khr_kernel_clock", V1_0),
         // Not cl_khr_subgroups: the extension (unlike OpenCL 3.0's __opencl_c_subgroups,
-        // reported below) requires sub-groups to make independent forward progress, and the
+        // reported below) requires sub-groups to make independent forward progress ("an
+        // optional device property in OpenCL 2.1", says its text, i.e. not optional for the
+        // extension; the Khronos CTS's subgroups ifp_ext fails a device that reports the
+        // extension with CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS false), and the
         // sub-groups of a Clift work-group run on one thread (jit codegen/collective.rs).
+        // The sub-group extensions (jit codegen/collective.rs: non-uniform operations as call
+        // sites that only the arriving work-items join; the CTS subgroups suite passes them).
+        ("cl_khr_subgroup_extended_types", V1_0),
+        ("cl_khr_subgroup_non_uniform_vote", V1_0),
+        ("cl_khr_subgroup_ballot", V1_0),
+        ("cl_khr_subgroup_non_uniform_arithmetic", V1_0),
+        ("cl_khr_subgroup_shuffle", V1_0),
+        ("cl_khr_subgroup_shuffle_relative", V1_0),
+        ("cl_khr_subgroup_clustered_reduce", V1_0),
+        ("cl_khr_subgroup_rotate", V1_0),
         // dot, dot_acc_sat and their 4x8-bit packed forms (OpSDot/OpUDot/OpSUDot and the
         // AccSat forms, jit::codegen::khr_ext; packed built-ins defined in jit::spirv::link).
         ("cl_khr_integer_dot_product", info::version(2, 0, 0)),

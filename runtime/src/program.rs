@@ -545,6 +545,19 @@ pub fn features() -> spirv::DeviceFeatures {
         generic_pointer: f.has_feature("__opencl_c_generic_address_space"),
         work_group_collectives: f.has_feature("__opencl_c_work_group_collective_functions"),
         subgroups: f.sub_groups(),
+        subgroup_extensions: f
+            .extensions
+            .iter()
+            .filter(|(n, _)| n.starts_with("cl_khr_subgroup_"))
+            .map(|(n, _)| n.to_string())
+            .collect(),
+        extensions: {
+            let mut e = spirv::DeviceFeatures::default().extensions;
+            if f.has_extension("cl_khr_subgroup_rotate") {
+                e.push("SPV_KHR_subgroup_rotate".into());
+            }
+            e
+        },
         ..spirv::DeviceFeatures::default()
     }
 }

@@ -201,7 +201,7 @@ impl FnTx<'_, '_, '_> {
                     return Ok(());
                 }
                 if let Some(v) = self.sub_group_builtin(p)? {
-                    self.def(r, ty, vec![v]);
+                    self.def(r, ty, v);
                     return Ok(());
                 }
                 let addr = self.val1(p)?;

@@ -689,6 +689,7 @@ impl<'a, 'm, 'f> FnTx<'a, 'm, 'f> {
             // semantics and may be dropped; nothing but other non-semantic instructions can
             // use their results.
             ExtInst if super::collective::is_collective(self.cx, inst) => self.collective(inst),
+            op if super::collective::is_sub_group_local(op) => self.sub_group_local(inst),
             ExtInst if self.is_non_semantic(inst) => Ok(()),
             ExtInst => self.ext_inst(inst),
             SampledImage

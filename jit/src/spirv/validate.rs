@@ -28,6 +28,9 @@ pub struct DeviceFeatures {
     pub images: bool,
     pub read_write_images: bool,
     pub subgroups: bool,
+    /// The cl_khr_subgroup_* extensions the device reports (with `subgroups`): each allows
+    /// its GroupNonUniform* capability.
+    pub subgroup_extensions: Vec<String>,
     pub work_group_collectives: bool,
     pub device_enqueue: bool,
     pub pipes: bool,
@@ -56,6 +59,7 @@ impl Default for DeviceFeatures {
             images: true,
             read_write_images: true,
             subgroups: false,
+            subgroup_extensions: Vec::new(),
             work_group_collectives: false,
             device_enqueue: false,
             pipes: false,
@@ -129,6 +133,23 @@ impl DeviceFeatures {
             (self.images && self.read_write_images, Cap::ImageReadWrite),
         ];
         v.extend(opt.iter().filter(|(on, _)| *on).map(|(_, c)| *c));
+        // The OpenCL extensions' SPIR-V capabilities (OpenCL SPIR-V environment, section 3).
+        // GroupNonUniformQuad and GroupNonUniformPartitionedEXT have no OpenCL extension and
+        // are never supported.
+        let sg = [
+            ("cl_khr_subgroup_non_uniform_vote", Cap::GroupNonUniformVote),
+            ("cl_khr_subgroup_ballot", Cap::GroupNonUniformBallot),
+            ("cl_khr_subgroup_non_uniform_arithmetic", Cap::GroupNonUniformArithmetic),
+            ("cl_khr_subgroup_shuffle", Cap::GroupNonUniformShuffle),
+            ("cl_khr_subgroup_shuffle_relative", Cap::GroupNonUniformShuffleRelative),
+            ("cl_khr_subgroup_clustered_reduce", Cap::GroupNonUniformClustered),
+            ("cl_khr_subgroup_rotate", Cap::GroupNonUniformRotateKHR),
+        ];
+        let has = |e: &str| self.subgroups && self.subgroup_extensions.iter().any(|x| x == e);
+        if sg.iter().any(|(e, _)| has(e)) {
+            v.push(Cap::GroupNonUniform);
+        }
+        v.extend(sg.iter().filter(|(e, _)| has(e)).map(|(_, c)| *c));
         v
     }
 }

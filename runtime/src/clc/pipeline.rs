@@ -144,9 +144,16 @@ pub const DROPPED: &[(&str, &str)] = &[
 /// arguments into one call with a `select`ed argument; for `read_image*` with two literal
 /// samplers that leaves `__translate_sampler_initializer` of a non-constant, on which
 /// llvm-spirv 15 asserts.
+///
+/// Hoisting the common instructions of two branches turns the two sub-group calls of an
+/// `if (divergent) r = f(x); else r = f(x);` into one call before the branch (LLVM's
+/// `convergent` allows it), so all the work-items of the sub-group meet at one call where the
+/// program had them meet at two: the non-uniform sub-group functions (`cl_khr_subgroup_*`,
+/// jit codegen/collective.rs) then see a different set of active work-items.
 pub const DISABLED_PARAMS: &[(&str, &str)] = &[
     ("simplifycfg", "switch-to-lookup"),
     ("simplifycfg", "sink-common-insts"),
+    ("simplifycfg", "hoist-common-insts"),
 ];
 
 /// Applies [`DROPPED`] and [`DISABLED_PARAMS`] to a parsed pipeline.
@@ -189,7 +196,7 @@ fn names(passes: &[Pass]) -> Vec<&str> {
 mod tests {
     use super::*;
 
-    const SAMPLE: &str = "verify,function<eager-inv>(lower-expect,simplifycfg<bonus-inst-threshold=1;forward-switch-cond;switch-to-lookup;keep-loops;sink-common-insts>,sroa,early-cse<>),cgscc(devirt<4>(inline,function(loop-mssa(licm<allowspeculation>),instcombine))),function(loop-vectorize<no-interleave-forced-only;>,slp-vectorizer,div-rem-pairs),function(div-rem-pairs),verify,BitcodeWriterPass";
+    const SAMPLE: &str = "verify,function<eager-inv>(lower-expect,simplifycfg<bonus-inst-threshold=1;forward-switch-cond;switch-to-lookup;keep-loops;hoist-common-insts;sink-common-insts>,sroa,early-cse<>),cgscc(devirt<4>(inline,function(loop-mssa(licm<allowspeculation>),instcombine))),function(loop-vectorize<no-interleave-forced-only;>,slp-vectorizer,div-rem-pairs),function(div-rem-pairs),verify,BitcodeWriterPass";
 
     #[test]
     fn parses_and_renders_back() {
@@ -202,7 +209,7 @@ mod tests {
         let edited = render(&edit(parse(SAMPLE).unwrap()));
         assert_eq!(
             edited,
-            "verify,function<eager-inv>(lower-expect,simplifycfg<bonus-inst-threshold=1;forward-switch-cond;no-switch-to-lookup;keep-loops;no-sink-common-insts>,sroa,early-cse<>),cgscc(devirt<4>(inline,function(loop-mssa(licm<allowspeculation>),instcombine))),verify"
+            "verify,function<eager-inv>(lower-expect,simplifycfg<bonus-inst-threshold=1;forward-switch-cond;no-switch-to-lookup;keep-loops;no-hoist-common-insts;no-sink-common-insts>,sroa,early-cse<>),cgscc(devirt<4>(inline,function(loop-mssa(licm<allowspeculation>),instcombine))),verify"
         );
         for (dropped, _) in DROPPED {
             assert!(!names(&parse(&edited).unwrap()).contains(dropped));

@@ -126,6 +126,7 @@ pub fn spirv_ext_flag() -> Option<String> {
         ("cl_khr_extended_bit_ops", "SPV_KHR_bit_instructions"),
         ("cl_ext_float_atomics", "SPV_EXT_shader_atomic_float_add"),
         ("cl_ext_float_atomics", "SPV_EXT_shader_atomic_float_min_max"),
+        ("cl_khr_subgroup_rotate", "SPV_KHR_subgroup_rotate"),
     ] {
         if f.has_extension(cl) {
             items.push(format!("+{spv}"));
