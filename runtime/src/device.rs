@@ -812,8 +812,10 @@ impl Device {
             CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES => info::ulong(0),
             CL_DEVICE_PIPE_SUPPORT => info::boolean(pipes),
             CL_DEVICE_MAX_PIPE_ARGS => info::uint(if pipes { 16 } else { 0 }),
-            CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS => info::uint(if pipes { 1 } else { 0 }),
-            CL_DEVICE_PIPE_MAX_PACKET_SIZE => info::uint(if pipes { 1024 } else { 0 }),
+            // A pipe's reservations are ranges of its ring (`jit::pipe`): a work-item may hold
+            // any number at once, as long as the packets fit.
+            CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS => info::uint(if pipes { 256 } else { 0 }),
+            CL_DEVICE_PIPE_MAX_PACKET_SIZE => info::uint(if pipes { crate::pipe::MAX_PACKET_SIZE } else { 0 }),
             CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES => info::ulong(FEATURES.atomic_memory_capabilities()),
             CL_DEVICE_ATOMIC_FENCE_CAPABILITIES => info::ulong(FEATURES.atomic_fence_capabilities()),
             CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT => info::boolean(FEATURES.non_uniform_work_groups),

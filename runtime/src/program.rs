@@ -545,6 +545,7 @@ pub fn features() -> spirv::DeviceFeatures {
         generic_pointer: f.has_feature("__opencl_c_generic_address_space"),
         work_group_collectives: f.has_feature("__opencl_c_work_group_collective_functions"),
         subgroups: f.sub_groups(),
+        pipes: f.has_feature("__opencl_c_pipes"),
         ..spirv::DeviceFeatures::default()
     }
 }

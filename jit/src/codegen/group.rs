@@ -113,6 +113,7 @@ fn needs_wi_ids(cx: &Ctx, f: &Function) -> bool {
         for inst in &blk.instructions {
             if matches!(inst.opcode, Op::FunctionCall | Op::GroupAsyncCopy)
                 || super::collective::is_collective(cx, inst)
+                || super::pipe::is_pipe_ext(cx, inst)
             {
                 return true;
             }
