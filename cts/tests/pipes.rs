@@ -614,6 +614,34 @@ fn sub_group_reservations() {
 }
 
 #[test]
+fn sub_group_reservations_in_divergent_sub_groups() {
+    if !supported() {
+        return;
+    }
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let prog = build(&ctx, "pipes/groups.cl", OPTIONS);
+    // Groups of 128: sub-groups 0 and 2 write (64 packets per group), then every sub-group
+    // tries to read 32: exactly half of them find packets.
+    let (global, local) = ([512usize], [128usize]);
+    let src = bytes(512 * 4, 8);
+    let p = pipe(&ctx, 4, 512);
+    let (okw, okr, mut got) = group_round(&ctx, &q, &prog, ("sg_write_even", "sg_read"), &p, &src, 4, &global, &local);
+    for (i, &ok) in okw.iter().enumerate() {
+        assert_eq!(ok, ((i % 128) / 32 % 2 == 0) as i32, "writer {i}");
+    }
+    assert_eq!(okr.iter().filter(|&&x| x == 1).count(), 256);
+    let mut written: Vec<Vec<u8>> = (0..512)
+        .filter(|&i| okw[i] == 1)
+        .map(|i| src[i * 4..i * 4 + 4].to_vec())
+        .collect();
+    written.sort();
+    got.sort();
+    assert!(got == written, "the packets read are the packets written");
+    assert_eq!(counts(&ctx, &q, &prog, &p), (0, 512));
+}
+
+#[test]
 fn many_outstanding_reservations_per_group() {
     if !supported() {
         return;

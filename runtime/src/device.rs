@@ -78,7 +78,7 @@ const V3_0: cl_version = info::version(3, 0, 0);
 /// global and local memory, non-uniform work-groups, double precision, images and samplers
 /// (1D, 1D buffer, 1D array, 2D, 2D array, 3D; read, write and read-write; depth and sRGB;
 /// 2D images from buffers), half precision (cl_khr_fp16), work-group collectives, sub-groups
-/// (`__opencl_c_subgroups`; not cl_khr_subgroups). Not yet: pipes, device enqueue. Each later
+/// (`__opencl_c_subgroups`; not cl_khr_subgroups), pipes. Not yet: device enqueue. Each later
 /// issue adds its entries here.
 pub const FEATURES: Features = Features {
     extensions: &[
@@ -140,6 +140,8 @@ pub const FEATURES: Features = Features {
         ("__opencl_c_3d_image_writes", V3_0),
         ("__opencl_c_work_group_collective_functions", V3_0),
         ("__opencl_c_subgroups", V3_0),
+        // Pipes (runtime::pipe, jit::pipe, jit::codegen::pipe).
+        ("__opencl_c_pipes", V3_0),
         ("__opencl_c_kernel_clock_scope_device", V3_0),
         ("__opencl_c_kernel_clock_scope_work_group", V3_0),
         ("__opencl_c_integer_dot_product_input_4x8bit", V3_0),

@@ -96,3 +96,18 @@ kernel void many_reservations(write_only pipe uint p, global int *ok) {
         commit_write_pipe(p, r);
     ok[g] = good;
 }
+
+// Only the even sub-groups of each work-group reserve (as the Khronos CTS
+// pipe_subgroups_divergence kernel does).
+kernel void sg_write_even(global const uint *src, write_only pipe uint p, global int *ok) {
+    size_t g = get_global_id(0);
+    int good = 0;
+    if (get_sub_group_id() % 2 == 0) {
+        reserve_id_t r = sub_group_reserve_write_pipe(p, get_sub_group_size());
+        if (is_valid_reserve_id(r)) {
+            good = write_pipe(p, r, get_sub_group_local_id(), &src[g]) == 0;
+            sub_group_commit_write_pipe(p, r);
+        }
+    }
+    ok[g] = good;
+}
