@@ -237,7 +237,9 @@ fn split_id(id: u64) -> (u32, u32) {
 /// # Safety
 /// `pipe` is NULL or a pipe made by [`init`]; `dst` is valid for `size` bytes.
 pub unsafe extern "C" fn clift_pipe_read(pipe: *mut u8, dst: *mut u8, size: u32) -> i32 {
-    let Some(p) = (unsafe { Pipe::at(pipe) }) else { return -1 };
+    let Some(p) = (unsafe { Pipe::at(pipe) }) else {
+        return -1;
+    };
     let _g = p.lock();
     let Some(start) = p.reserve_locked(1, false) else {
         return -1;
@@ -253,7 +255,9 @@ pub unsafe extern "C" fn clift_pipe_read(pipe: *mut u8, dst: *mut u8, size: u32)
 /// # Safety
 /// As [`clift_pipe_read`], `src` valid for `size` bytes.
 pub unsafe extern "C" fn clift_pipe_write(pipe: *mut u8, src: *const u8, size: u32) -> i32 {
-    let Some(p) = (unsafe { Pipe::at(pipe) }) else { return -1 };
+    let Some(p) = (unsafe { Pipe::at(pipe) }) else {
+        return -1;
+    };
     let _g = p.lock();
     let Some(start) = p.reserve_locked(1, true) else {
         return -1;
@@ -290,8 +294,17 @@ pub unsafe extern "C" fn clift_pipe_commit(pipe: *mut u8, id: u64, write: u32) {
 ///
 /// # Safety
 /// As [`clift_pipe_reserve`]; `ptr` valid for `size` bytes.
-pub unsafe extern "C" fn clift_pipe_reserved(pipe: *mut u8, id: u64, index: u32, ptr: *mut u8, size: u32, write: u32) -> i32 {
-    let Some(p) = (unsafe { Pipe::at(pipe) }) else { return -1 };
+pub unsafe extern "C" fn clift_pipe_reserved(
+    pipe: *mut u8,
+    id: u64,
+    index: u32,
+    ptr: *mut u8,
+    size: u32,
+    write: u32,
+) -> i32 {
+    let Some(p) = (unsafe { Pipe::at(pipe) }) else {
+        return -1;
+    };
     let (start, n) = split_id(id);
     if index >= n {
         return -1;
@@ -372,7 +385,7 @@ pub(crate) const GROUP_SUB: u32 = 2;
 unsafe fn is_leader(wi: *const crate::codegen::driver::WorkItem, flags: u32) -> bool {
     let lid = unsafe { (*wi).local_linear_id } as usize;
     if flags & GROUP_SUB != 0 {
-        lid % crate::abi::SUB_GROUP_SIZE == 0
+        lid.is_multiple_of(crate::abi::SUB_GROUP_SIZE)
     } else {
         lid == 0
     }
@@ -495,11 +508,12 @@ mod tests {
                             unsafe { clift_pipe_write(p, &v as *const u64 as *const u8, 8) == 0 }
                         } else {
                             let id = unsafe { clift_pipe_reserve(p, 1, 1) };
-                            id != 0 && unsafe {
-                                clift_pipe_reserved(p, id, 0, &v as *const u64 as *mut u8, 8, 1);
-                                clift_pipe_commit(p, id, 1);
-                                true
-                            }
+                            id != 0
+                                && unsafe {
+                                    clift_pipe_reserved(p, id, 0, &v as *const u64 as *mut u8, 8, 1);
+                                    clift_pipe_commit(p, id, 1);
+                                    true
+                                }
                         };
                         if ok {
                             k += 1;

@@ -84,10 +84,11 @@ fn scope_value(m: &Module, id: u32) -> Option<u32> {
 /// documentation), or `None` when it has none. Malformed ones are left for the translator to
 /// report.
 pub(crate) fn rewrite(m: &Module) -> Option<Module> {
-    let any = m
-        .functions
-        .iter()
-        .any(|f| f.blocks.iter().any(|b| b.instructions.iter().any(|i| is_group_pipe(i.opcode))));
+    let any = m.functions.iter().any(|f| {
+        f.blocks
+            .iter()
+            .any(|b| b.instructions.iter().any(|i| is_group_pipe(i.opcode)))
+    });
     if !any {
         return None;
     }
@@ -145,8 +146,8 @@ fn split(m: &Module, set: u32, next: &mut u32, inst: &Instruction) -> Option<[In
         Some(Operand::IdRef(x)) => Some(*x),
         _ => None,
     };
-    let write = matches!(inst.opcode, Op::GroupReserveWritePipePackets | Op::GroupCommitWritePipe) as u32;
-    let flags = sub | write * GROUP_WRITE;
+    let write = matches!(inst.opcode, Op::GroupReserveWritePipePackets | Op::GroupCommitWritePipe);
+    let flags = sub | if write { GROUP_WRITE } else { 0 };
     let ext = |result_type, result_id, code: u32, a: u32, b: u32| Instruction {
         opcode: Op::ExtInst,
         result_type,
