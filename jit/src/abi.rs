@@ -60,6 +60,9 @@ pub enum ArgKind {
     Image,
     /// A sampler: 8 bytes, the runtime's sampler value.
     Sampler,
+    /// A pipe (`pipe T`, OpTypePipe): 8 bytes, the address of the pipe object's bytes
+    /// (`crate::pipe`).
+    Pipe,
 }
 
 #[derive(Clone, Debug)]

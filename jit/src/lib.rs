@@ -5,6 +5,7 @@ pub mod builtins;
 pub mod codegen;
 pub mod fault;
 pub mod image;
+pub mod pipe;
 pub mod spirv;
 
 pub use codegen::{compile, CompileError, CompileOptions, Kernel, Program};

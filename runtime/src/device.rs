@@ -78,7 +78,7 @@ const V3_0: cl_version = info::version(3, 0, 0);
 /// global and local memory, non-uniform work-groups, double precision, images and samplers
 /// (1D, 1D buffer, 1D array, 2D, 2D array, 3D; read, write and read-write; depth and sRGB;
 /// 2D images from buffers), half precision (cl_khr_fp16), work-group collectives, sub-groups
-/// (`__opencl_c_subgroups`; not cl_khr_subgroups). Not yet: pipes, device enqueue. Each later
+/// (`__opencl_c_subgroups`; not cl_khr_subgroups), pipes. Not yet: device enqueue. Each later
 /// issue adds its entries here.
 pub const FEATURES: Features = Features {
     extensions: &[
@@ -154,6 +154,8 @@ pub const FEATURES: Features = Features {
         ("__opencl_c_3d_image_writes", V3_0),
         ("__opencl_c_work_group_collective_functions", V3_0),
         ("__opencl_c_subgroups", V3_0),
+        // Pipes (runtime::pipe, jit::pipe, jit::codegen::pipe).
+        ("__opencl_c_pipes", V3_0),
         ("__opencl_c_kernel_clock_scope_device", V3_0),
         ("__opencl_c_kernel_clock_scope_work_group", V3_0),
         ("__opencl_c_integer_dot_product_input_4x8bit", V3_0),
@@ -826,8 +828,10 @@ impl Device {
             CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES => info::ulong(0),
             CL_DEVICE_PIPE_SUPPORT => info::boolean(pipes),
             CL_DEVICE_MAX_PIPE_ARGS => info::uint(if pipes { 16 } else { 0 }),
-            CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS => info::uint(if pipes { 1 } else { 0 }),
-            CL_DEVICE_PIPE_MAX_PACKET_SIZE => info::uint(if pipes { 1024 } else { 0 }),
+            // A pipe's reservations are ranges of its ring (`jit::pipe`): a work-item may hold
+            // any number at once, as long as the packets fit.
+            CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS => info::uint(if pipes { 256 } else { 0 }),
+            CL_DEVICE_PIPE_MAX_PACKET_SIZE => info::uint(if pipes { crate::pipe::MAX_PACKET_SIZE } else { 0 }),
             CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES => info::ulong(FEATURES.atomic_memory_capabilities()),
             CL_DEVICE_ATOMIC_FENCE_CAPABILITIES => info::ulong(FEATURES.atomic_fence_capabilities()),
             CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT => info::boolean(FEATURES.non_uniform_work_groups),

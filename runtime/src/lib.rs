@@ -23,6 +23,7 @@ pub mod ndrange;
 pub mod object;
 pub mod options;
 pub mod partition;
+pub mod pipe;
 pub mod platform;
 pub mod program;
 pub mod queue;

@@ -558,6 +558,7 @@ pub fn features() -> spirv::DeviceFeatures {
             }
             e
         },
+        pipes: f.has_feature("__opencl_c_pipes"),
         ..spirv::DeviceFeatures::default()
     }
 }

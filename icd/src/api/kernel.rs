@@ -212,6 +212,30 @@ pub(crate) unsafe fn arg_value_of(
             ArgValue::Bytes(std::slice::from_raw_parts(arg_value as *const u8, arg_size).to_vec())
         }
         ArgKind::Image => image_arg(k, arg_index, arg_size, arg_value)?,
+        ArgKind::Pipe => {
+            // "CL_INVALID_ARG_SIZE if arg_value points to a memory object and arg_size is not
+            // equal to sizeof(cl_mem)".
+            if arg_size != std::mem::size_of::<cl_mem>() {
+                return Err(CL_INVALID_ARG_SIZE);
+            }
+            // "CL_INVALID_MEM_OBJECT if arg_value is NULL [or points to NULL] and it must
+            // point to a valid memory object ... if arg_value points to a valid memory object,
+            // but the memory object is not valid for the kernel argument": a pipe argument
+            // takes a pipe object and nothing else.
+            if arg_value.is_null() {
+                return Err(CL_INVALID_MEM_OBJECT);
+            }
+            let mem = handles::mem(*(arg_value as *const cl_mem))?;
+            if mem.mem_type != CL_MEM_OBJECT_PIPE {
+                return Err(CL_INVALID_MEM_OBJECT);
+            }
+            // "CL_INVALID_CONTEXT if the context associated with kernel and an OpenCL object
+            // pointed to by arg_value are not the same".
+            if !Arc::ptr_eq(&mem.context, &k.program.context) {
+                return Err(CL_INVALID_CONTEXT);
+            }
+            ArgValue::Buffer(Some(Arc::downgrade(&mem)))
+        }
         ArgKind::Sampler => {
             // "CL_INVALID_ARG_SIZE if arg_value points to a sampler object and arg_size is
             // not equal to sizeof(cl_sampler)"; "CL_INVALID_SAMPLER if the kernel argument

@@ -1,8 +1,8 @@
-//! The entry points of the areas Clift does not implement yet: built-in kernels, pipes,
+//! The entry points of the areas Clift does not implement yet: built-in kernels,
 //! sub-group queries, and the sharing extensions (OpenGL, EGL, Direct3D 10/11, DX9 media
 //! surfaces, device fission). Each one is in the dispatch table, checks the handles it can
 //! check cheaply, and then answers with the error the specification gives for a device without
-//! the feature, which is what the device reports (`runtime::device::FEATURES`: no pipes, no
+//! the feature, which is what the device reports (`runtime::device::FEATURES`: no
 //! sub-groups, none of the sharing extensions).
 //!
 //! Clauses are quoted from the OpenCL 3.0 API specification (section numbers in brackets). No function here dereferences a pointer the specification does not require to be
@@ -114,39 +114,7 @@ pub unsafe extern "C" fn clCreateProgramWithBuiltInKernels(
 
 // clGetKernelSubGroupInfo and clGetKernelSubGroupInfoKHR: subgroup.rs.
 
-// ---------------------------------------------------------------------------------------------
-// Pipes [5.4]
-// ---------------------------------------------------------------------------------------------
-
-/// [5.4.1]: "CL_INVALID_CONTEXT if context is not a valid context", then "CL_INVALID_OPERATION
-/// if no devices in context support pipes" (`CL_DEVICE_PIPE_SUPPORT` is CL_FALSE).
-#[no_mangle]
-pub unsafe extern "C" fn clCreatePipe(
-    context: cl_context,
-    flags: cl_mem_flags,
-    pipe_packet_size: cl_uint,
-    pipe_max_packets: cl_uint,
-    properties: *const cl_pipe_properties,
-    errcode_ret: *mut cl_int,
-) -> cl_mem {
-    guard_object(errcode_ret, || {
-        handles::context(context)?;
-        Err(CL_INVALID_OPERATION)
-    })
-}
-
-/// [5.4.2]: "CL_INVALID_MEM_OBJECT if pipe is a not a valid pipe object"; no memory object can
-/// be a pipe.
-#[no_mangle]
-pub unsafe extern "C" fn clGetPipeInfo(
-    pipe: cl_mem,
-    param_name: cl_pipe_info,
-    param_value_size: usize,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut usize,
-) -> cl_int {
-    guard(|| Err(CL_INVALID_MEM_OBJECT))
-}
+// Pipes [5.4]: pipe.rs.
 
 // ---------------------------------------------------------------------------------------------
 // cl_ext_device_fission (superseded by clCreateSubDevices; not reported)

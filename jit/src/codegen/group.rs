@@ -114,6 +114,7 @@ fn needs_wi_ids(cx: &Ctx, f: &Function) -> bool {
             if matches!(inst.opcode, Op::FunctionCall | Op::GroupAsyncCopy)
                 || super::collective::is_collective(cx, inst)
                 || super::collective::is_sub_group_local(inst.opcode)
+                || super::pipe::is_pipe_ext(cx, inst)
             {
                 return true;
             }

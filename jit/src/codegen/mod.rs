@@ -30,6 +30,7 @@ mod layout;
 mod memory;
 mod module;
 mod native;
+mod pipe;
 mod printf;
 mod regions;
 pub mod robust;

@@ -367,6 +367,7 @@ pub(crate) fn new_jit(opt_level_none: bool) -> Result<(JITModule, HashSet<&'stat
         .into_iter()
         .chain(math_symbols())
         .chain(crate::image::symbols())
+        .chain(crate::pipe::symbols())
     {
         jb.symbol(name, ptr);
         math.insert(name);
@@ -382,7 +383,10 @@ pub(crate) fn compile_program(
     force_fibers: bool,
     record: bool,
 ) -> Result<(Program, Option<Vec<u8>>), CompileError> {
-    // Work-group collectives become put / barrier / get (`collective`).
+    // Work-group and sub-group pipe reservations become collectives (`pipe`), then
+    // work-group collectives become put / barrier / get (`collective`).
+    let piped = super::pipe::rewrite(m);
+    let m = piped.as_ref().unwrap_or(m);
     let rewritten = super::collective::rewrite(m);
     let m = rewritten.as_ref().unwrap_or(m);
     let layout = Layout::new(m)?;
@@ -846,6 +850,7 @@ pub(crate) fn kernel_args(cx: &Ctx, f: &Function) -> Result<(Vec<KernelArg>, usi
                 let k = match cx.m.type_of(*ty) {
                     Some(crate::spirv::module::Type::Image { .. }) => ArgKind::Image,
                     Some(crate::spirv::module::Type::Sampler) => ArgKind::Sampler,
+                    Some(crate::spirv::module::Type::Pipe { .. }) => ArgKind::Pipe,
                     _ => ArgKind::Value,
                 };
                 (k, 8, 8)

@@ -92,6 +92,7 @@ fn arg_kind_code(k: ArgKind) -> u8 {
         ArgKind::Value => 3,
         ArgKind::Image => 4,
         ArgKind::Sampler => 5,
+        ArgKind::Pipe => 6,
     }
 }
 
@@ -103,6 +104,7 @@ fn arg_kind_from(c: u8) -> Option<ArgKind> {
         3 => ArgKind::Value,
         4 => ArgKind::Image,
         5 => ArgKind::Sampler,
+        6 => ArgKind::Pipe,
         _ => return None,
     })
 }

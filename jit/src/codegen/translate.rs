@@ -685,6 +685,8 @@ impl<'a, 'm, 'f> FnTx<'a, 'm, 'f> {
             | AtomicFMinEXT
             | AtomicFMaxEXT => self.atomic(inst),
             op if super::khr_ext::is_khr_ext(op) => self.khr_ext(inst),
+            op if super::pipe::is_pipe_op(op) => self.pipe(inst),
+            ExtInst if super::pipe::is_pipe_ext(self.cx, inst) => self.pipe_leader(inst),
             // SPV_KHR_non_semantic_info: instructions of a "NonSemantic." set carry no
             // semantics and may be dropped; nothing but other non-semantic instructions can
             // use their results.

@@ -190,6 +190,9 @@ fn always_divergent(cx: &Ctx, inst: &Instruction, is_ptr: &dyn Fn(&Id) -> bool) 
         // Work-group collectives (`collective`): scans differ per work-item, and every
         // work-item must run its own `get`.
         ExtInst if super::collective::is_collective(cx, inst) => true,
+        // Pipes (`pipe`): every call reserves, reads or writes packets of its own.
+        ExtInst if super::pipe::is_pipe_ext(cx, inst) => true,
+        op if super::pipe::is_pipe_op(op) => true,
         ExtInst => inst
             .operands
             .iter()

@@ -10,6 +10,8 @@ use rspirv::spirv::{self, Capability as Cap, Op};
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 
+mod pipe;
+
 const ENV: &str = "OpenCL SPIR-V environment";
 
 /// What the device supports; the runtime fills this in and uses the same
@@ -1285,6 +1287,7 @@ fn check_instruction(ctx: &Ctx, i: &Instruction, fn_ret: Id) -> R {
     let mismatch = |what: String| -> R { Err(err(format!("SPIR-V {} (operand types)", i.name()), what, Some(i))) };
     check_operand_types(ctx, i)?;
     check_khr_ext(ctx, i)?;
+    pipe::check(ctx, i)?;
     if same_type_ops(i.opcode) {
         let rt = i.result_type;
         for k in 0..ops.len() {
