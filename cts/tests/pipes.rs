@@ -81,19 +81,6 @@ fn has_extension(name: &str) -> bool {
         .any(|e| e == name)
 }
 
-/// Deterministic bytes (xorshift).
-fn bytes(n: usize, seed: u64) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 24) as u8
-        })
-        .collect()
-}
-
 /// The packets of `data` (`size` bytes each), sorted: a multiset to compare.
 fn packets(data: &[u8], size: usize) -> Vec<Vec<u8>> {
     let mut v: Vec<Vec<u8>> = data.chunks(size).map(<[u8]>::to_vec).collect();
@@ -345,7 +332,7 @@ fn producers_and_consumers_over_every_type_size() {
     let prog = build(&ctx, "pipes/types.cl", OPTIONS);
     let n = 1000usize;
     for (seed, (ty, size)) in all_types().into_iter().enumerate() {
-        let src = bytes(n * size, seed as u64 + 1);
+        let src = pattern(n * size, seed as u64 + 1);
         let srcb = ctx.buffer_from(&src);
         let dstb = ctx.buffer(n * size);
         let st = ctx.buffer(4 * n);
@@ -378,7 +365,7 @@ fn producers_and_consumers_over_every_type_size() {
         );
 
         // Reservations of two packets per work-item.
-        let src2 = bytes(n * size, seed as u64 + 1000);
+        let src2 = pattern(n * size, seed as u64 + 1000);
         q.write(&srcb, 0, &src2);
         let w = prog.kernel(&format!("write_res_{ty}"));
         w.arg_mem(0, &srcb);
@@ -552,7 +539,7 @@ fn work_group_reservations() {
     // 1D: 10 groups of 64 into 266 slots: 4 group reservations hold (266 / 64), for writing and
     // then for reading.
     let (global, local) = ([640usize], [64usize]);
-    let src = bytes(640 * 4, 5);
+    let src = pattern(640 * 4, 5);
     let p = pipe(&ctx, 4, 266);
     let (okw, okr, got) = group_round(&ctx, &q, &prog, ("wg_write", "wg_read"), &p, &src, 4, &global, &local);
     let members = group_members(&global, &local);
@@ -570,7 +557,7 @@ fn work_group_reservations() {
 
     // 2D groups of 8x4, every reservation holds.
     let (global, local) = ([16usize, 12], [8usize, 4]);
-    let src = bytes(16 * 12 * 8, 6);
+    let src = pattern(16 * 12 * 8, 6);
     let p = pipe(&ctx, 8, 200);
     let (okw, okr, got) = group_round(
         &ctx,
@@ -607,7 +594,7 @@ fn sub_group_reservations() {
     // reservations that hold are a matter of order, but their packets fit.
     for (cap, all) in [(240usize, true), (200, false)] {
         let (global, local) = ([240usize], [80usize]);
-        let src = bytes(240 * 4, 7);
+        let src = pattern(240 * 4, 7);
         let p = pipe(&ctx, 4, cap);
         let (okw, okr, mut got) = group_round(&ctx, &q, &prog, ("sg_write", "sg_read"), &p, &src, 4, &global, &local);
         // Sub-groups as members.
@@ -670,7 +657,7 @@ fn sub_group_reservations_in_divergent_sub_groups() {
     // Groups of 128: sub-groups 0 and 2 write (64 packets per group), then every sub-group
     // tries to read 32: exactly half of them find packets.
     let (global, local) = ([512usize], [128usize]);
-    let src = bytes(512 * 4, 8);
+    let src = pattern(512 * 4, 8);
     let p = pipe(&ctx, 4, 512);
     let (okw, okr, mut got) = group_round(
         &ctx,

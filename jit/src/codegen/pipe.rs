@@ -181,18 +181,7 @@ fn split(m: &Module, set: u32, next: &mut u32, inst: &Instruction) -> Option<[In
         }
         _ => {
             let (pipe, rid) = (id(1)?, id(2)?);
-            let barrier = Instruction {
-                opcode: Op::ControlBarrier,
-                result_type: None,
-                result_id: None,
-                // The semantics operand is not read by the code generator.
-                operands: vec![
-                    Operand::IdScope(scope),
-                    Operand::IdScope(scope),
-                    Operand::IdMemorySemantics(scope),
-                ],
-                offset: inst.offset,
-            };
+            let barrier = super::collective::scope_barrier(scope, inst.offset);
             Some([barrier, ext(None, None, LEADER_COMMIT, pipe, rid)])
         }
     }
