@@ -30,5 +30,6 @@ pub mod rect;
 pub mod sampler;
 pub mod svm;
 pub mod topology;
+pub mod variants;
 pub mod watchdog;
 pub mod workers;
