@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 /// At most this many variants per program (then enqueues use the program's kernels).
-const MAX_VARIANTS: usize = 64;
+const MAX_VARIANTS: usize = 256;
 
 enum State {
     /// Enqueued once.
@@ -85,9 +85,14 @@ impl Variants {
             cache.insert(key, State::Seen);
             return base.clone();
         }
-        let state = match codegen::compile_variant(&self.module, &self.options, &base.name, facts) {
+        // A variant that fails to compile (or a bug that panics in the code generator) leaves
+        // the program's kernel in service.
+        let compiled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            codegen::compile_variant(&self.module, &self.options, &base.name, facts)
+        }));
+        let state = match compiled {
             // The same kernel: the same arguments, laid out the same way.
-            Ok(k) if k.args_size == base.args_size && k.args.len() == base.args.len() => State::Ready(k),
+            Ok(Ok(k)) if k.args_size == base.args_size && k.args.len() == base.args.len() => State::Ready(k),
             _ => State::Failed,
         };
         let out = match &state {

@@ -332,7 +332,7 @@ impl FnTx<'_, '_, '_> {
         for (d, o) in ijk.iter_mut().enumerate().take(sh.dims) {
             *o = Some(c[d]);
         }
-        let layer = sh.arrayed.then_some(c[sh.dims]);
+        let layer = if sh.arrayed { c.get(sh.dims).copied() } else { None };
         Some(self.fetch(&sh, &geo, ijk, layer, true))
     }
 
