@@ -299,7 +299,7 @@ fn samplers() -> Vec<(bool, cl_addressing_mode, cl_filter_mode, u32)> {
                     normalized,
                     addressing,
                     filter,
-                    sb::NORMALIZED * normalized as u32 | abits | fbits,
+                    (sb::NORMALIZED * normalized as u32) | abits | fbits,
                 ));
             }
         }

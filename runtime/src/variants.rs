@@ -27,11 +27,14 @@ enum State {
     Failed,
 }
 
+/// A variant's key: the kernel's name and what is known about each argument.
+type Key = (String, Vec<Option<ArgFact>>);
+
 /// The variants of one built program.
 pub struct Variants {
     module: Arc<Module>,
     options: CompileOptions,
-    cache: Mutex<HashMap<(String, Vec<Option<ArgFact>>), State>>,
+    cache: Mutex<HashMap<Key, State>>,
 }
 
 /// When variants are compiled (`CLIFT_IMAGE_INLINE`).

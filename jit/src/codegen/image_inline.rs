@@ -532,8 +532,8 @@ impl FnTx<'_, '_, '_> {
         if check {
             let mut all: Option<Value> = None;
             let mut lims: Vec<(Value, Value)> = Vec::new();
-            for d in 0..3 {
-                if let (Some(i), Some(n)) = (ijk[d], g.size[d]) {
+            for (i, n) in ijk.iter().zip(&g.size) {
+                if let (Some(i), Some(n)) = (*i, *n) {
                     lims.push((i, n));
                 }
             }
