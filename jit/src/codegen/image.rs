@@ -1,5 +1,7 @@
 //! Image instructions (OpenCL SPIR-V environment section 7): sampled and sampler-less reads,
-//! writes and the size/format/order queries. Reads call the entry of the image's read table
+//! writes and the size/format/order queries. Reads whose image format (an enqueue's variant,
+//! `CompileOptions::specialize`) and sampler (a constant) are known are generated inline
+//! (`image_inline`); the others call the entry of the image's read table
 //! (`ImageDesc::reads`, `crate::image::fast`) for the read kind and sampler: code specialised
 //! for the image's format, image type and sampler, or the engine's generic entry point;
 //! writes call the image engine (`crate::image`, the `clift_image_*` symbols); the queries
