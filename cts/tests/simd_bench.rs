@@ -19,6 +19,7 @@ const VECTOR: &[(&str, &str)] = &[
     ("ddot", include_str!("../kernels/bench/ddot.cl")),
     ("histogram", include_str!("../kernels/bench/histogram.cl")),
     ("vec4", include_str!("../kernels/bench/vec4.cl")),
+    ("image_sample", include_str!("../kernels/bench/image_sample.cl")),
     ("empty", include_str!("../kernels/bench/empty.cl")),
 ];
 
@@ -33,11 +34,6 @@ const NOT_YET: &[(&str, &str, &str)] = &[
         "nbody",
         include_str!("../kernels/bench/nbody.cl"),
         "region 2 does not take the vector loop (control flow",
-    ),
-    (
-        "image_sample",
-        include_str!("../kernels/bench/image_sample.cl"),
-        "the kernel does not take the vector loop (OpSampledImage",
     ),
 ];
 

@@ -141,6 +141,7 @@ impl Launch {
             block: self.args.block.clone(),
             buffers: self.args.buffers.clone(),
             svm: self.args.svm.clone(),
+            facts: self.args.facts.clone(),
             local_size: self.args.local_size,
         };
         ndrange::run_command(context, device, self.compiled.clone(), args, self.range)

@@ -287,6 +287,11 @@ impl Image {
         &*self.desc as *const ImageDesc as u64
     }
 
+    /// The descriptor kernels receive.
+    pub fn desc(&self) -> &ImageDesc {
+        &self.desc
+    }
+
     pub fn element_size(&self) -> usize {
         self.layout.element_size
     }

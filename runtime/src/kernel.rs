@@ -60,6 +60,8 @@ pub struct BoundArgs {
     /// The SVM allocations of SVM pointer arguments and of `CL_KERNEL_EXEC_INFO_SVM_PTRS`
     /// (a `clSVMFree` while the launch runs gives their memory back only after it).
     pub svm: Vec<Arc<Storage>>,
+    /// What the launch knows about each image and sampler argument (`variants`).
+    pub facts: Vec<Option<codegen::ArgFact>>,
     /// Bytes of local memory the launch needs: static Workgroup variables, then the
     /// `__local` arguments.
     pub local_size: usize,
@@ -91,6 +93,15 @@ impl Kernel {
 
     fn lock(&self) -> MutexGuard<'_, Vec<Option<ArgValue>>> {
         self.args.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The compiled kernel to launch with `args`: a variant specialised for its images and
+    /// samplers (`crate::variants`) or the program's.
+    pub fn launch_kernel(&self, args: &BoundArgs) -> Arc<codegen::Kernel> {
+        match self.program.variants() {
+            Some(v) => v.pick(&self.compiled, &args.facts),
+            None => self.compiled.clone(),
+        }
     }
 
     pub fn name(&self) -> &str {
@@ -140,6 +151,7 @@ impl Kernel {
         let mut svm = self.svm_ptrs();
         // Robust mode: the bounds (first byte, bytes) of the memory each argument names.
         let mut ranges: Vec<(usize, u64, u64)> = Vec::new();
+        let mut facts = vec![None; args.len()];
         for (k, (desc, value)) in self.compiled.args.iter().zip(args.iter()).enumerate() {
             let at = desc.offset;
             let mut bounds = |lo: u64, size: u64| ranges.push((k, lo, size));
@@ -170,10 +182,12 @@ impl Kernel {
                 ArgValue::Image(mem) => {
                     let mem = live(mem)?;
                     let address = mem.image.as_ref().map_or(0, |i| i.desc_address());
+                    facts[k] = mem.image.as_ref().and_then(|i| codegen::image_fact(i.desc()));
                     block[at..at + 8].copy_from_slice(&address.to_ne_bytes());
                     buffers.push(mem);
                 }
                 ArgValue::Sampler(bits) => {
+                    facts[k] = Some(codegen::ArgFact::Sampler(*bits));
                     block[at..at + 8].copy_from_slice(&u64::from(*bits).to_ne_bytes());
                 }
                 ArgValue::Svm(address) => {
@@ -199,6 +213,7 @@ impl Kernel {
             block,
             buffers,
             svm: crate::svm::hold(svm),
+            facts,
             local_size: local,
         })
     }

@@ -31,5 +31,6 @@ pub mod rect;
 pub mod sampler;
 pub mod svm;
 pub mod topology;
+pub mod variants;
 pub mod watchdog;
 pub mod workers;

@@ -38,6 +38,8 @@ pub struct Build {
     pub modules: Vec<Arc<Module>>,
     /// Built executables: the compiled kernels.
     pub executable: Option<Arc<codegen::Program>>,
+    /// Variants of the executable's kernels for an enqueue's images and samplers.
+    pub variants: Option<Arc<crate::variants::Variants>>,
     /// Argument information of each kernel of the executable.
     pub arg_info: HashMap<String, Vec<ArgInfo>>,
     pub parsed_options: Options,
@@ -49,6 +51,7 @@ type SourceOutput = (Arc<Vec<u8>>, Arc<Module>, String);
 /// What building an executable yields.
 struct Built {
     program: codegen::Program,
+    variants: Option<Arc<crate::variants::Variants>>,
     arg_info: HashMap<String, Vec<ArgInfo>>,
     log: String,
 }
@@ -138,6 +141,7 @@ impl Program {
             inputs,
             modules,
             executable: None,
+            variants: None,
             arg_info: HashMap::new(),
             parsed_options: Options::default(),
         }
@@ -276,6 +280,7 @@ impl Program {
                 b.log = built.log;
                 b.binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
                 b.executable = Some(Arc::new(built.program));
+                b.variants = built.variants;
                 b.arg_info = built.arg_info;
                 Ok(())
             }
@@ -283,6 +288,7 @@ impl Program {
                 b.status = CL_BUILD_ERROR;
                 b.log = log;
                 b.executable = None;
+                b.variants = None;
                 Err(CL_BUILD_PROGRAM_FAILURE)
             }
         }
@@ -327,6 +333,7 @@ impl Program {
                 b.log = log;
                 b.binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
                 b.executable = None;
+                b.variants = None;
                 Ok(())
             }
             Err(log) => {
@@ -379,6 +386,7 @@ impl Program {
             program.make_executable(&modules, &parsed).map(|built| {
                 let mut b = program.lock();
                 b.executable = Some(Arc::new(built.program));
+                b.variants = built.variants;
                 b.arg_info = built.arg_info;
                 b.log = built.log;
             })
@@ -420,6 +428,7 @@ impl Program {
             fast_relaxed_math: opts.fast_relaxed_math,
             opt_level_none: opts.opt_disable,
             robust: opts.robust || options::robust_env(),
+            specialize: None,
         };
         let start = std::time::Instant::now();
         let inputs = self.lock().inputs.clone();
@@ -459,7 +468,19 @@ impl Program {
             .iter()
             .map(|k| (k.name.clone(), arginfo::kernel_args(module, &k.name)))
             .collect();
-        Ok(Built { program, arg_info, log })
+        let variants = crate::variants::Variants::new(
+            match modules.first() {
+                Some(m) if std::ptr::eq(module, m.as_ref()) => m.clone(),
+                _ => Arc::new(module.clone()),
+            },
+            &compile_options,
+        );
+        Ok(Built {
+            program,
+            variants,
+            arg_info,
+            log,
+        })
     }
 
     /// True when ND-ranges of this program's kernels must be uniform: built with
@@ -486,6 +507,11 @@ impl Program {
         crate::kernel_attributes::scan(&self.source)
             .remove(kernel)
             .unwrap_or_default()
+    }
+
+    /// The variants of the executable's kernels (a program that reads images).
+    pub fn variants(&self) -> Option<Arc<crate::variants::Variants>> {
+        self.lock().variants.clone()
     }
 
     /// The executable's kernels, if the program was built.

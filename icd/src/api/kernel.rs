@@ -555,7 +555,7 @@ unsafe fn enqueue_kernel(
     // "CL_INVALID_KERNEL_ARGS if the kernel argument values have not been specified."
     let args = k.bind().ok_or(CL_INVALID_KERNEL_ARGS)?;
     check_resources(&k, device, &args, &range)?;
-    let compiled = k.compiled.clone();
+    let compiled = k.launch_kernel(&args);
     let context = q.context.clone();
     let work = Box::new(move || ndrange::run_command(&context, device, compiled, args, range));
     complete_enqueue(q.enqueue(command_type, deps, work), event, false)

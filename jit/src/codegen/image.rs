@@ -1,5 +1,7 @@
 //! Image instructions (OpenCL SPIR-V environment section 7): sampled and sampler-less reads,
-//! writes and the size/format/order queries. Reads call the entry of the image's read table
+//! writes and the size/format/order queries. Reads whose image format (an enqueue's variant,
+//! `CompileOptions::specialize`) and sampler (a constant) are known are generated inline
+//! (`image_inline`); the others call the entry of the image's read table
 //! (`ImageDesc::reads`, `crate::image::fast`) for the read kind and sampler: code specialised
 //! for the image's format, image type and sampler, or the engine's generic entry point;
 //! writes call the image engine (`crate::image`, the `clift_image_*` symbols); the queries
@@ -148,6 +150,35 @@ impl FnTx<'_, '_, '_> {
         Ok(())
     }
 
+    /// Defines `r` of type `ty` (as `def_texel`) from the four channels in register `v`
+    /// (F32X4 when `float`, else I32X4): an inline read's result.
+    fn def_texel_reg(&mut self, inst: &Instruction, r: u32, ty: u32, v: Value, float: bool) -> R {
+        let (s, n) = self.cx.layout.shape(ty)?;
+        if n != 4 {
+            return Err(self.err(inst, "an image texel has 4 components (or 1 for depth images)"));
+        }
+        match (s, float) {
+            (Scalar::Float(32), true) | (Scalar::Int(32), false) => {
+                if let Some(sh) = self.simd_shape(ty).filter(|sh| sh.vty == self.b.func.dfg.value_type(v)) {
+                    self.def_simd(r, ty, sh, vec![v]);
+                } else {
+                    let out = (0..4).map(|c| self.b.ins().extractlane(v, c)).collect();
+                    self.def(r, ty, out);
+                }
+            }
+            (Scalar::Float(16), true) => {
+                let mut out = Vec::with_capacity(4);
+                for c in 0..4 {
+                    let f = self.b.ins().extractlane(v, c);
+                    out.push(self.float_to_float(f, Scalar::Float(32), Scalar::Float(16), RTE)?);
+                }
+                self.def(r, ty, out);
+            }
+            _ => return Err(self.err(inst, "result type does not match the image's sampled type")),
+        }
+        Ok(())
+    }
+
     /// Stores texel value `id` as four 32-bit channels into a new stack buffer; `true` when
     /// the channels are floats.
     fn store_texel(&mut self, inst: &Instruction, id: u32) -> R<(Value, bool)> {
@@ -215,10 +246,17 @@ impl FnTx<'_, '_, '_> {
                     (Some(i), Some(s)) => (i, s),
                     _ => return Err(self.err(inst, "operand is not a sampled image")),
                 };
+                let known = self.iconst_of(sampler);
                 let sampler = self.b.ins().ireduce(types::I32, sampler);
                 let [x, y, z] = self.image_coords(op_id(inst, 1)?, types::F32)?;
                 let (s, _) = self.cx.layout.shape(ty)?;
                 let float = matches!(s, Scalar::Float(_));
+                // Format and sampler known: the read generated inline (`image_inline`).
+                if let Some(bits) = known {
+                    if let Some(v) = self.inline_sample(image, bits as u32, [x, y, z], float) {
+                        return self.def_texel_reg(inst, r, ty, v, float);
+                    }
+                }
                 let buf = self.texel_slot();
                 // The image's entry for this sampler: `sample_* [sampler & 63]` of its
                 // ReadTable (a constant index when the sampler is a constant).
@@ -249,6 +287,9 @@ impl FnTx<'_, '_, '_> {
                 let [x, y, z] = self.image_coords(op_id(inst, 1)?, types::I32)?;
                 let (s, _) = self.cx.layout.shape(ty)?;
                 let float = matches!(s, Scalar::Float(_));
+                if let Some(v) = self.inline_read(image, [x, y, z], float) {
+                    return self.def_texel_reg(inst, r, ty, v, float);
+                }
                 let buf = self.texel_slot();
                 let table = self.read_table(image);
                 let kind = if float {

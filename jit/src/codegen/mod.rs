@@ -24,6 +24,7 @@ mod geometric;
 mod group;
 pub mod helpers;
 mod image;
+mod image_inline;
 mod inline;
 mod khr_ext;
 mod layout;
@@ -58,6 +59,83 @@ pub struct CompileOptions {
     /// Robust mode (`-cl-clift-robust`, `CLIFT_ROBUST=1`): accesses checked against their
     /// memory (see `robust`).
     pub robust: bool,
+    /// Compile one kernel only, specialised for what an enqueue knows about its image and
+    /// sampler arguments (see [`compile_variant`]); `None` for a program build.
+    pub specialize: Option<Specialization>,
+}
+
+/// What an enqueue knows about one image or sampler argument: image reads generated for it
+/// (`image_inline`) instead of calls through the image's read table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ArgFact {
+    /// An image of this format and image type (`CL_MEM_OBJECT_IMAGE*`) whose sizes are at
+    /// most [`INLINE_MAX_EXTENT`] (and non-zero), with the element size of its format.
+    Image {
+        order: u32,
+        data_type: u32,
+        image_type: u32,
+    },
+    /// A sampler with these `abi::sampler_bits`.
+    Sampler(u32),
+}
+
+/// The largest width, height, depth or array size of an image argument that reads may be
+/// generated for (`ArgFact::Image`): indices and float coordinates stay exact in 32 bits.
+pub const INLINE_MAX_EXTENT: u64 = 1 << 24;
+
+/// The specialisation of one kernel: per argument, in parameter order, what is known.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Specialization {
+    pub kernel: String,
+    pub args: Vec<Option<ArgFact>>,
+}
+
+/// The fact to specialise image reads on for image descriptor `d`, when its format, image
+/// type and sizes are among those reads are generated for (a usable descriptor).
+pub fn image_fact(d: &crate::abi::ImageDesc) -> Option<ArgFact> {
+    let ok_size = |n: u64| (1..=INLINE_MAX_EXTENT).contains(&n);
+    let usable = crate::image::Image::new(d).is_some()
+        && ok_size(d.width)
+        && ok_size(d.height)
+        && ok_size(d.depth)
+        && ok_size(d.array_size)
+        && image_inline::served(d.channel_order, d.channel_data_type, d.image_type);
+    usable.then_some(ArgFact::Image {
+        order: d.channel_order,
+        data_type: d.channel_data_type,
+        image_type: d.image_type,
+    })
+}
+
+/// Whether the module reads images (OpImageSampleExplicitLod, OpImageRead): then enqueues
+/// may pick a [`compile_variant`] of its kernels for their arguments.
+pub fn reads_images(module: &Module) -> bool {
+    use rspirv::spirv::Op;
+    module.functions.iter().any(|f| {
+        f.blocks
+            .iter()
+            .flat_map(|b| &b.instructions)
+            .any(|i| matches!(i.opcode, Op::ImageSampleExplicitLod | Op::ImageRead))
+    })
+}
+
+/// Compiles kernel `kernel` of `module` alone, with its image reads generated for the image
+/// formats and samplers `args` gives (per parameter; `None` where nothing is known). The
+/// kernel has the same arguments and layout as the program's.
+pub fn compile_variant(
+    module: &Module,
+    options: &CompileOptions,
+    kernel: &str,
+    args: &[Option<ArgFact>],
+) -> Result<Arc<Kernel>, CompileError> {
+    let mut opts = options.clone();
+    opts.specialize = Some(Specialization {
+        kernel: kernel.to_string(),
+        args: args.to_vec(),
+    });
+    let (p, _) = module::compile_program(module, &opts, force_fibers(), false)?;
+    p.kernel(kernel)
+        .ok_or_else(|| CompileError::new(format!("kernel {kernel}: no such entry point")))
 }
 
 /// Why a module could not be compiled; the message names the instruction.

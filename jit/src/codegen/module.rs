@@ -47,6 +47,9 @@ pub(crate) struct Ctx<'m> {
     pub globals: HashMap<Id, (Id, StorageClass)>,
     /// What the native image needs, when one is made.
     pub native: Option<Recorder>,
+    /// In the work-group function being built: the image arguments whose format an enqueue
+    /// gave (`CompileOptions::specialize`), by the value of their descriptor pointer.
+    pub image_facts: HashMap<Value, super::ArgFact>,
 }
 
 /// An address in program-scope data: `(offset in the variable, target variable, addend)`.
@@ -410,6 +413,7 @@ pub(crate) fn compile_program(
         math,
         globals: HashMap::new(),
         native: record.then(Recorder::new),
+        image_facts: HashMap::new(),
     };
     for d in &m.decorations {
         if d.member.is_some() {
@@ -544,6 +548,9 @@ pub(crate) fn compile_program(
     let mut plans = Vec::new();
     for (i, ep) in m.entry_points.iter().enumerate() {
         if ep.model != ExecutionModel::Kernel {
+            continue;
+        }
+        if opts.specialize.as_ref().is_some_and(|s| s.kernel != ep.name) {
             continue;
         }
         let f = m
@@ -872,7 +879,7 @@ pub(crate) fn kernel_args(cx: &Ctx, f: &Function) -> Result<(Vec<KernelArg>, usi
 
 /// Loads the parameters of kernel function `f` from the argument block at `argp`.
 pub(crate) fn load_args(
-    cx: &Ctx,
+    cx: &mut Ctx,
     b: &mut FunctionBuilder,
     f: &Function,
     args: &[KernelArg],
@@ -881,16 +888,31 @@ pub(crate) fn load_args(
 ) -> Result<Vec<ArgVal>, CompileError> {
     let flags = MemFlagsData::trusted();
     let mut out = Vec::new();
-    for ((_, ty), ka) in f.params.iter().zip(args) {
+    cx.image_facts.clear();
+    for (k, ((_, ty), ka)) in f.params.iter().zip(args).enumerate() {
         let info = cx.layout.get(*ty)?;
         let off = ka.offset;
-        out.push(match (ka.kind, &info.ty) {
-            (ArgKind::Local, _) => {
+        // What an enqueue knows about this argument (a specialised variant).
+        let fact = cx
+            .opts
+            .specialize
+            .as_ref()
+            .and_then(|s| s.args.get(k).copied().flatten());
+        out.push(match (ka.kind, &info.ty, fact) {
+            (ArgKind::Sampler, _, Some(super::ArgFact::Sampler(bits))) => {
+                ArgVal::Leaves(vec![b.ins().iconst(types::I64, i64::from(bits))])
+            }
+            (ArgKind::Image, _, Some(fact @ super::ArgFact::Image { .. })) => {
+                let v = b.ins().load(types::I64, flags, argp, off as i32);
+                cx.image_facts.insert(v, fact);
+                ArgVal::Leaves(vec![v])
+            }
+            (ArgKind::Local, _, _) => {
                 let o = b.ins().load(types::I64, flags, argp, off as i32);
                 let base = b.ins().load(types::I64, flags, wi, super::driver::OFF_LOCAL_MEM as i32);
                 ArgVal::Leaves(vec![b.ins().iadd(base, o)])
             }
-            (ArgKind::Value, Ty::Pointer(_, pointee)) => {
+            (ArgKind::Value, Ty::Pointer(_, pointee), _) => {
                 let pi = cx.layout.get(*pointee)?;
                 ArgVal::ByVal {
                     src: b.ins().iadd_imm_s(argp, off as i64),
@@ -898,7 +920,7 @@ pub(crate) fn load_args(
                     align: pi.align.max(1),
                 }
             }
-            (ArgKind::Value, _) => {
+            (ArgKind::Value, _, _) => {
                 let a = b.ins().iadd_imm_s(argp, off as i64);
                 ArgVal::Leaves(load_leaves(&cx.layout, b, *ty, a, 0)?)
             }

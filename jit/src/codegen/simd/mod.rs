@@ -75,6 +75,7 @@
 
 mod cfg;
 mod emit;
+mod image;
 mod plan;
 
 pub(crate) use emit::Vecs;

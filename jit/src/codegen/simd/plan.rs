@@ -1078,7 +1078,9 @@ fn classify(
     cls: &dyn Fn(&Id) -> Class,
     all_uniform: bool,
 ) -> Option<(Step, Option<Class>)> {
-    classify_vector(cx, tys, defs, inst, ids, cls, all_uniform).or_else(|| by_lanes(cx, tys, inst, ids, cls))
+    super::image::classify(cx, tys, inst, ids, cls)
+        .or_else(|| classify_vector(cx, tys, defs, inst, ids, cls, all_uniform))
+        .or_else(|| by_lanes(cx, tys, inst, ids, cls))
 }
 
 /// Step::Lanes for a computation without effects on single scalars (of any width), every
