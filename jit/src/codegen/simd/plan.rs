@@ -105,6 +105,12 @@ pub(super) fn is_atomic(op: Op) -> bool {
     )
 }
 
+/// The instructions of the vector body that write memory: after one, four work-items that
+/// disagree can no longer go to the scalar loop (it would run the write again).
+fn writes(op: Op) -> bool {
+    matches!(op, Op::Store | Op::CopyMemorySized | Op::CopyMemory) || is_atomic(op)
+}
+
 fn is_bool(cx: &Ctx, ty: Id) -> bool {
     matches!(cx.layout.get(ty).map(|i| &i.ty), Ok(Ty::Scalar(Scalar::Bool)))
 }
@@ -278,7 +284,8 @@ fn plan_with(
             }
         }
     }
-    let (body, yield_at) = flatten(cx, f, order).ok_or("control flow other than if-then-else with computing arms")?;
+    let (mut body, yield_at) = flatten(cx, f, order).ok_or("control flow other than if-then-else with computing arms")?;
+    let renamed = exit_copies(&mut body, &mut tys);
     let mut class: HashMap<Id, Class> = inputs.iter().map(|id| (*id, Class::Varying)).collect();
     let mut steps = Vec::new();
     let mut stored = false;
@@ -342,12 +349,15 @@ fn plan_with(
             Some(0) => {
                 let negate = matches!(inst.operands.get(1), Some(Operand::LiteralBit32(1)));
                 lp_masked = false;
-                // A store in the loop comes before the next round's tests.
+                // A store in the loop comes before the next round's tests. (Any write: an
+                // atomic in a loop without stores, such as a compare-and-swap retry loop, also
+                // rules out sending the four work-items to the scalar loop at a later test,
+                // which would run the atomic again for those that had already left.)
                 let end = body[k..]
                     .iter()
                     .position(|i| marker(i) == Some(1))
                     .ok_or("loop without an end")?;
-                stored |= body[k..k + end].iter().any(|i| i.opcode == Op::Store);
+                stored |= body[k..k + end].iter().any(|i| writes(i.opcode));
                 (lp_at, lp_can_bail, lp_bail) = (k, !stored, unmasked.contains(&k));
                 if let Ok(c) = op_id(inst, 2) {
                     match cls(&c) {
@@ -501,7 +511,17 @@ fn plan_with(
             let ty = inst.result_type.ok_or("OpPhi without a type")?;
             let single = cx.layout.get(ty).map(|i| i.leaves.len() == 1).unwrap_or(false);
             let masked = if at_exit { lp_masked } else { br_masked };
-            let c = if all_uniform && single && !masked {
+            // One value at every exit of a loop the four leave together ([`exit_copies`]):
+            // that value's class (an affine address stays affine after the loop).
+            let one = match ids.as_slice() {
+                [x, rest @ ..] if at_exit && !masked && single && rest.iter().all(|y| y == x) => {
+                    Some(cls(x)).filter(|c| matches!(c, Class::Uniform | Class::Affine(_)))
+                }
+                _ => None,
+            };
+            let c = if let Some(c) = one {
+                c
+            } else if all_uniform && single && !masked {
                 Class::Uniform
             } else if rep(cx, ty).is_some()
                 && ids
@@ -552,10 +572,8 @@ fn plan_with(
                     Class::Affine(_) | Class::Varying => tys.contains_key(x),
                     _ => false,
                 });
-                // 64-bit results (Rep::Quad) stay scalar: a 64-bit atom_cmpxchg retried in a
-                // loop ran again for a lane that had left it (CTS atomics atomic_cmpxchg).
                 let scalar = match inst.result_type {
-                    Some(t) => matches!(rep(cx, t), Some(super::Rep::Vector(_))),
+                    Some(t) => matches!(rep(cx, t), Some(super::Rep::Vector(_) | super::Rep::Quad(_))),
                     None => true,
                 };
                 if !ok || !scalar {
@@ -594,7 +612,7 @@ fn plan_with(
         if !checked {
             return Err(format!("{}: stride too large", inst.describe()));
         }
-        if matches!(inst.opcode, Op::Store | Op::CopyMemorySized | Op::CopyMemory) || is_atomic(inst.opcode) {
+        if writes(inst.opcode) {
             stored = true;
         }
         any_vector |= matches!(step, Step::Vector | Step::Lanes) || out.is_some_and(|c| c != Class::Uniform);
@@ -617,7 +635,82 @@ fn plan_with(
         yield_at,
         tys,
         live_outs,
+        renamed,
     })
+}
+
+/// First of the ids [`exit_copies`] gives (counting down, below [`super::cfg`]'s).
+const EXIT_COPY_IDS: Id = u32::MAX - (1 << 20);
+
+/// Gives each value of a loop (not behind a guard) used after it other than by the exit
+/// block's phis an exit phi of its own (LCSSA form, which llvm-spirv does not keep): a phi
+/// with a fresh id taking the value at each exit, the uses after the loop renamed to it. In a
+/// loop the work-items leave at different rounds, a value the same for the four inside (the
+/// round count of `do { ... n++; } while (cas(...) != e)`) differs after it, and the exit phi
+/// is what keeps each lane's. Returns the renaming (a value kept across the barrier that ends
+/// the body is read under its new id).
+fn exit_copies(body: &mut Vec<Instruction>, tys: &mut Types) -> HashMap<Id, Id> {
+    let marker = |inst: &Instruction| match (inst.opcode, inst.result_id, inst.operands.first()) {
+        (Op::LoopMerge, None, Some(Operand::LiteralBit32(m))) => Some(*m),
+        _ => None,
+    };
+    let mut renamed = HashMap::new();
+    let mut fresh = EXIT_COPY_IDS;
+    let mut k = 0;
+    while k < body.len() {
+        if marker(&body[k]) != Some(0) {
+            k += 1;
+            continue;
+        }
+        let guarded = body[k].operands.len() > 1;
+        let Some(len) = body[k..].iter().position(|i| marker(i) == Some(1)) else {
+            break;
+        };
+        let end = k + len;
+        let exits = body[k..end].iter().filter(|i| marker(i) == Some(2)).count() + 1;
+        let defs: HashSet<Id> = body[k..end].iter().filter_map(|i| i.result_id).collect();
+        let mut after = end + 1;
+        while body.get(after).is_some_and(|i| i.opcode == Op::Phi) {
+            after += 1;
+        }
+        let mut copies: Vec<(Id, Id)> = Vec::new();
+        if !guarded {
+            for inst in &mut body[after..] {
+                for o in &mut inst.operands {
+                    let Operand::IdRef(x) = o else { continue };
+                    if !defs.contains(x) {
+                        continue;
+                    }
+                    let Some(ty) = tys.get(x).copied() else { continue };
+                    let n = match copies.iter().find(|(v, _)| v == x) {
+                        Some((_, n)) => *n,
+                        None => {
+                            fresh -= 1;
+                            tys.insert(fresh, ty);
+                            copies.push((*x, fresh));
+                            fresh
+                        }
+                    };
+                    *x = n;
+                }
+            }
+        }
+        let phis: Vec<Instruction> = copies
+            .iter()
+            .map(|(x, n)| Instruction {
+                opcode: Op::Phi,
+                result_type: tys.get(n).copied(),
+                result_id: Some(*n),
+                operands: vec![Operand::IdRef(*x); exits],
+                offset: body[end].offset,
+            })
+            .collect();
+        renamed.extend(copies);
+        let at = after;
+        body.splice(at..at, phis);
+        k = end + 1;
+    }
+    renamed
 }
 
 /// An instruction's place: block label and index.
