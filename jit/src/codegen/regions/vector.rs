@@ -84,7 +84,16 @@ impl FnTx<'_, '_, '_> {
             blocks,
             offset: f.offset,
         };
-        let mut plan = simd::plan(self.cx, &rf, &order, &f.params, &inputs)?;
+        // (The first block's phis, defined before the code starts, keep their types.)
+        let mut typed = f.params.clone();
+        typed.extend(
+            f.blocks[sbi]
+                .instructions
+                .iter()
+                .filter(|i| i.opcode == Op::Phi)
+                .filter_map(|i| Some((i.result_id?, i.result_type?))),
+        );
+        let mut plan = simd::plan(self.cx, &rf, &order, &typed, &inputs)?;
         if plan.yield_at.is_some_and(|(l, _)| l == f.blocks[sbi].label) {
             // The barrier of the first block: its place in the body.
             let blk = &f.blocks[sbi];

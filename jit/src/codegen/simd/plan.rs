@@ -597,9 +597,18 @@ fn plan_with(
             }
             _ => classify(cx, &tys, &defs, inst, &ids, &cls, all_uniform).ok_or_else(|| inst.describe())?,
         };
-        if matches!(step, Step::ScalarGuarded(_)) && stored {
-            return Err(format!("{}: needs a run-time check after a store", inst.describe()));
-        }
+        let (step, out) = match (step, inst.result_type) {
+            // After a store the four work-items can no longer go to the scalar loop when the
+            // check fails: the value is computed lane by lane instead (varying, not affine).
+            (Step::ScalarGuarded(_), Some(ty)) if stored => {
+                let typed = ids.iter().all(|x| cls(x) == Class::Uniform || tys.contains_key(x));
+                if !typed || rep(cx, ty).is_none() {
+                    return Err(format!("{}: needs a run-time check after a store", inst.describe()));
+                }
+                (Step::Lanes, Some(Class::Varying))
+            }
+            _ => (step, out),
+        };
         // Guards and lane-by-lane accesses compute `stride * 3` and 32-bit lane offsets.
         let small = |id: &Id| matches!(cls(id), Class::Affine(s) if s.abs() < 1 << 28);
         let checked = match (step, inst.opcode) {
@@ -733,10 +742,13 @@ fn flatten(cx: &Ctx, f: &Function, order: &[usize]) -> Option<(Vec<Instruction>,
     let mut phis_done = false;
     // A loop from block `l`: (its blocks, its exit label); see [`chain_loop`].
     let self_loop = |l: Id| chain_loop(f, &index, l);
+    // The block a plain branch came from (its phis take that block's values).
+    let mut next_from: Option<Id> = None;
     loop {
         if std::mem::replace(seen.get_mut(cur)?, true) {
             return None;
         }
+        let came_from = next_from.take();
         let blk = &f.blocks[cur];
         let mut merge = None;
         for (i, inst) in blk.instructions.iter().enumerate() {
@@ -748,14 +760,26 @@ fn flatten(cx: &Ctx, f: &Function, order: &[usize]) -> Option<(Vec<Instruction>,
                 Op::Nop | Op::Line | Op::NoLine => {}
                 Op::Phi if phis_done => {}
                 Op::Phi => {
-                    // (condition, predecessor on the true path, on the false path)
-                    let (c, tp, fp) = selects?;
                     let pick = |pred: Id| {
                         inst.operands.chunks(2).find_map(|pair| match pair {
                             [Operand::IdRef(v), Operand::IdRef(p)] if *p == pred => Some(*v),
                             _ => None,
                         })
                     };
+                    if let (None, Some(p)) = (selects, came_from) {
+                        // Reached by a plain branch from block `p` (the block's other
+                        // predecessors lie beyond a barrier or a return): a copy of p's value.
+                        out.push(Instruction {
+                            opcode: Op::CopyObject,
+                            result_type: inst.result_type,
+                            result_id: inst.result_id,
+                            operands: vec![Operand::IdRef(pick(p)?)],
+                            offset: inst.offset,
+                        });
+                        continue;
+                    }
+                    // (condition, predecessor on the true path, on the false path)
+                    let (c, tp, fp) = selects?;
                     if inst.operands.len() != 4 {
                         return None;
                     }
@@ -779,6 +803,7 @@ fn flatten(cx: &Ctx, f: &Function, order: &[usize]) -> Option<(Vec<Instruction>,
                     } else {
                         cur = *index.get(&target)?;
                         phis_done = false;
+                        next_from = Some(blk.label);
                     }
                     selects = None;
                 }
