@@ -78,7 +78,7 @@ mod emit;
 mod plan;
 
 pub(crate) use emit::Vecs;
-pub(crate) use plan::plan;
+pub(crate) use plan::{plan, plan_live};
 
 use super::layout::{Id, Scalar, Ty};
 use super::module::Ctx;

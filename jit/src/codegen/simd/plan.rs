@@ -221,6 +221,20 @@ pub(crate) fn plan(
     params: &[(Id, Id)],
     inputs: &HashSet<Id>,
 ) -> Result<Plan, String> {
+    plan_live(cx, f, order, params, inputs, &HashSet::new())
+}
+
+/// As [`plan`] for a body that may end at a barrier, where the values `kept` (a superset of
+/// those the work-items keep across it) are read lane by lane: one defined in a loop gets an
+/// exit phi like a value used after the loop ([`exit_copies`]).
+pub(crate) fn plan_live(
+    cx: &Ctx,
+    f: &Function,
+    order: &[usize],
+    params: &[(Id, Id)],
+    inputs: &HashSet<Id>,
+    kept: &HashSet<Id>,
+) -> Result<Plan, String> {
     // A loop phi takes the class of its value on entry unless the loop's value for it has
     // another: then it is planned again as varying.
     // A loop whose values are used after it other than through its exit phis runs without a
@@ -245,7 +259,7 @@ pub(crate) fn plan(
             order,
             params,
             inputs,
-            &promoted,
+            (&promoted, kept),
             (&varying, &unmasked),
             (&mut again, &mut again_loops),
         ) {
@@ -270,7 +284,7 @@ fn plan_with(
     order: &[usize],
     params: &[(Id, Id)],
     inputs: &HashSet<Id>,
-    promoted: &HashSet<Id>,
+    (promoted, kept): (&HashSet<Id>, &HashSet<Id>),
     (varying, unmasked): (&HashSet<Id>, &HashSet<usize>),
     (again, again_loops): (&mut Vec<Id>, &mut Vec<usize>),
 ) -> Result<Plan, String> {
@@ -285,7 +299,8 @@ fn plan_with(
         }
     }
     let (mut body, yield_at) = flatten(cx, f, order).ok_or("control flow other than if-then-else with computing arms")?;
-    let renamed = exit_copies(&mut body, &mut tys);
+    let kept = if yield_at.is_some() { kept.clone() } else { HashSet::new() };
+    let renamed = exit_copies(cx, &mut body, &mut tys, &kept);
     let mut class: HashMap<Id, Class> = inputs.iter().map(|id| (*id, Class::Varying)).collect();
     let mut steps = Vec::new();
     let mut stored = false;
@@ -658,7 +673,7 @@ const EXIT_COPY_IDS: Id = u32::MAX - (1 << 20);
 /// round count of `do { ... n++; } while (cas(...) != e)`) differs after it, and the exit phi
 /// is what keeps each lane's. Returns the renaming (a value kept across the barrier that ends
 /// the body is read under its new id).
-fn exit_copies(body: &mut Vec<Instruction>, tys: &mut Types) -> HashMap<Id, Id> {
+fn exit_copies(cx: &Ctx, body: &mut Vec<Instruction>, tys: &mut Types, kept: &HashSet<Id>) -> HashMap<Id, Id> {
     let marker = |inst: &Instruction| match (inst.opcode, inst.result_id, inst.operands.first()) {
         (Op::LoopMerge, None, Some(Operand::LiteralBit32(m))) => Some(*m),
         _ => None,
@@ -684,6 +699,15 @@ fn exit_copies(body: &mut Vec<Instruction>, tys: &mut Types) -> HashMap<Id, Id> 
         }
         let mut copies: Vec<(Id, Id)> = Vec::new();
         if !guarded {
+            // Values kept across the barrier that ends the body (in the order they were
+            // defined), where they have lanes.
+            for inst in &body[k..end] {
+                let Some(x) = inst.result_id.filter(|x| kept.contains(x)) else { continue };
+                let Some(ty) = tys.get(&x).copied().filter(|t| rep(cx, *t).is_some()) else { continue };
+                fresh -= 1;
+                tys.insert(fresh, ty);
+                copies.push((x, fresh));
+            }
             for inst in &mut body[after..] {
                 for o in &mut inst.operands {
                     let Operand::IdRef(x) = o else { continue };
