@@ -978,7 +978,10 @@ fn cas_retry_loops_on_64_bit_values() {
             mine.sort();
             let mut at = start[s];
             for (v, i) in mine {
-                assert_eq!(v, at, "cas_long {local:?}: work-item {i} saw counter {s} at {v}, not {at}");
+                assert_eq!(
+                    v, at,
+                    "cas_long {local:?}: work-item {i} saw counter {s} at {v}, not {at}"
+                );
                 at += i as i64 + 2;
             }
         }

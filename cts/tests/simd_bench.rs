@@ -25,13 +25,11 @@ const VECTOR: &[(&str, &str)] = &[
 ];
 
 /// (kernel, source, what the strict build's log says) of those that do not yet.
-const NOT_YET: &[(&str, &str, &str)] = &[
-    (
-        "image_sample",
-        include_str!("../kernels/bench/image_sample.cl"),
-        "the kernel does not take the vector loop (OpSampledImage",
-    ),
-];
+const NOT_YET: &[(&str, &str, &str)] = &[(
+    "image_sample",
+    include_str!("../kernels/bench/image_sample.cl"),
+    "the kernel does not take the vector loop (OpSampledImage",
+)];
 
 const HASH_HEADERS: &[(&str, &str)] = &[
     ("hash_config.h", include_str!("../kernels/bench/hash/hash_config.h")),

@@ -337,7 +337,9 @@ impl FnTx<'_, '_, '_> {
                 .any(|o| matches!(o, Operand::IdRef(x) if again.contains(x)))
         };
         !(e.deferred.iter().any(reads)
-            || e.remat.iter().any(|i| reads(i) || i.result_id.is_some_and(|r| again.contains(&r)))
+            || e.remat
+                .iter()
+                .any(|i| reads(i) || i.result_id.is_some_and(|r| again.contains(&r)))
             || edge.iter().any(|(_, v)| again.contains(v)))
     }
 
@@ -561,7 +563,7 @@ impl FnTx<'_, '_, '_> {
             let dst = self.b.ins().iadd_imm_s(rec, *at as i64);
             if state == 0 {
                 let cfg = cranelift_module::Module::target_config(&self.cx.jit);
-                super::module::copy_struct(&mut self.b, cfg, dst, *src, *size);
+                super::layout::copy_struct(&mut self.b, cfg, dst, *src, *size);
             }
             self.def(*pid, *ty, vec![dst]);
         }

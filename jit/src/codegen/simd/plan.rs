@@ -298,8 +298,13 @@ fn plan_with(
             }
         }
     }
-    let (mut body, yield_at) = flatten(cx, f, order).ok_or("control flow other than if-then-else with computing arms")?;
-    let kept = if yield_at.is_some() { kept.clone() } else { HashSet::new() };
+    let (mut body, yield_at) =
+        flatten(cx, f, order).ok_or("control flow other than if-then-else with computing arms")?;
+    let kept = if yield_at.is_some() {
+        kept.clone()
+    } else {
+        HashSet::new()
+    };
     let renamed = exit_copies(cx, &mut body, &mut tys, &kept);
     let mut class: HashMap<Id, Class> = inputs.iter().map(|id| (*id, Class::Varying)).collect();
     let mut steps = Vec::new();
@@ -702,8 +707,12 @@ fn exit_copies(cx: &Ctx, body: &mut Vec<Instruction>, tys: &mut Types, kept: &Ha
             // Values kept across the barrier that ends the body (in the order they were
             // defined), where they have lanes.
             for inst in &body[k..end] {
-                let Some(x) = inst.result_id.filter(|x| kept.contains(x)) else { continue };
-                let Some(ty) = tys.get(&x).copied().filter(|t| rep(cx, *t).is_some()) else { continue };
+                let Some(x) = inst.result_id.filter(|x| kept.contains(x)) else {
+                    continue;
+                };
+                let Some(ty) = tys.get(&x).copied().filter(|t| rep(cx, *t).is_some()) else {
+                    continue;
+                };
                 fresh -= 1;
                 tys.insert(fresh, ty);
                 copies.push((x, fresh));
