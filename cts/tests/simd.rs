@@ -1009,10 +1009,10 @@ fn cas_retry_loops_on_64_bit_values() {
         q.run(&k, &[], &[global], &[local]);
         let got: Vec<u64> = from_bytes(&q.read(&acc, 0, 8 * groups));
         let seen: Vec<u64> = from_bytes(&q.read(&old, 0, 8 * global));
-        for g in 0..groups {
+        for (g, counter) in got.iter().enumerate() {
             let ids = g * local..(g + 1) * local;
             let sum: u64 = ids.clone().map(|i| i as u64 + 2).sum();
-            assert_eq!(got[g], 7 + sum, "cas_ulong_local local {local}: group {g}");
+            assert_eq!(*counter, 7 + sum, "cas_ulong_local local {local}: group {g}");
             let mut mine: Vec<(u64, usize)> = ids.map(|i| (seen[i], i)).collect();
             mine.sort();
             let mut at = 0u64;
