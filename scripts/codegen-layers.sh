@@ -5,8 +5,9 @@
 #   4 program                 module, native
 #   3 work-group functions    group, regions, simd
 #   2 function translation    translate, inline, uniform
-#   1 instruction families    arith, atomics, composite, control, convert, extinst, generic,
-#                             geometric, image, khr_ext, memory, printf, vector, and helpers
+#   1 instruction families    arith, atomics, collective, composite, control, convert, extinst,
+#                             generic, geometric, image, khr_ext, memory, printf, robust, vector,
+#                             and helpers
 #                             (the Rust functions their code calls, and the table of them)
 #   0 foundations             layout (types), driver (the runtime that runs the generated code:
 #                             work-item state, fibers, barriers)
@@ -26,12 +27,15 @@ known_ok=0
 
 # Upward imports that exist today and need a larger refactor ("from>to" pairs): the
 # instruction families are `impl FnTx` blocks on the translator's state, defined in translate;
-# everything uses `module::Ctx`, the program's compile context (and memory/extinst its
-# load_leaves/store_leaves); the translator's state holds group's `GroupTx`.
+# everything uses `module::Ctx`, the program's compile context (which holds native's
+# `Recorder`, so it cannot simply move down); the translator's state holds group's `GroupTx`.
+# (load_leaves/store_leaves/copy_struct moved from module down to layout: memory, extinst and
+# regions no longer import them from the program layer.)
 KNOWN="${CODEGEN_LAYERS_KNOWN:-arith>translate atomics>translate composite>translate control>translate convert>translate
-extinst>module extinst>translate generic>translate geometric>translate group>module
-image>translate inline>module khr_ext>translate memory>module memory>translate
-regions>module simd>module translate>group translate>module uniform>module vector>translate}"
+extinst>translate generic>translate geometric>translate group>module
+image>translate inline>module khr_ext>translate memory>translate
+regions>module simd>module translate>group translate>module uniform>module vector>translate
+collective>module collective>translate robust>module robust>translate driver>collective driver>robust}"
 
 exec perl -e '
 use strict; use warnings;
@@ -42,7 +46,7 @@ my %layer = (
   translate => 2, inline => 2, uniform => 2,
   arith => 1, atomics => 1, composite => 1, control => 1, convert => 1, extinst => 1,
   generic => 1, geometric => 1, image => 1, khr_ext => 1, memory => 1, printf => 1, vector => 1,
-  helpers => 1,
+  helpers => 1, collective => 1, robust => 1,
   layout => 0, driver => 0,
 );
 my %names = (4 => "program", 3 => "work-group functions", 2 => "function translation",

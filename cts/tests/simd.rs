@@ -852,7 +852,8 @@ fn built_in_calls() {
     }
 }
 
-const VECTORIZED: [&str; 26] = [
+const VECTORIZED: [&str; 27] = [
+    "cas_long",
     "v_float4",
     "v_uint4",
     "sz_split",
@@ -941,8 +942,97 @@ fn tree_reduction_in_barrier_regions() {
     }
 }
 
+/// 64-bit compare-and-swap retry loops (cas_long, cas_ulong_local): the work-items of a vector
+/// leave at different rounds (`fail[i]` failures on purpose, then a try that can succeed), and
+/// an atomic that ran again for a work-item that had left would add its increment twice. Each
+/// counter must end at its start plus every increment once, and the values the successful tries
+/// saw must chain (sorted, each the previous plus that work-item's increment).
+#[test]
+fn cas_retry_loops_on_64_bit_values() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("simd.cl", OPTS);
+    let n = 203usize;
+    let mut rng = Rng::new(16);
+    let fail: Vec<u32> = (0..n).map(|_| (rng.next_u64() % 6) as u32).collect();
+    let bf = ctx.buffer_from(as_bytes(&fail));
+    let k = p.kernel("cas_long");
+    let start: [i64; 3] = [0x1_0000_0000, -5, i64::MAX / 2];
+    for (off, global, local) in launches(n) {
+        let acc = ctx.buffer_from(as_bytes(&start));
+        let (old, rounds) = (ctx.buffer(8 * n), ctx.buffer(4 * n));
+        k.arg_mem(0, &acc);
+        k.arg_mem(1, &old);
+        k.arg_mem(2, &rounds);
+        k.arg_mem(3, &bf);
+        q.run(&k, &off, &global, &local);
+        let got: Vec<i64> = from_bytes(&q.read(&acc, 0, 24));
+        let seen: Vec<i64> = from_bytes(&q.read(&old, 0, 8 * n));
+        let tries: Vec<u32> = from_bytes(&q.read(&rounds, 0, 4 * n));
+        let first = off.first().copied().unwrap_or(0);
+        let ids: Vec<usize> = (first..first + global[0]).collect();
+        for s in 0..3 {
+            let mut mine: Vec<(i64, usize)> = ids.iter().filter(|i| *i % 3 == s).map(|i| (seen[*i], *i)).collect();
+            let want = start[s] + mine.iter().map(|(_, i)| *i as i64 + 2).sum::<i64>();
+            assert_eq!(got[s], want, "cas_long {local:?}: counter {s}");
+            mine.sort();
+            let mut at = start[s];
+            for (v, i) in mine {
+                assert_eq!(
+                    v, at,
+                    "cas_long {local:?}: work-item {i} saw counter {s} at {v}, not {at}"
+                );
+                at += i as i64 + 2;
+            }
+        }
+        for i in ids {
+            assert!(
+                tries[i] > fail[i],
+                "cas_long {local:?}: work-item {i} tried {} times, failing {} on purpose",
+                tries[i],
+                fail[i]
+            );
+        }
+    }
+    let k = p.kernel("cas_ulong_local");
+    for local in [1usize, 3, 8, 25, 64] {
+        let groups = n.div_ceil(local);
+        let global = groups * local;
+        let fail: Vec<u32> = (0..global).map(|i| fail[i % n]).collect();
+        let bf = ctx.buffer_from(as_bytes(&fail));
+        let acc = ctx.buffer_from(as_bytes(&vec![7u64; groups]));
+        let old = ctx.buffer(8 * global);
+        k.arg_mem(0, &acc);
+        k.arg_mem(1, &old);
+        k.arg_mem(2, &bf);
+        k.arg_local(3, 8);
+        q.run(&k, &[], &[global], &[local]);
+        let got: Vec<u64> = from_bytes(&q.read(&acc, 0, 8 * groups));
+        let seen: Vec<u64> = from_bytes(&q.read(&old, 0, 8 * global));
+        for (g, counter) in got.iter().enumerate() {
+            let ids = g * local..(g + 1) * local;
+            let sum: u64 = ids.clone().map(|i| i as u64 + 2).sum();
+            assert_eq!(*counter, 7 + sum, "cas_ulong_local local {local}: group {g}");
+            let mut mine: Vec<(u64, usize)> = ids.map(|i| (seen[i], i)).collect();
+            mine.sort();
+            let mut at = 0u64;
+            for (v, i) in mine {
+                assert_eq!(v, at, "cas_ulong_local local {local}: work-item {i} saw {v}, not {at}");
+                at += i as u64 + 2;
+            }
+        }
+    }
+}
+
 /// The barrier regions of tree_sum that run four work-items at a time.
-const VECTOR_REGIONS: [(&str, u32); 3] = [("tree_sum", 0), ("tree_sum", 1), ("tree_sum", 2)];
+const VECTOR_REGIONS: [(&str, u32); 6] = [
+    ("tree_sum", 0),
+    ("tree_sum", 1),
+    ("tree_sum", 2),
+    ("cas_ulong_local", 0),
+    ("cas_ulong_local", 1),
+    ("cas_ulong_local", 2),
+];
 
 /// In the child: build the program (its code dump goes to stderr).
 #[test]

@@ -4,7 +4,8 @@
 //! mad/fma, comparisons, selects, ifs whose arms only compute, conversions and bit casts, loops
 //! with trip counts the same for all work-items or their own, switches whose arms compute,
 //! `float4` and `uint4` values with built-ins, swizzles and vector stores, doubles, longs,
-//! atomics on each work-item's word and on a shared one, also under a condition) over
+//! atomics on each work-item's word and on a shared one, also under a condition, 64-bit
+//! compare-and-swap retry loops that work-items leave at different rounds) over
 //! consecutive and offset loads and stores, on inputs with zeros, infinities, NaN, denormals and
 //! the integer extremes. Two child processes build and run the same kernels, one with
 //! `CLIFT_SIMD=check` (vector code that fails to build is an error; a kernel the planner
@@ -215,6 +216,16 @@ impl Gen {
                         body.push_str(&format!(
                             "    {{\n        int old = atomic_add(&io[300 + i], ix);\n        int m = atomic_max(&io[300 + i], (int)i);\n        atomic_inc(&io[420]);\n        if ({c}) ix += atomic_xchg(&io[300 + i], iy);\n        ix ^= old + m;\n    }}\n"
                         ));
+                        if self.chance(0.5) {
+                            // A 64-bit compare-and-swap retry loop on each work-item's own
+                            // long (io[936 + 2 * i]), failing on purpose a number of times of
+                            // its own first: the work-items leave at different rounds, and the
+                            // atomic must not run again for one that has left.
+                            let tries = self.pick(&["(ix & 3)", "(int)(i % 5)", "(k & 3)"]);
+                            body.push_str(&format!(
+                                "    {{\n        volatile global long *w = (volatile global long *)(io + 936) + i;\n        long e, got; int n = 0;\n        do {{\n            long cur = *w;\n            e = n < {tries} ? cur + 1 : cur;\n            got = atom_cmpxchg(w, e, cur * 3 + (long)ix);\n            n++;\n        }} while (got != e);\n        ix += n;\n        fx = fx + (float)(got & 255l);\n    }}\n"
+                            ));
+                        }
                     }
                     _ => {
                         // Doubles.
@@ -345,7 +356,9 @@ fn differential_child() {
     let mut text = String::new();
     for seed in SEEDS {
         let srcs = sources(seed);
-        let all = srcs.concat() + &region_sources(seed).concat();
+        let all = "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n".to_string()
+            + &srcs.concat()
+            + &region_sources(seed).concat();
         // (CTS_SIMD_DIFF_SRC: where to write the kernels' source, for a look at them.)
         if let Some(dir) = std::env::var_os("CTS_SIMD_DIFF_SRC") {
             std::fs::write(std::path::Path::new(&dir).join(format!("seed{seed}.cl")), &all).expect("write the source");
@@ -355,8 +368,9 @@ fn differential_child() {
         assert_eq!(err, CL_SUCCESS, "build: {}", p.build_log());
         let mut rng = Rng::new(seed);
         // (Loops store at o[300 + i], atomics at io[300 + i] and io[420], vectors at
-        // o[512 + 4 * i], apart from every other store.)
-        let len = 4 * N + 8 + 512;
+        // o[512 + 4 * i], 64-bit compare-and-swap loops at io[936 + 2 * i], apart from every
+        // other store.)
+        let len = 936 + 2 * N + 8;
         let mut a: Vec<f32> = (0..len).map(|_| rng.range_f64(-5.0, 5.0) as f32).collect();
         a[..6].copy_from_slice(&[0.0, -0.0, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, 1e-40]);
         let b: Vec<f32> = (0..len).map(|_| rng.range_f64(-5.0, 5.0) as f32).collect();

@@ -257,3 +257,43 @@ kernel void v_uint4(global const uint4 *a, global uint4 *o) {
     uint4 r = rotate(u, (uint4)(1u, 8u, 31u, 0u)) ^ bitselect(u, u.yzwx, (uint4)(0x0f0f0f0fu));
     o[i] = r + (uint4)((uint)i);
 }
+
+// 64-bit compare-and-swap retry loops (atom_cmpxchg, the CTS atomics shape): each work-item adds
+// i + 2 to one of three counters, first failing on purpose `fail[i]` times (an expected value
+// one above the counter's, which no sum of increments of 2 or more can reach), so the four
+// work-items of a vector leave the loop at different rounds and the atomic must not run again
+// for one that has left.
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+kernel void cas_long(volatile global long *acc, global long *old, global uint *rounds, global const uint *fail) {
+    size_t i = get_global_id(0);
+    volatile global long *p = acc + i % 3;
+    long seen, expect;
+    uint n = 0;
+    do {
+        long orig = *p;
+        expect = n < fail[i] ? orig + 1 : orig;
+        seen = atom_cmpxchg(p, expect, orig + (long)i + 2);
+        n++;
+    } while (seen != expect);
+    old[i] = seen;
+    rounds[i] = n;
+}
+
+// The same on ulong with the CTS kernel's int id, the counter in local memory first.
+kernel void cas_ulong_local(volatile global ulong *acc, global ulong *old, global const uint *fail,
+                            volatile local ulong *tmp) {
+    int tid = get_global_id(0);
+    if (get_local_id(0) == 0) *tmp = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    ulong seen, orig, expect;
+    uint n = 0;
+    do {
+        orig = *tmp;
+        expect = n < fail[tid] ? orig + 1 : orig;
+        seen = atom_cmpxchg(tmp, expect, orig + tid + 2);
+        n++;
+    } while (seen != expect);
+    old[tid] = seen;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (get_local_id(0) == 0) atom_add(&acc[get_group_id(0)], *tmp);
+}

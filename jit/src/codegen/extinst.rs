@@ -1,8 +1,8 @@
 //! OpenCL.std extended instructions: the cheap ones inline (component by component), the rest
 //! as calls to the math library (`clift_<name>_<f32|f64>`, one call per component).
 
+use super::layout::{load_leaves, store_leaves};
 use super::layout::{Scalar, Ty};
-use super::module::{load_leaves, store_leaves};
 use super::translate::{op_id, op_lit, result, FnTx, R};
 use super::CompileError;
 use crate::spirv::grammar;

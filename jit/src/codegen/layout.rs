@@ -7,6 +7,9 @@ use crate::spirv::module::{ConstantValue, Type};
 use crate::spirv::Module;
 use cranelift_codegen::ir::types;
 use cranelift_codegen::ir::Type as ClifType;
+use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value};
+use cranelift_codegen::isa::TargetFrontendConfig;
+use cranelift_frontend::FunctionBuilder;
 use rspirv::spirv::{Decoration, StorageClass};
 use std::collections::HashMap;
 
@@ -334,4 +337,132 @@ pub(crate) fn round_up(x: u64, a: u64) -> u64 {
     } else {
         x.div_ceil(a) * a
     }
+}
+
+/// Copies `size` bytes from `src` to `dst` (a by-value argument's private copy).
+/// Copies `size` bytes: inline loads and stores for small aggregates, a `memcpy` call beyond
+/// 64 bytes so that a huge by-value argument cannot blow up the function's size.
+pub(crate) fn copy_struct(b: &mut FunctionBuilder, cfg: TargetFrontendConfig, dst: Value, src: Value, size: u64) {
+    if size > 64 {
+        let n = b.ins().iconst(types::I64, size as i64);
+        b.call_memcpy(cfg, dst, src, n);
+        return;
+    }
+    let flags = MemFlagsData::trusted();
+    let mut o = 0i64;
+    while o < size as i64 {
+        let (t, n) = if size as i64 - o >= 8 {
+            (types::I64, 8)
+        } else {
+            (types::I8, 1)
+        };
+        let v = b.ins().load(t, flags, src, o as i32);
+        b.ins().store(flags, v, dst, o as i32);
+        o += n;
+    }
+}
+
+/// Loads a value of type `ty` at `addr + off` as its flattened leaves.
+pub(crate) fn load_leaves(
+    layout: &Layout,
+    b: &mut FunctionBuilder,
+    ty: Id,
+    addr: cranelift_codegen::ir::Value,
+    off: i64,
+) -> Result<Vec<cranelift_codegen::ir::Value>, CompileError> {
+    let mut out = Vec::new();
+    load_rec(layout, b, ty, addr, off, &mut out)?;
+    Ok(out)
+}
+
+fn load_rec(
+    layout: &Layout,
+    b: &mut FunctionBuilder,
+    ty: Id,
+    addr: cranelift_codegen::ir::Value,
+    off: i64,
+    out: &mut Vec<cranelift_codegen::ir::Value>,
+) -> Result<(), CompileError> {
+    let info = layout.get(ty)?;
+    let flags = MemFlagsData::new();
+    match &info.ty {
+        Ty::Scalar(s) => out.push(b.ins().load(s.clif(), flags, addr, off as i32)),
+        Ty::Pointer(..) => out.push(b.ins().load(types::I64, flags, addr, off as i32)),
+        Ty::Vector(s, n) => {
+            for i in 0..*n as i64 {
+                out.push(
+                    b.ins()
+                        .load(s.clif(), flags, addr, (off + i * info.stride as i64) as i32),
+                );
+            }
+        }
+        Ty::Array(e, n) => {
+            let (e, n, stride) = (*e, *n, info.stride as i64);
+            for i in 0..n as i64 {
+                load_rec(layout, b, e, addr, off + i * stride, out)?;
+            }
+        }
+        Ty::Struct(ms) => {
+            let ms = ms.clone();
+            let offs = info.offsets.clone();
+            for (m, o) in ms.iter().zip(offs) {
+                load_rec(layout, b, *m, addr, off + o as i64, out)?;
+            }
+        }
+        Ty::Void | Ty::Function => return Err(CompileError::new(format!("cannot load a value of type %{ty}"))),
+    }
+    Ok(())
+}
+
+/// Stores flattened leaves as type `ty` at `addr + off`; returns the leaves consumed.
+pub(crate) fn store_leaves(
+    layout: &Layout,
+    b: &mut FunctionBuilder,
+    ty: Id,
+    addr: cranelift_codegen::ir::Value,
+    off: i64,
+    vals: &[cranelift_codegen::ir::Value],
+) -> Result<usize, CompileError> {
+    let info = layout.get(ty)?;
+    let flags = MemFlagsData::new();
+    let need = |n: usize| {
+        if vals.len() < n {
+            Err(CompileError::new(format!("stored value does not match type %{ty}")))
+        } else {
+            Ok(())
+        }
+    };
+    Ok(match &info.ty {
+        Ty::Scalar(_) | Ty::Pointer(..) => {
+            need(1)?;
+            b.ins().store(flags, vals[0], addr, off as i32);
+            1
+        }
+        Ty::Vector(_, n) => {
+            need(*n as usize)?;
+            for (i, v) in vals.iter().take(*n as usize).enumerate() {
+                let o = off + i as i64 * info.stride as i64;
+                b.ins().store(flags, *v, addr, o as i32);
+            }
+            *n as usize
+        }
+        Ty::Array(e, n) => {
+            let (e, n, stride) = (*e, *n, info.stride as i64);
+            let mut used = 0;
+            for i in 0..n as i64 {
+                used += store_leaves(layout, b, e, addr, off + i * stride, &vals[used..])?;
+            }
+            used
+        }
+        Ty::Struct(ms) => {
+            let ms = ms.clone();
+            let offs = info.offsets.clone();
+            let mut used = 0;
+            for (m, o) in ms.iter().zip(offs) {
+                used += store_leaves(layout, b, *m, addr, off + o as i64, &vals[used..])?;
+            }
+            used
+        }
+        Ty::Void | Ty::Function => return Err(CompileError::new(format!("cannot store a value of type %{ty}"))),
+    })
 }

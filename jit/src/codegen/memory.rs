@@ -2,8 +2,8 @@
 //! otherwise), loads and stores of any type, every access chain (base + sum(index * stride),
 //! constant parts folded), OpCopyMemory(Sized), pointer difference and comparison.
 
+use super::layout::{load_leaves, store_leaves};
 use super::layout::{round_up, Ty};
-use super::module::{load_leaves, store_leaves};
 use super::translate::{op_id, result, FnTx, R};
 use crate::spirv::module::ConstantValue;
 use crate::spirv::Instruction;

@@ -246,20 +246,20 @@ impl FnTx<'_, '_, '_> {
                     .index
                     .get(t)
                     .copied()
-                    .filter(|t| !path.contains(t) && !unit_blocks(self.cx, f, &e.index, *t, 0).contains(t)),
+                    .filter(|t| !unit_blocks(self.cx, f, &e.index, *t, 0).contains(t)),
                 _ => None,
             };
             match inst.opcode {
                 Op::Phi | Op::Nop | Op::Line | Op::NoLine | Op::SelectionMerge | Op::LoopMerge => {}
                 Op::Branch if path.len() < MAX_PREFIX_BLOCKS => {
-                    let Some(t) = target(0).filter(|t| self.uniform_edge(f, e, blk.label, *t)) else {
+                    let Some(t) = target(0).filter(|t| self.may_follow(f, e, blk.label, *t, path)) else {
                         return self.item_loops(f, g, e, bi, i);
                     };
-                    return self.follow(f, g, e, t, path);
+                    return self.follow(f, g, e, blk.label, t, path);
                 }
                 Op::BranchConditional if path.len() < MAX_PREFIX_BLOCKS => {
                     let c = op_id(inst, 0)?;
-                    let edge = |t: Option<usize>| t.filter(|t| self.uniform_edge(f, e, blk.label, *t));
+                    let edge = |t: Option<usize>| t.filter(|t| self.may_follow(f, e, blk.label, *t, path));
                     let (Some(t), Some(el)) = (edge(target(1)), edge(target(2))) else {
                         return self.item_loops(f, g, e, bi, i);
                     };
@@ -272,13 +272,13 @@ impl FnTx<'_, '_, '_> {
                     let vals = self.vals.clone();
                     let carried = e.carried.clone();
                     let deferred = e.deferred.clone();
-                    for (blk, target) in [(tb, t), (eb, el)] {
-                        self.b.switch_to_block(blk);
+                    for (cblk, target) in [(tb, t), (eb, el)] {
+                        self.b.switch_to_block(cblk);
                         self.vals = vals.clone();
                         e.carried = carried.clone();
                         e.deferred = deferred.clone();
                         self.cur_label = f.blocks[bi].label;
-                        self.follow(f, g, e, target, path)?;
+                        self.follow(f, g, e, blk.label, target, path)?;
                     }
                     return Ok(());
                 }
@@ -299,23 +299,89 @@ impl FnTx<'_, '_, '_> {
         Err(CompileError::new(format!("block %{} has no terminator", blk.label)))
     }
 
-    /// Whether the phis of block `t` take uniform values on the edge from block `from`.
-    fn uniform_edge(&self, f: &Function, e: &Emit, from: Id, t: usize) -> bool {
+    /// Whether the prefix may go on into block `t` by its edge from block `from`:
+    /// - each phi of `t` takes a uniform value on the edge (defined now), or a work-item's own
+    ///   (a copy deferred to the work-item's code) if the phi is not one of the uniform values;
+    /// - a block the prefix passed already (the region's code going round a barrier loop back
+    ///   to its start, sgemm's and n-body's tile loops) only if it reaches a barrier, and no
+    ///   value it defines before that barrier is read by the work-item code deferred so far or
+    ///   by the edge's phi values (the prefix would define it again before they run).
+    fn may_follow(&self, f: &Function, e: &Emit, from: Id, t: usize, path: &[usize]) -> bool {
         let defined = |id: &Id| e.env.defined.contains(id);
-        self.phis.get(&f.blocks[t].label).is_none_or(|ps| {
-            ps.iter().all(|p| {
+        let uniform = |id: &Id| e.env.uniform.contains(id) || !defined(id);
+        let phis = self.phis.get(&f.blocks[t].label);
+        let edge: Vec<(Id, Id)> = phis
+            .into_iter()
+            .flatten()
+            .flat_map(|p| {
                 p.incoming
                     .iter()
                     .filter(|(_, pred)| *pred == from)
-                    .all(|(v, _)| e.env.uniform.contains(v) || !defined(v))
+                    .map(|(v, _)| (p.result, *v))
             })
-        })
+            .collect();
+        if edge.iter().any(|(r, v)| !uniform(v) && e.env.uniform.contains(r)) {
+            return false;
+        }
+        if !path.contains(&t) {
+            return true;
+        }
+        let insts = &f.blocks[t].instructions;
+        let Some(at) = insts.iter().position(|i| is_barrier(self.cx, i)) else {
+            return false;
+        };
+        let again: HashSet<Id> = insts[..at].iter().filter_map(|i| i.result_id).collect();
+        let reads = |i: &Instruction| {
+            i.operands
+                .iter()
+                .any(|o| matches!(o, Operand::IdRef(x) if again.contains(x)))
+        };
+        !(e.deferred.iter().any(reads)
+            || e.remat
+                .iter()
+                .any(|i| reads(i) || i.result_id.is_some_and(|r| again.contains(&r)))
+            || edge.iter().any(|(_, v)| again.contains(v)))
     }
 
-    /// The prefix goes on into block `t` (its phis take their values on this edge).
-    fn follow(&mut self, f: &Function, g: &GroupIds, e: &mut Emit, t: usize, path: &mut Vec<usize>) -> R {
+    /// The prefix goes on into block `t` from block `from` (its phis take their values on
+    /// this edge: a uniform one now, a work-item's own as a copy deferred to its code).
+    fn follow(&mut self, f: &Function, g: &GroupIds, e: &mut Emit, from: Id, t: usize, path: &mut Vec<usize>) -> R {
         let label = f.blocks[t].label;
-        for (r, ty, vals) in self.edge_values(label)? {
+        let phis: Vec<(Id, Id, Option<Id>)> = self
+            .phis
+            .get(&label)
+            .into_iter()
+            .flatten()
+            .map(|p| {
+                let v = p.incoming.iter().find(|(_, pred)| *pred == from).map(|(v, _)| *v);
+                (p.result, p.ty, v)
+            })
+            .collect();
+        let own = |v: &Id| e.env.defined.contains(v) && !e.env.uniform.contains(v);
+        let mut defs = Vec::new();
+        let mixed = phis.iter().any(|(_, _, v)| v.as_ref().is_some_and(own));
+        if !mixed {
+            // (All uniform: the values on the edge from the current block.)
+            self.cur_label = from;
+            defs = self.edge_values(label)?;
+        }
+        for (r, ty, v) in phis.into_iter().filter(|_| mixed) {
+            match v {
+                Some(v) if own(&v) => {
+                    e.deferred.push(Instruction {
+                        opcode: Op::CopyObject,
+                        result_type: Some(ty),
+                        result_id: Some(r),
+                        operands: vec![Operand::IdRef(v)],
+                        offset: f.blocks[t].offset,
+                    });
+                }
+                Some(v) => defs.push((r, ty, self.val(v)?)),
+                None => defs.push((r, ty, self.zeros(ty)?)),
+            }
+        }
+        // (All the edge's values first: a phi may take another phi's value.)
+        for (r, ty, vals) in defs {
             self.def(r, ty, vals);
             if let Some(vars) = self.crossing_vars(r) {
                 e.carried.extend(vars);
@@ -497,7 +563,7 @@ impl FnTx<'_, '_, '_> {
             let dst = self.b.ins().iadd_imm_s(rec, *at as i64);
             if state == 0 {
                 let cfg = cranelift_module::Module::target_config(&self.cx.jit);
-                super::module::copy_struct(&mut self.b, cfg, dst, *src, *size);
+                super::layout::copy_struct(&mut self.b, cfg, dst, *src, *size);
             }
             self.def(*pid, *ty, vec![dst]);
         }

@@ -84,7 +84,29 @@ impl FnTx<'_, '_, '_> {
             blocks,
             offset: f.offset,
         };
-        let mut plan = simd::plan(self.cx, &rf, &order, &f.params, &inputs)?;
+        // (The first block's phis, defined before the code starts, keep their types.)
+        let mut typed = f.params.clone();
+        typed.extend(
+            f.blocks[sbi]
+                .instructions
+                .iter()
+                .filter(|i| i.opcode == Op::Phi)
+                .filter_map(|i| Some((i.result_id?, i.result_type?))),
+        );
+        // The values kept across any barrier (the body's end is one of them).
+        let barrier_slots: Vec<Vec<Slot>> = self
+            .group
+            .as_ref()
+            .and_then(|g| g.regions.as_ref())
+            .map(|r| r.barriers.values().map(|bp| bp.slots.clone()).collect())
+            .unwrap_or_default();
+        let kept: HashSet<Id> = barrier_slots
+            .iter()
+            .filter_map(|slots| self.slot_ids(slots))
+            .flatten()
+            .map(|(id, _)| id)
+            .collect();
+        let mut plan = simd::plan_live(self.cx, &rf, &order, &typed, &inputs, &kept)?;
         if plan.yield_at.is_some_and(|(l, _)| l == f.blocks[sbi].label) {
             // The barrier of the first block: its place in the body.
             let blk = &f.blocks[sbi];

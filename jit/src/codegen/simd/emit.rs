@@ -379,6 +379,7 @@ impl FnTx<'_, '_, '_> {
     /// The four lanes of each leaf of value `id` at the end of the vector body (`vecs`: what
     /// it gave): one entry per component of a vector, one for a scalar.
     pub(crate) fn simd_lanes(&mut self, id: Id, plan: &Plan, vecs: &Vecs) -> R<Vec<[Value; LANES as usize]>> {
+        let id = plan.at_end(id);
         let mut per_lane = Vec::with_capacity(LANES as usize);
         for l in 0..LANES as usize {
             per_lane.push(self.lane_vals(id, l, plan, vecs)?);

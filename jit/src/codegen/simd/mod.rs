@@ -79,7 +79,7 @@ mod image;
 mod plan;
 
 pub(crate) use emit::Vecs;
-pub(crate) use plan::plan;
+pub(crate) use plan::{plan, plan_live};
 
 use super::layout::{Id, Scalar, Ty};
 use super::module::Ctx;
@@ -182,6 +182,9 @@ pub(crate) struct Plan {
     /// The values of a masked loop (by its Step::LoopEnd's index) used after it other than
     /// through its exit phis: their lanes are kept as each work-item leaves.
     live_outs: HashMap<usize, Vec<Id>>,
+    /// Values of loops used after them, renamed to the exit phis `plan` gave them: a value kept
+    /// across the barrier that ends the body is read under its new id.
+    renamed: HashMap<Id, Id>,
 }
 
 /// How a varying value's four lanes are held.
@@ -217,10 +220,16 @@ impl Plan {
     /// Whether `id`'s four lanes can be had as a vector (a value or a comparison's mask, not an
     /// id vector).
     pub(crate) fn has_lanes(&self, id: Id) -> bool {
+        let id = self.at_end(id);
         matches!(
             self.class.get(&id).copied().unwrap_or(Class::Uniform),
             Class::Uniform | Class::Affine(_) | Class::Varying | Class::Monotone
         )
+    }
+
+    /// The id value `id` has at the end of the body (after the loops that define it).
+    pub(crate) fn at_end(&self, id: Id) -> Id {
+        self.renamed.get(&id).copied().unwrap_or(id)
     }
 
     /// Whether an instruction of the plan refers to one of `ids`.

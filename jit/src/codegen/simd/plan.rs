@@ -105,6 +105,12 @@ pub(super) fn is_atomic(op: Op) -> bool {
     )
 }
 
+/// The instructions of the vector body that write memory: after one, four work-items that
+/// disagree can no longer go to the scalar loop (it would run the write again).
+fn writes(op: Op) -> bool {
+    matches!(op, Op::Store | Op::CopyMemorySized | Op::CopyMemory) || is_atomic(op)
+}
+
 fn is_bool(cx: &Ctx, ty: Id) -> bool {
     matches!(cx.layout.get(ty).map(|i| &i.ty), Ok(Ty::Scalar(Scalar::Bool)))
 }
@@ -215,6 +221,20 @@ pub(crate) fn plan(
     params: &[(Id, Id)],
     inputs: &HashSet<Id>,
 ) -> Result<Plan, String> {
+    plan_live(cx, f, order, params, inputs, &HashSet::new())
+}
+
+/// As [`plan`] for a body that may end at a barrier, where the values `kept` (a superset of
+/// those the work-items keep across it) are read lane by lane: one defined in a loop gets an
+/// exit phi like a value used after the loop ([`exit_copies`]).
+pub(crate) fn plan_live(
+    cx: &Ctx,
+    f: &Function,
+    order: &[usize],
+    params: &[(Id, Id)],
+    inputs: &HashSet<Id>,
+    kept: &HashSet<Id>,
+) -> Result<Plan, String> {
     // A loop phi takes the class of its value on entry unless the loop's value for it has
     // another: then it is planned again as varying.
     // A loop whose values are used after it other than through its exit phis runs without a
@@ -239,7 +259,7 @@ pub(crate) fn plan(
             order,
             params,
             inputs,
-            &promoted,
+            (&promoted, kept),
             (&varying, &unmasked),
             (&mut again, &mut again_loops),
         ) {
@@ -264,7 +284,7 @@ fn plan_with(
     order: &[usize],
     params: &[(Id, Id)],
     inputs: &HashSet<Id>,
-    promoted: &HashSet<Id>,
+    (promoted, kept): (&HashSet<Id>, &HashSet<Id>),
     (varying, unmasked): (&HashSet<Id>, &HashSet<usize>),
     (again, again_loops): (&mut Vec<Id>, &mut Vec<usize>),
 ) -> Result<Plan, String> {
@@ -278,7 +298,14 @@ fn plan_with(
             }
         }
     }
-    let (body, yield_at) = flatten(cx, f, order).ok_or("control flow other than if-then-else with computing arms")?;
+    let (mut body, yield_at) =
+        flatten(cx, f, order).ok_or("control flow other than if-then-else with computing arms")?;
+    let kept = if yield_at.is_some() {
+        kept.clone()
+    } else {
+        HashSet::new()
+    };
+    let renamed = exit_copies(cx, &mut body, &mut tys, &kept);
     let mut class: HashMap<Id, Class> = inputs.iter().map(|id| (*id, Class::Varying)).collect();
     let mut steps = Vec::new();
     let mut stored = false;
@@ -342,12 +369,15 @@ fn plan_with(
             Some(0) => {
                 let negate = matches!(inst.operands.get(1), Some(Operand::LiteralBit32(1)));
                 lp_masked = false;
-                // A store in the loop comes before the next round's tests.
+                // A store in the loop comes before the next round's tests. (Any write: an
+                // atomic in a loop without stores, such as a compare-and-swap retry loop, also
+                // rules out sending the four work-items to the scalar loop at a later test,
+                // which would run the atomic again for those that had already left.)
                 let end = body[k..]
                     .iter()
                     .position(|i| marker(i) == Some(1))
                     .ok_or("loop without an end")?;
-                stored |= body[k..k + end].iter().any(|i| i.opcode == Op::Store);
+                stored |= body[k..k + end].iter().any(|i| writes(i.opcode));
                 (lp_at, lp_can_bail, lp_bail) = (k, !stored, unmasked.contains(&k));
                 if let Ok(c) = op_id(inst, 2) {
                     match cls(&c) {
@@ -501,7 +531,17 @@ fn plan_with(
             let ty = inst.result_type.ok_or("OpPhi without a type")?;
             let single = cx.layout.get(ty).map(|i| i.leaves.len() == 1).unwrap_or(false);
             let masked = if at_exit { lp_masked } else { br_masked };
-            let c = if all_uniform && single && !masked {
+            // One value at every exit of a loop the four leave together ([`exit_copies`]):
+            // that value's class (an affine address stays affine after the loop).
+            let one = match ids.as_slice() {
+                [x, rest @ ..] if at_exit && !masked && single && rest.iter().all(|y| y == x) => {
+                    Some(cls(x)).filter(|c| matches!(c, Class::Uniform | Class::Affine(_)))
+                }
+                _ => None,
+            };
+            let c = if let Some(c) = one {
+                c
+            } else if all_uniform && single && !masked {
                 Class::Uniform
             } else if rep(cx, ty).is_some()
                 && ids
@@ -552,10 +592,8 @@ fn plan_with(
                     Class::Affine(_) | Class::Varying => tys.contains_key(x),
                     _ => false,
                 });
-                // 64-bit results (Rep::Quad) stay scalar: a 64-bit atom_cmpxchg retried in a
-                // loop ran again for a lane that had left it (CTS atomics atomic_cmpxchg).
                 let scalar = match inst.result_type {
-                    Some(t) => matches!(rep(cx, t), Some(super::Rep::Vector(_))),
+                    Some(t) => matches!(rep(cx, t), Some(super::Rep::Vector(_) | super::Rep::Quad(_))),
                     None => true,
                 };
                 if !ok || !scalar {
@@ -579,9 +617,18 @@ fn plan_with(
             }
             _ => classify(cx, &tys, &defs, inst, &ids, &cls, all_uniform).ok_or_else(|| inst.describe())?,
         };
-        if matches!(step, Step::ScalarGuarded(_)) && stored {
-            return Err(format!("{}: needs a run-time check after a store", inst.describe()));
-        }
+        let (step, out) = match (step, inst.result_type) {
+            // After a store the four work-items can no longer go to the scalar loop when the
+            // check fails: the value is computed lane by lane instead (varying, not affine).
+            (Step::ScalarGuarded(_), Some(ty)) if stored => {
+                let typed = ids.iter().all(|x| cls(x) == Class::Uniform || tys.contains_key(x));
+                if !typed || rep(cx, ty).is_none() {
+                    return Err(format!("{}: needs a run-time check after a store", inst.describe()));
+                }
+                (Step::Lanes, Some(Class::Varying))
+            }
+            _ => (step, out),
+        };
         // Guards and lane-by-lane accesses compute `stride * 3` and 32-bit lane offsets.
         let small = |id: &Id| matches!(cls(id), Class::Affine(s) if s.abs() < 1 << 28);
         let checked = match (step, inst.opcode) {
@@ -594,7 +641,7 @@ fn plan_with(
         if !checked {
             return Err(format!("{}: stride too large", inst.describe()));
         }
-        if matches!(inst.opcode, Op::Store | Op::CopyMemorySized | Op::CopyMemory) || is_atomic(inst.opcode) {
+        if writes(inst.opcode) {
             stored = true;
         }
         any_vector |= matches!(step, Step::Vector | Step::Lanes) || out.is_some_and(|c| c != Class::Uniform);
@@ -617,7 +664,95 @@ fn plan_with(
         yield_at,
         tys,
         live_outs,
+        renamed,
     })
+}
+
+/// First of the ids [`exit_copies`] gives (counting down, below [`super::cfg`]'s).
+const EXIT_COPY_IDS: Id = u32::MAX - (1 << 20);
+
+/// Gives each value of a loop (not behind a guard) used after it other than by the exit
+/// block's phis an exit phi of its own (LCSSA form, which llvm-spirv does not keep): a phi
+/// with a fresh id taking the value at each exit, the uses after the loop renamed to it. In a
+/// loop the work-items leave at different rounds, a value the same for the four inside (the
+/// round count of `do { ... n++; } while (cas(...) != e)`) differs after it, and the exit phi
+/// is what keeps each lane's. Returns the renaming (a value kept across the barrier that ends
+/// the body is read under its new id).
+fn exit_copies(cx: &Ctx, body: &mut Vec<Instruction>, tys: &mut Types, kept: &HashSet<Id>) -> HashMap<Id, Id> {
+    let marker = |inst: &Instruction| match (inst.opcode, inst.result_id, inst.operands.first()) {
+        (Op::LoopMerge, None, Some(Operand::LiteralBit32(m))) => Some(*m),
+        _ => None,
+    };
+    let mut renamed = HashMap::new();
+    let mut fresh = EXIT_COPY_IDS;
+    let mut k = 0;
+    while k < body.len() {
+        if marker(&body[k]) != Some(0) {
+            k += 1;
+            continue;
+        }
+        let guarded = body[k].operands.len() > 1;
+        let Some(len) = body[k..].iter().position(|i| marker(i) == Some(1)) else {
+            break;
+        };
+        let end = k + len;
+        let exits = body[k..end].iter().filter(|i| marker(i) == Some(2)).count() + 1;
+        let defs: HashSet<Id> = body[k..end].iter().filter_map(|i| i.result_id).collect();
+        let mut after = end + 1;
+        while body.get(after).is_some_and(|i| i.opcode == Op::Phi) {
+            after += 1;
+        }
+        let mut copies: Vec<(Id, Id)> = Vec::new();
+        if !guarded {
+            // Values kept across the barrier that ends the body (in the order they were
+            // defined), where they have lanes.
+            for inst in &body[k..end] {
+                let Some(x) = inst.result_id.filter(|x| kept.contains(x)) else {
+                    continue;
+                };
+                let Some(ty) = tys.get(&x).copied().filter(|t| rep(cx, *t).is_some()) else {
+                    continue;
+                };
+                fresh -= 1;
+                tys.insert(fresh, ty);
+                copies.push((x, fresh));
+            }
+            for inst in &mut body[after..] {
+                for o in &mut inst.operands {
+                    let Operand::IdRef(x) = o else { continue };
+                    if !defs.contains(x) {
+                        continue;
+                    }
+                    let Some(ty) = tys.get(x).copied() else { continue };
+                    let n = match copies.iter().find(|(v, _)| v == x) {
+                        Some((_, n)) => *n,
+                        None => {
+                            fresh -= 1;
+                            tys.insert(fresh, ty);
+                            copies.push((*x, fresh));
+                            fresh
+                        }
+                    };
+                    *x = n;
+                }
+            }
+        }
+        let phis: Vec<Instruction> = copies
+            .iter()
+            .map(|(x, n)| Instruction {
+                opcode: Op::Phi,
+                result_type: tys.get(n).copied(),
+                result_id: Some(*n),
+                operands: vec![Operand::IdRef(*x); exits],
+                offset: body[end].offset,
+            })
+            .collect();
+        renamed.extend(copies);
+        let at = after;
+        body.splice(at..at, phis);
+        k = end + 1;
+    }
+    renamed
 }
 
 /// An instruction's place: block label and index.
@@ -640,10 +775,13 @@ fn flatten(cx: &Ctx, f: &Function, order: &[usize]) -> Option<(Vec<Instruction>,
     let mut phis_done = false;
     // A loop from block `l`: (its blocks, its exit label); see [`chain_loop`].
     let self_loop = |l: Id| chain_loop(f, &index, l);
+    // The block a plain branch came from (its phis take that block's values).
+    let mut next_from: Option<Id> = None;
     loop {
         if std::mem::replace(seen.get_mut(cur)?, true) {
             return None;
         }
+        let came_from = next_from.take();
         let blk = &f.blocks[cur];
         let mut merge = None;
         for (i, inst) in blk.instructions.iter().enumerate() {
@@ -655,14 +793,26 @@ fn flatten(cx: &Ctx, f: &Function, order: &[usize]) -> Option<(Vec<Instruction>,
                 Op::Nop | Op::Line | Op::NoLine => {}
                 Op::Phi if phis_done => {}
                 Op::Phi => {
-                    // (condition, predecessor on the true path, on the false path)
-                    let (c, tp, fp) = selects?;
                     let pick = |pred: Id| {
                         inst.operands.chunks(2).find_map(|pair| match pair {
                             [Operand::IdRef(v), Operand::IdRef(p)] if *p == pred => Some(*v),
                             _ => None,
                         })
                     };
+                    if let (None, Some(p)) = (selects, came_from) {
+                        // Reached by a plain branch from block `p` (the block's other
+                        // predecessors lie beyond a barrier or a return): a copy of p's value.
+                        out.push(Instruction {
+                            opcode: Op::CopyObject,
+                            result_type: inst.result_type,
+                            result_id: inst.result_id,
+                            operands: vec![Operand::IdRef(pick(p)?)],
+                            offset: inst.offset,
+                        });
+                        continue;
+                    }
+                    // (condition, predecessor on the true path, on the false path)
+                    let (c, tp, fp) = selects?;
                     if inst.operands.len() != 4 {
                         return None;
                     }
@@ -686,6 +836,7 @@ fn flatten(cx: &Ctx, f: &Function, order: &[usize]) -> Option<(Vec<Instruction>,
                     } else {
                         cur = *index.get(&target)?;
                         phis_done = false;
+                        next_from = Some(blk.label);
                     }
                     selects = None;
                 }
