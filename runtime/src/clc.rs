@@ -191,14 +191,7 @@ const KNOWN_MACROS: &[&str] = &[
 /// defines the `CLK_*` constants of listed image formats the default header misses.
 fn undef_header() -> String {
     let f = &crate::device::FEATURES;
-    // cl_ext_float_atomics' feature macros follow CL_DEVICE_{SINGLE,DOUBLE,HALF}_FP_ATOMIC_
-    // CAPABILITIES_EXT: add and min/max on float and double in both address spaces, none on
-    // half (runtime::device).
-    let float_atomics = |m: &str| {
-        f.has_extension("cl_ext_float_atomics")
-            && (m.starts_with("__opencl_c_ext_fp32_") || (m.starts_with("__opencl_c_ext_fp64_") && f.fp64()))
-    };
-    let reported = |m: &str| f.has_extension(m) || f.has_feature(m) || float_atomics(m);
+    let reported = |m: &str| f.has_extension(m) || f.has_feature(m);
     let mut text = String::from("/* Clift: feature and extension macros the device does not report. */\n");
     for m in KNOWN_MACROS.iter().filter(|m| !reported(m)) {
         text.push_str(&format!("#undef {m}\n"));

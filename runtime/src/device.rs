@@ -160,6 +160,16 @@ pub const FEATURES: Features = Features {
         ("__opencl_c_kernel_clock_scope_work_group", V3_0),
         ("__opencl_c_integer_dot_product_input_4x8bit", V3_0),
         ("__opencl_c_integer_dot_product_input_4x8bit_packed", V3_0),
+        // cl_ext_float_atomics, as CL_DEVICE_{SINGLE,DOUBLE}_FP_ATOMIC_CAPABILITIES_EXT say
+        // (none on half).
+        ("__opencl_c_ext_fp32_global_atomic_add", V1_0),
+        ("__opencl_c_ext_fp32_local_atomic_add", V1_0),
+        ("__opencl_c_ext_fp32_global_atomic_min_max", V1_0),
+        ("__opencl_c_ext_fp32_local_atomic_min_max", V1_0),
+        ("__opencl_c_ext_fp64_global_atomic_add", V1_0),
+        ("__opencl_c_ext_fp64_local_atomic_add", V1_0),
+        ("__opencl_c_ext_fp64_global_atomic_min_max", V1_0),
+        ("__opencl_c_ext_fp64_local_atomic_min_max", V1_0),
     ],
     opencl_c_versions: &[V1_0, V1_1, V1_2, V3_0],
     opencl_c_version: "OpenCL C 1.2 Clift",
