@@ -1189,6 +1189,23 @@ fn float_bits(v: f64, width: u32) -> u64 {
     }
 }
 
+/// An `OpControlBarrier` of scope constant `scope` (execution and memory), standing at
+/// `offset` of the instruction it was split from. The semantics operand is not read by the
+/// code generator; the scope's constant stands in for it.
+pub(crate) fn scope_barrier(scope: u32, offset: usize) -> Instruction {
+    Instruction {
+        opcode: Op::ControlBarrier,
+        result_type: None,
+        result_id: None,
+        operands: vec![
+            Operand::IdScope(scope),
+            Operand::IdScope(scope),
+            Operand::IdMemorySemantics(scope),
+        ],
+        offset,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1229,22 +1246,5 @@ mod tests {
         assert!(!op.equal(0x7fc0_0000, 0x7fc0_0000));
         let op = Op2::new(code(MODE_ALL_EQUAL, 0, KIND_UNSIGNED, 32));
         assert!(!op.equal(0x8000_0000, 0));
-    }
-}
-
-/// An `OpControlBarrier` of scope constant `scope` (execution and memory), standing at
-/// `offset` of the instruction it was split from. The semantics operand is not read by the
-/// code generator; the scope's constant stands in for it.
-pub(crate) fn scope_barrier(scope: u32, offset: usize) -> Instruction {
-    Instruction {
-        opcode: Op::ControlBarrier,
-        result_type: None,
-        result_id: None,
-        operands: vec![
-            Operand::IdScope(scope),
-            Operand::IdScope(scope),
-            Operand::IdMemorySemantics(scope),
-        ],
-        offset,
     }
 }
