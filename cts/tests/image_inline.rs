@@ -13,18 +13,11 @@
 //! already runs its inline variant. Kernels: kernels/image_read.cl (-> .spvasm).
 
 use cts::*;
-use jit::abi::{sampler_bits as sb, ImageDesc};
-use std::ptr;
 
-fn spirv(name: &str) -> Vec<u8> {
-    let text = kernel_text(&format!("{name}.spvasm"));
-    let opts = jit::spirv::AsmOptions {
-        version: spvasm_version(&text),
-        ..Default::default()
-    };
-    let words = jit::spirv::assemble(&text, opts).unwrap_or_else(|e| panic!("assemble {name}.spvasm: {e:?}"));
-    jit::spirv::words_to_bytes(&words)
-}
+mod spirv_asm;
+use jit::abi::{sampler_bits as sb, ImageDesc};
+use spirv_asm::spirv;
+use std::ptr;
 
 /// Deterministic xorshift64.
 struct Rng(u64);

@@ -27,19 +27,12 @@
 
 use cts::image_ref::{self as iref, Color, Format, Iv, Kind, RefImage, Rng, Sampled};
 use cts::*;
+
+mod spirv_asm;
+use spirv_asm::spirv;
 use std::collections::HashMap;
 use std::ptr;
 use std::rc::Rc;
-
-fn spirv(name: &str) -> Vec<u8> {
-    let text = kernel_text(&format!("{name}.spvasm"));
-    let opts = jit::spirv::AsmOptions {
-        version: spvasm_version(&text),
-        ..Default::default()
-    };
-    let words = jit::spirv::assemble(&text, opts).unwrap_or_else(|e| panic!("assemble {name}.spvasm: {e:?}"));
-    jit::spirv::words_to_bytes(&words)
-}
 
 /// Relative error allowed for linear filtering, against the largest magnitude of the texels
 /// filtered. 7.3 leaves the precision undefined and the Khronos CTS picks 2^-7; single

@@ -7,19 +7,12 @@
 //! kernels/kernel_fault.cl, kernels/fault.spvasm.
 
 use cts::*;
+
+mod spirv_asm;
+use spirv_asm::spirv;
 use std::ffi::{c_char, c_void, CStr};
 use std::ptr;
 use std::sync::Mutex;
-
-fn spirv(name: &str) -> Vec<u8> {
-    let text = kernel_text(&format!("{name}.spvasm"));
-    let opts = jit::spirv::AsmOptions {
-        version: spvasm_version(&text),
-        ..Default::default()
-    };
-    let words = jit::spirv::assemble(&text, opts).unwrap_or_else(|e| panic!("assemble {name}.spvasm: {e:?}"));
-    jit::spirv::words_to_bytes(&words)
-}
 
 /// What the context's pfn_notify heard (one child process, one list).
 static NOTES: Mutex<Vec<String>> = Mutex::new(Vec::new());

@@ -6,17 +6,10 @@
 //! error seen is printed per function. Kernels: kernels/math/float.cl and kernels/math/double.cl.
 
 use cts::*;
-use std::fmt::Write as _;
 
-fn spirv(name: &str) -> Vec<u8> {
-    let text = kernel_text(&format!("{name}.spvasm"));
-    let opts = jit::spirv::AsmOptions {
-        version: spvasm_version(&text),
-        ..Default::default()
-    };
-    let words = jit::spirv::assemble(&text, opts).unwrap_or_else(|e| panic!("assemble {name}.spvasm: {e:?}"));
-    jit::spirv::words_to_bytes(&words)
-}
+mod spirv_asm;
+use spirv_asm::spirv;
+use std::fmt::Write as _;
 
 /// Elements per function (a multiple of 4: each work-item does 4).
 const N: usize = 2048;

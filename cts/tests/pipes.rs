@@ -10,6 +10,8 @@
 //! (SPIR-V, two of them invalid on purpose).
 
 use cts::*;
+
+mod spirv_asm;
 use std::ptr;
 
 const OPTIONS: &str = "-cl-std=CL3.0";
@@ -66,13 +68,7 @@ fn build(ctx: &Context, file: &str, options: &str) -> Program {
 }
 
 fn spirv(name: &str) -> Vec<u8> {
-    let text = kernel_text(&format!("pipes/{name}.spvasm"));
-    let opts = jit::spirv::AsmOptions {
-        version: spvasm_version(&text),
-        ..Default::default()
-    };
-    let words = jit::spirv::assemble(&text, opts).unwrap_or_else(|e| panic!("assemble {name}.spvasm: {e:?}"));
-    jit::spirv::words_to_bytes(&words)
+    spirv_asm::spirv(&format!("pipes/{name}"))
 }
 
 fn has_extension(name: &str) -> bool {

@@ -3,17 +3,10 @@
 //! the C library's printf for the same formats and values.
 
 use cts::*;
-use std::ffi::{c_char, c_int, c_uint};
 
-fn spirv(name: &str) -> Vec<u8> {
-    let text = kernel_text(&format!("{name}.spvasm"));
-    let opts = jit::spirv::AsmOptions {
-        version: spvasm_version(&text),
-        ..Default::default()
-    };
-    let words = jit::spirv::assemble(&text, opts).unwrap_or_else(|e| panic!("assemble {name}.spvasm: {e:?}"));
-    jit::spirv::words_to_bytes(&words)
-}
+mod spirv_asm;
+use spirv_asm::spirv;
+use std::ffi::{c_char, c_int, c_uint};
 
 /// C's snprintf with the same format and arguments.
 macro_rules! cfmt {

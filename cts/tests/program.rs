@@ -8,19 +8,12 @@
 //! kernels/spec_const.spvasm, kernels/spec_const64.spvasm, kernels/shader.spvasm.
 
 use cts::*;
+
+mod spirv_asm;
+use spirv_asm::spirv;
 use std::ffi::CString;
 use std::ptr;
 use std::sync::atomic::{AtomicUsize, Ordering};
-
-fn spirv(name: &str) -> Vec<u8> {
-    let text = kernel_text(&format!("{name}.spvasm"));
-    let opts = jit::spirv::AsmOptions {
-        version: spvasm_version(&text),
-        ..Default::default()
-    };
-    let words = jit::spirv::assemble(&text, opts).unwrap_or_else(|e| panic!("assemble {name}.spvasm: {e:?}"));
-    jit::spirv::words_to_bytes(&words)
-}
 
 const BARRIER_KERNELS: [&str; 5] = ["in_function", "many_live", "nested", "reduce", "reverse"];
 

@@ -12,6 +12,9 @@
 
 use cts::*;
 
+mod spirv_asm;
+use spirv_asm::spirv;
+
 const WORDS: [Option<&str>; 6] = [
     Some("zero"),
     Some("one"),
@@ -35,16 +38,6 @@ const NATIVE_HIT: &str = "loaded from the native code cache";
 
 fn is_clift() -> bool {
     wanted_platform_name() == "Clift"
-}
-
-fn spirv(name: &str) -> Vec<u8> {
-    let text = kernel_text(&format!("{name}.spvasm"));
-    let opts = jit::spirv::AsmOptions {
-        version: spvasm_version(&text),
-        ..Default::default()
-    };
-    let words = jit::spirv::assemble(&text, opts).unwrap_or_else(|e| panic!("assemble {name}.spvasm: {e:?}"));
-    jit::spirv::words_to_bytes(&words)
 }
 
 fn source_program(ctx: &Context) -> Program {

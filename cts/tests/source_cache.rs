@@ -17,6 +17,9 @@
 //! proto.h, warning.cl; kernels/barrier.spvasm.
 
 use cts::*;
+
+mod spirv_asm;
+use spirv_asm::spirv;
 use std::path::{Path, PathBuf};
 
 const HIT: &str = "taken from the cache";
@@ -29,16 +32,6 @@ fn is_clift() -> bool {
 
 fn source_path(file: &str) -> PathBuf {
     kernels_dir().join("source").join(file)
-}
-
-fn spirv(name: &str) -> Vec<u8> {
-    let text = kernel_text(&format!("{name}.spvasm"));
-    let opts = jit::spirv::AsmOptions {
-        version: spvasm_version(&text),
-        ..Default::default()
-    };
-    let words = jit::spirv::assemble(&text, opts).unwrap_or_else(|e| panic!("assemble {name}.spvasm: {e:?}"));
-    jit::spirv::words_to_bytes(&words)
 }
 
 /// The child: builds `$CTS_SRC` with `$CTS_OPTS` (clCompileProgram with the embedded headers

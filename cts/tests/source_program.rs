@@ -8,6 +8,9 @@
 //! kernels/barrier.spvasm for the IL comparison.
 
 use cts::*;
+
+mod spirv_asm;
+use spirv_asm::spirv;
 use std::ffi::CString;
 use std::ptr;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -767,16 +770,6 @@ fn check_arg_info(k: &Kernel, how: &str) {
         ),
         CL_INVALID_VALUE
     );
-}
-
-fn spirv(name: &str) -> Vec<u8> {
-    let text = kernel_text(&format!("{name}.spvasm"));
-    let opts = jit::spirv::AsmOptions {
-        version: spvasm_version(&text),
-        ..Default::default()
-    };
-    let words = jit::spirv::assemble(&text, opts).unwrap_or_else(|e| panic!("assemble {name}.spvasm: {e:?}"));
-    jit::spirv::words_to_bytes(&words)
 }
 
 #[test]

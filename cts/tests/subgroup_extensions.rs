@@ -18,6 +18,8 @@
 //! Kernels: kernels/subgroups/.
 
 use cts::*;
+
+mod spirv_asm;
 use half::f16;
 use std::collections::BTreeMap;
 
@@ -842,13 +844,7 @@ fn non_uniform_reduction_in_a_divergent_loop() {
 }
 
 fn spirv(name: &str) -> Vec<u8> {
-    let text = kernel_text(&format!("subgroups/{name}.spvasm"));
-    let opts = jit::spirv::AsmOptions {
-        version: spvasm_version(&text),
-        ..Default::default()
-    };
-    let words = jit::spirv::assemble(&text, opts).unwrap_or_else(|e| panic!("assemble {name}.spvasm: {e:?}"));
-    jit::spirv::words_to_bytes(&words)
+    spirv_asm::spirv(&format!("subgroups/{name}"))
 }
 
 #[test]
