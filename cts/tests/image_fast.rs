@@ -10,25 +10,12 @@
 
 use cts::*;
 
+mod image_engine;
 mod spirv_asm;
+use image_engine::{same, words, Rng};
 use jit::abi::ImageDesc;
 use spirv_asm::spirv;
 use std::ptr;
-
-/// Deterministic xorshift64.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn unit(&mut self) -> f32 {
-        (self.next() >> 40) as f32 / (1u64 << 24) as f32
-    }
-}
 
 /// Coordinates near and outside an image of `size` texels per axis: texel centres and edges,
 /// random fractions, and far outside; divided by the size for a normalized sampler.
@@ -138,17 +125,6 @@ fn reference_desc(c: &Case, ty: cl_mem_object_type, size: [usize; 2], layers: us
     }
 }
 
-fn words(b: &[u8]) -> Vec<[u32; 4]> {
-    b.chunks(16)
-        .map(|c| std::array::from_fn(|i| u32::from_ne_bytes([c[4 * i], c[4 * i + 1], c[4 * i + 2], c[4 * i + 3]])))
-        .collect()
-}
-
-fn same(got: [u32; 4], want: [u32; 4], float: bool) -> bool {
-    let nan = |b: u32| f32::from_bits(b).is_nan();
-    got == want || float && (0..4).all(|i| got[i] == want[i] || nan(got[i]) && nan(want[i]))
-}
-
 /// Every sampler on a 2D image and a 1D array of each case, and sampler-less reads of the 2D
 /// image: the kernel's results have the reference engine's bits.
 #[test]
@@ -216,13 +192,7 @@ fn kernel_reads_match_the_reference_engine() {
                         for (i, co) in cs.iter().enumerate() {
                             let xyz = [co[0], co[1], co[2]];
                             // SAFETY: `rdesc` describes `data`, alive here.
-                            let want = unsafe {
-                                if float {
-                                    jit::image::sample_float(&rdesc, bits, xyz).map(f32::to_bits)
-                                } else {
-                                    jit::image::sample_int(&rdesc, bits, xyz).map(|v| v as u32)
-                                }
-                            };
+                            let want = unsafe { image_engine::reference(&rdesc, bits, xyz, float) };
                             assert!(
                                 same(got[i], want, float),
                                 "{:#x}/{:#x} {tname} sampler {bits:#x} at {co:?}: got {:x?}, reference {want:x?}",

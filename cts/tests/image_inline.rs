@@ -14,25 +14,12 @@
 
 use cts::*;
 
+mod image_engine;
 mod spirv_asm;
+use image_engine::{same, words, Rng};
 use jit::abi::{sampler_bits as sb, ImageDesc};
 use spirv_asm::spirv;
 use std::ptr;
-
-/// Deterministic xorshift64.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn unit(&mut self) -> f32 {
-        (self.next() >> 40) as f32 / (1u64 << 24) as f32
-    }
-}
 
 /// An image type: its kernel suffix, spatial sizes and layers.
 #[derive(Clone, Copy)]
@@ -258,17 +245,6 @@ fn reference_desc(f: &Format, g: &Geometry, data: &mut [u8]) -> ImageDesc {
     }
 }
 
-fn words(b: &[u8]) -> Vec<[u32; 4]> {
-    b.chunks(16)
-        .map(|c| std::array::from_fn(|i| u32::from_ne_bytes([c[4 * i], c[4 * i + 1], c[4 * i + 2], c[4 * i + 3]])))
-        .collect()
-}
-
-fn same(got: [u32; 4], want: [u32; 4], float: bool) -> bool {
-    let nan = |b: u32| f32::from_bits(b).is_nan();
-    got == want || float && (0..4).all(|i| got[i] == want[i] || nan(got[i]) && nan(want[i]))
-}
-
 /// Every valid sampler: (normalized, CL addressing, CL filter, `sampler_bits`).
 fn samplers() -> Vec<(bool, cl_addressing_mode, cl_filter_mode, u32)> {
     let mut v = Vec::new();
@@ -360,13 +336,7 @@ fn check(
             for (i, co) in fc.iter().enumerate() {
                 let xyz = [co[0], co[1], co[2]];
                 // SAFETY: `rdesc` describes `data`, alive here.
-                let want = unsafe {
-                    if float {
-                        jit::image::sample_float(&rdesc, bits, xyz).map(f32::to_bits)
-                    } else {
-                        jit::image::sample_int(&rdesc, bits, xyz).map(|v| v as u32)
-                    }
-                };
+                let want = unsafe { image_engine::reference(&rdesc, bits, xyz, float) };
                 assert!(
                     same(got[i], want, float),
                     "{what} sampler {bits:#x} at {co:?}: got {:x?}, reference {want:x?}",
