@@ -146,12 +146,25 @@ impl FnTx<'_, '_, '_> {
         out
     }
 
-    /// The leaves of registers `regs`.
+    /// The leaves of registers `regs` (a register that is a `splat` gives its scalar: a
+    /// broadcast constant stays a constant for those who look, the vector loop's `fclamp` and
+    /// `fmin`/`fmax` against a constant bound among them).
     pub fn unpack(&mut self, sh: Simd, regs: &[Value]) -> Vec<Value> {
         let mut out = Vec::with_capacity(sh.n as usize);
         for (r, reg) in regs.iter().enumerate() {
+            let dfg = &self.b.func.dfg;
+            let splat = match dfg.value_def(*reg).inst().map(|i| &dfg.insts[i]) {
+                Some(ir::InstructionData::Unary {
+                    opcode: ir::Opcode::Splat,
+                    arg,
+                }) if dfg.value_type(*arg) == sh.lane => Some(*arg),
+                _ => None,
+            };
             for i in sh.lanes_in(r) {
-                out.push(self.b.ins().extractlane(*reg, (i % sh.per as usize) as u8));
+                out.push(match splat {
+                    Some(x) => x,
+                    None => self.b.ins().extractlane(*reg, (i % sh.per as usize) as u8),
+                });
             }
         }
         out
