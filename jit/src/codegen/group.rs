@@ -640,7 +640,7 @@ fn build(
                     if !once
                         && n > 1
                         && leaves.iter().all(|l| *l == leaves[0])
-                        && (n * leaf_bytes(leaves[0]) as u64) % 16 == 0
+                        && (n * leaf_bytes(leaves[0]) as u64).is_multiple_of(16)
                     {
                         *at = round_up(*at, 16);
                     }

@@ -18,6 +18,14 @@
 //! stay in registers too. Boolean vectors (comparison results) are held as lane masks of the
 //! compared lanes' width, which feed OpSelect as `bitselect`.
 //!
+//! Values kept across barriers (region mode) keep their leaves in SSA variables, but their
+//! registers too: `group` gives a vector whose lanes fill whole 16-byte registers (float4,
+//! float8, int4, double2, char16...) 16-byte aligned record slots, the region restores it with
+//! one vector load per register (`restore_slots`), and the barrier saves it with one vector
+//! store per register when its leaves are still those of its registers (`save_slots`; after
+//! control flow the SSA builder's block parameters hide that, and the leaves are stored one by
+//! one, as are 3-lane vectors and promoted variables).
+//!
 //! In SIMD: integer add, sub, mul (not 8-bit lanes), and, or, xor, not, negate, shifts by an
 //! amount the same in every lane (a constant, or a scalar splatted by insert + shuffle, masked
 //! by `& (width - 1)` or not: compilers' form of `v << s`); float add, sub, mul, div, negate; every integer

@@ -1,7 +1,9 @@
 //! The vector loop of a barrier region: its code from where the region's work-items start,
 //! planned as a body of its own (`simd`), four work-items of a row at a time. The values a
 //! work-item keeps across barriers come in from, and go out to, the four work-items' records
-//! lane by lane.
+//! lane by lane. A region whose work-items keep more than `MAX_KEPT_COMPONENTS` components of
+//! vector values at its start stays on the scalar loop: the vector loop would hold each
+//! component in a register of its own (GEMM's float8 x 4 accumulators: 32 registers, spilled).
 
 use super::{Emit, GroupIds};
 use crate::codegen::group::{is_barrier, linear_ids, Slot, STATE_DONE};
