@@ -138,9 +138,7 @@ impl FnTx<'_, '_, '_> {
                 let simd = self.vecs.get(&src).filter(|(l, _)| *l == v).cloned();
                 self.def(r, ty, v);
                 if let Some(f) = simd {
-                    if self.crossing_vars(r).is_none() {
-                        self.vecs.insert(r, f);
-                    }
+                    self.vecs.insert(r, f);
                 }
             }
             Op::Undef => {

@@ -634,6 +634,16 @@ fn build(
                     let once = uniform.contains(&id);
                     let at = if once { &mut uoff } else { &mut off };
                     let mut v = Vec::new();
+                    // Whole 16-byte registers of equal lanes (float4, int8, double2...) start
+                    // 16-aligned: saved and restored one register at a time (`slot_moves`).
+                    let n = leaves.len() as u64;
+                    if !once
+                        && n > 1
+                        && leaves.iter().all(|l| *l == leaves[0])
+                        && (n * leaf_bytes(leaves[0]) as u64).is_multiple_of(16)
+                    {
+                        *at = round_up(*at, 16);
+                    }
                     for (var, l) in vars.iter().zip(leaves) {
                         let sz = leaf_bytes(l) as u64;
                         *at = round_up(*at, sz);
@@ -1074,10 +1084,7 @@ impl FnTx<'_, '_, '_> {
         // Every work-item of the group runs on this thread: program order is all the ordering
         // a barrier needs here.
         let flags = MemFlagsData::trusted();
-        for (var, off, _) in &slots {
-            let v = self.b.use_var(*var);
-            self.b.ins().store(flags, v, rec, *off);
-        }
+        self.save_slots(rec, &slots);
         if let Some(gs) = gslot {
             for (var, off, _) in &uslots {
                 let v = self.b.use_var(*var);
@@ -1097,10 +1104,7 @@ impl FnTx<'_, '_, '_> {
         self.b.ins().jump(latch, &[]);
         let Some(cont) = cont else { return Ok(true) };
         self.b.switch_to_block(cont);
-        for (var, off, ty) in &slots {
-            let v = self.b.ins().load(*ty, flags, rec, *off);
-            self.b.def_var(*var, v);
-        }
+        self.restore_slots(rec, &slots);
         for inst in &remat {
             self.inst(inst)?;
         }

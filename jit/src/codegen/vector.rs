@@ -18,6 +18,14 @@
 //! stay in registers too. Boolean vectors (comparison results) are held as lane masks of the
 //! compared lanes' width, which feed OpSelect as `bitselect`.
 //!
+//! Values kept across barriers (region mode) keep their leaves in SSA variables, but their
+//! registers too: `group` gives a vector whose lanes fill whole 16-byte registers (float4,
+//! float8, int4, double2, char16...) 16-byte aligned record slots, the region restores it with
+//! one vector load per register (`restore_slots`), and the barrier saves it with one vector
+//! store per register when its leaves are still those of its registers (`save_slots`; after
+//! control flow the SSA builder's block parameters hide that, and the leaves are stored one by
+//! one, as are 3-lane vectors and promoted variables).
+//!
 //! In SIMD: integer add, sub, mul (not 8-bit lanes), and, or, xor, not, negate, shifts by an
 //! amount the same in every lane (a constant, or a scalar splatted by insert + shuffle, masked
 //! by `& (width - 1)` or not: compilers' form of `v << s`); float add, sub, mul, div, negate; every integer
@@ -45,13 +53,17 @@
 //! test compares both paths).
 
 use super::arith::{float_cc, int_cc};
+use super::group::Slot;
 use super::layout::{Id, Scalar, Ty};
 use super::translate::{op_id, op_lit, FnTx, R};
 use crate::spirv::module::ConstantValue;
 use crate::spirv::Instruction;
+use cranelift_codegen::entity::EntityRef;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{self, types, ConstantData, Endianness, InstBuilder, MemFlagsData, Value};
+use cranelift_frontend::Variable;
 use rspirv::spirv::Op;
+use std::collections::HashMap;
 
 /// How a vector type is held in SIMD registers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -142,24 +154,37 @@ impl FnTx<'_, '_, '_> {
         out
     }
 
-    /// The leaves of registers `regs`.
+    /// The leaves of registers `regs` (a register that is a `splat` gives its scalar: a
+    /// broadcast constant stays a constant for those who look, the vector loop's `fclamp` and
+    /// `fmin`/`fmax` against a constant bound among them).
     pub fn unpack(&mut self, sh: Simd, regs: &[Value]) -> Vec<Value> {
         let mut out = Vec::with_capacity(sh.n as usize);
         for (r, reg) in regs.iter().enumerate() {
+            let dfg = &self.b.func.dfg;
+            let splat = match dfg.value_def(*reg).inst().map(|i| &dfg.insts[i]) {
+                Some(ir::InstructionData::Unary {
+                    opcode: ir::Opcode::Splat,
+                    arg,
+                }) if dfg.value_type(*arg) == sh.lane => Some(*arg),
+                _ => None,
+            };
             for i in sh.lanes_in(r) {
-                out.push(self.b.ins().extractlane(*reg, (i % sh.per as usize) as u8));
+                out.push(match splat {
+                    Some(x) => x,
+                    None => self.b.ins().extractlane(*reg, (i % sh.per as usize) as u8),
+                });
             }
         }
         out
     }
 
-    /// Defines `id` by its registers (and their leaves).
+    /// Defines `id` by its registers (and their leaves). A value kept across barriers (its
+    /// leaves in SSA variables) keeps its registers too: they serve every use that reads the
+    /// very leaves defined here, and the save at the next barrier (`save_slots`).
     pub fn def_simd(&mut self, id: Id, ty: Id, sh: Simd, regs: Vec<Value>) {
         let leaves = self.unpack(sh, &regs);
         self.def(id, ty, leaves.clone());
-        if self.crossing_vars(id).is_none() {
-            self.vecs.insert(id, (leaves, regs));
-        }
+        self.vecs.insert(id, (leaves, regs));
     }
 
     /// Defines the boolean vector `id` by lane masks of shape `sh` (all ones where true).
@@ -172,9 +197,7 @@ impl FnTx<'_, '_, '_> {
             }
         }
         self.def(id, ty, leaves.clone());
-        if self.crossing_vars(id).is_none() {
-            self.vecs.insert(id, (leaves, masks));
-        }
+        self.vecs.insert(id, (leaves, masks));
     }
 
     /// The registers of vector value `id`, if its type has a SIMD shape.
@@ -377,6 +400,158 @@ impl FnTx<'_, '_, '_> {
             None => self.zeros(ty),
         }
     }
+}
+
+/// A barrier's record slots (`group::Slot`) as the save and the restore move them.
+pub(crate) enum SlotMove {
+    /// One leaf.
+    Leaf(Slot),
+    /// The leaves of value `id` laid out as whole 16-byte registers of lanes `lane` from
+    /// offset `off` on (`group` aligns such values to 16 bytes): one vector load or store per
+    /// register.
+    Regs {
+        id: Id,
+        vars: Vec<Variable>,
+        off: i32,
+        lane: ir::Type,
+    },
+}
+
+impl FnTx<'_, '_, '_> {
+    /// Slots `slots` grouped into whole registers where a kept value's leaves fill 16-byte
+    /// registers at consecutive offsets (OpenCL vectors of 16, 32 or 64 bytes, 2-lane vectors
+    /// of 64-bit lanes), leaf by leaf elsewhere.
+    pub(crate) fn slot_moves(&self, slots: &[Slot]) -> Vec<SlotMove> {
+        let crossing = self
+            .group
+            .as_ref()
+            .and_then(|g| g.regions.as_ref())
+            .map(|r| &r.crossing);
+        let mut owner: HashMap<usize, Id> = HashMap::new();
+        if let Some(c) = crossing {
+            for (id, vars) in c {
+                if vars.len() > 1 {
+                    for v in vars {
+                        owner.insert(v.index(), *id);
+                    }
+                }
+            }
+        }
+        let mut out = Vec::with_capacity(slots.len());
+        let mut i = 0;
+        while i < slots.len() {
+            let (var, off, lane) = slots[i];
+            let whole = owner.get(&var.index()).and_then(|id| {
+                let vars = crossing?.get(id)?;
+                let n = vars.len();
+                let lb = lane.bytes() as i32;
+                let fits = simd_on_lanes(lane)
+                    && off % 16 == 0
+                    && (n as i32 * lb) % 16 == 0
+                    && vars.first() == Some(&var)
+                    && slots.len() >= i + n
+                    && slots[i..i + n]
+                        .iter()
+                        .zip(vars)
+                        .enumerate()
+                        .all(|(k, ((v, o, t), w))| v == w && *t == lane && *o == off + k as i32 * lb);
+                fits.then(|| (*id, vars.clone()))
+            });
+            match whole {
+                Some((id, vars)) if self.simd_on => {
+                    i += vars.len();
+                    out.push(SlotMove::Regs { id, vars, off, lane });
+                }
+                _ => {
+                    out.push(SlotMove::Leaf(slots[i]));
+                    i += 1;
+                }
+            }
+        }
+        out
+    }
+
+    /// Reloads the values of slots `slots` from the record at `rec` into their SSA variables
+    /// (whole registers where `slot_moves` finds them; their registers serve the values' SIMD
+    /// uses without repacking).
+    pub(crate) fn restore_slots(&mut self, rec: Value, slots: &[Slot]) {
+        let flags = MemFlagsData::trusted();
+        for m in self.slot_moves(slots) {
+            match m {
+                SlotMove::Leaf((var, off, ty)) => {
+                    let v = self.b.ins().load(ty, flags, rec, off);
+                    self.b.def_var(var, v);
+                }
+                SlotMove::Regs { id, vars, off, lane } => {
+                    let per = 16 / lane.bytes();
+                    let Some(vty) = lane.by(per) else { continue };
+                    let mut regs = Vec::new();
+                    let mut leaves = Vec::with_capacity(vars.len());
+                    for r in 0..vars.len() / per as usize {
+                        let reg = self.b.ins().load(vty, flags, rec, off + 16 * r as i32);
+                        for k in 0..per {
+                            leaves.push(self.b.ins().extractlane(reg, k as u8));
+                        }
+                        regs.push(reg);
+                    }
+                    for (var, x) in vars.iter().zip(&leaves) {
+                        self.b.def_var(*var, *x);
+                    }
+                    self.vecs.insert(id, (leaves, regs));
+                }
+            }
+        }
+    }
+
+    /// Stores the values of slots `slots` in the record at `rec`: a kept vector whose current
+    /// leaves are those of its registers as whole registers, anything else leaf by leaf.
+    pub(crate) fn save_slots(&mut self, rec: Value, slots: &[Slot]) {
+        let flags = MemFlagsData::trusted();
+        for m in self.slot_moves(slots) {
+            match m {
+                SlotMove::Leaf((var, off, _)) => {
+                    let v = self.b.use_var(var);
+                    self.b.ins().store(flags, v, rec, off);
+                }
+                SlotMove::Regs { id, vars, off, lane } => {
+                    let leaves: Vec<Value> = vars.iter().map(|v| self.b.use_var(*v)).collect();
+                    let per = 16 / lane.bytes();
+                    let want = lane.by(per);
+                    let regs = self
+                        .vecs
+                        .get(&id)
+                        .filter(|(l, regs)| {
+                            *l == leaves
+                                && regs.len() * per as usize == leaves.len()
+                                && regs.iter().all(|r| Some(self.b.func.dfg.value_type(*r)) == want)
+                        })
+                        .map(|(_, regs)| regs.clone());
+                    match regs {
+                        Some(regs) => {
+                            for (r, reg) in regs.iter().enumerate() {
+                                self.b.ins().store(flags, *reg, rec, off + 16 * r as i32);
+                            }
+                        }
+                        None => {
+                            for (k, x) in leaves.iter().enumerate() {
+                                self.b
+                                    .ins()
+                                    .store(flags, *x, rec, off + (k as u32 * lane.bytes()) as i32);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Lane types a kept value may move in whole registers.
+fn simd_on_lanes(lane: ir::Type) -> bool {
+    matches!(
+        lane,
+        types::I8 | types::I16 | types::I32 | types::I64 | types::F32 | types::F64
+    )
 }
 
 /// The SIMD forms of instructions. Each returns `Ok(false)` where the instruction keeps its

@@ -581,10 +581,8 @@ impl FnTx<'_, '_, '_> {
                 }
             }
         }
-        for (var, off, ty) in &e.slots {
-            let v = self.b.ins().load(*ty, flags, rec, *off);
-            self.b.def_var(*var, v);
-        }
+        let slots = e.slots.clone();
+        self.restore_slots(rec, &slots);
         for (var, v) in &carried {
             self.b.def_var(*var, *v);
         }

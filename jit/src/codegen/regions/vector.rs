@@ -1,7 +1,9 @@
 //! The vector loop of a barrier region: its code from where the region's work-items start,
 //! planned as a body of its own (`simd`), four work-items of a row at a time. The values a
 //! work-item keeps across barriers come in from, and go out to, the four work-items' records
-//! lane by lane.
+//! lane by lane. A region whose work-items keep more than `MAX_KEPT_COMPONENTS` components of
+//! vector values at its start stays on the scalar loop: the vector loop would hold each
+//! component in a register of its own (GEMM's float8 x 4 accumulators: 32 registers, spilled).
 
 use super::{Emit, GroupIds};
 use crate::codegen::group::{is_barrier, linear_ids, Slot, STATE_DONE};
@@ -24,6 +26,10 @@ type Leaves = Vec<(i32, types::Type)>;
 /// trying the vector loop.
 const MAX_BAILS: i64 = 8;
 
+/// Most components of OpenCL vector values a work-item may keep across the region's start for
+/// the region to take the vector loop.
+const MAX_KEPT_COMPONENTS: usize = 8;
+
 impl FnTx<'_, '_, '_> {
     /// The vector plan of the region's code from block `sbi`, instruction `from` (after the
     /// deferred instructions; four work-items at once), where it has one: what its start and
@@ -42,14 +48,20 @@ impl FnTx<'_, '_, '_> {
         if e.env.wi_ids || !e.env.byval.is_empty() {
             return Err("calls or by-value arguments".into());
         }
-        let inputs: HashSet<Id> = self
-            .slot_ids_why(&e.slots)
-            .map_err(|why| {
-                format!("values kept per work-item at its start other than scalars or 32-bit vectors: {why}")
-            })?
-            .into_iter()
-            .map(|(id, ..)| id)
-            .collect();
+        let kept_in = self.slot_ids_why(&e.slots).map_err(|why| {
+            format!("values kept per work-item at its start other than scalars or 32-bit vectors: {why}")
+        })?;
+        // The vector loop holds each component of a kept vector in a four-lane register of its
+        // own, where the scalar loop holds the whole vector in one or two: past
+        // MAX_KEPT_COMPONENTS they spill (GEMM's float8 x 4 accumulators: 32 registers; the
+        // scalar loop measured 2x to 3x faster there).
+        let comps: usize = kept_in.iter().map(|(_, l)| l.len()).filter(|&n| n > 1).sum();
+        if comps > MAX_KEPT_COMPONENTS {
+            return Err(format!(
+                "{comps} vector components kept per work-item (more than {MAX_KEPT_COMPONENTS} four-lane registers)"
+            ));
+        }
+        let inputs: HashSet<Id> = kept_in.into_iter().map(|(id, ..)| id).collect();
         // The code as a function of its own: the recomputed values, then the region's first
         // block from `from` on (its phis have their values already), then the other blocks.
         let mut blocks = f.blocks.clone();

@@ -1,0 +1,267 @@
+//! Vector values kept across barriers (issue 15): float4, float8, int4 and double2 values
+//! changed in divergent code between several barriers (`kernels/vector_barriers.cl`), against a
+//! host computation of the same, on the default path (the region's vector loop where it
+//! takes the kernel), with `CLIFT_SIMD=0` (the scalar region loop) and with
+//! `CLIFT_VECTOR_LEAVES=1` (vectors as scalar leaves). The kept vectors are saved and restored
+//! as whole registers (`jit/src/codegen/vector.rs`, `slot_moves`).
+//!
+//! The environment variables are read when a program is compiled, so this file holds one test.
+
+use jit::abi::{ArgKind, WorkGroupContext};
+use jit::{compile, CompileOptions, Kernel, Program};
+use std::process::Command;
+
+enum Arg {
+    Ptr(*mut u8),
+    U32(u32),
+}
+
+fn ptr<T>(v: &mut [T]) -> Arg {
+    Arg::Ptr(v.as_mut_ptr() as *mut u8)
+}
+
+/// Runs `k` over `groups` groups of `local` work-items.
+fn run(k: &Kernel, args: &[Arg], local: u64, groups: u64) {
+    assert_eq!(k.args.len(), args.len(), "argument count of {}", k.name);
+    let mut block = vec![0u64; k.args_size.div_ceil(8).max(1)];
+    let bytes = block.as_mut_ptr() as *mut u8;
+    for (ka, a) in k.args.iter().zip(args) {
+        // SAFETY: offsets come from the kernel's argument layout, inside `block`.
+        unsafe {
+            match (ka.kind, a) {
+                (ArgKind::Global, Arg::Ptr(p)) => *(bytes.add(ka.offset) as *mut u64) = *p as u64,
+                (ArgKind::Value, Arg::U32(v)) => *(bytes.add(ka.offset) as *mut u32) = *v,
+                (kind, _) => panic!("argument kind {kind:?} mismatch"),
+            }
+        }
+    }
+    let global = local * groups;
+    let mut arena = vec![0u128; jit::abi::LOCAL_ARENA_BYTES.div_ceil(16) + 1];
+    for g in 0..groups {
+        let ctx = WorkGroupContext {
+            work_dim: 1,
+            _pad: 0,
+            global_offset: [0; 3],
+            global_size: [global, 1, 1],
+            local_size: [local, 1, 1],
+            enqueued_local_size: [local, 1, 1],
+            num_groups: [groups, 1, 1],
+            group_id: [g, 0, 0],
+            local_mem: arena.as_mut_ptr() as *mut u8,
+            printf: std::ptr::null_mut(),
+        };
+        // SAFETY: the buffers hold what the kernel reads and writes for `global` work-items.
+        unsafe { k.run_group(block.as_ptr() as *const u8, &ctx) };
+    }
+}
+
+fn compile_cl(dir: &std::path::Path) -> Vec<u8> {
+    let src = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/kernels/vector_barriers.cl");
+    let bc = dir.join("vector_barriers.bc");
+    let spv = dir.join("vector_barriers.spv");
+    let ok = Command::new("clang-15")
+        .args([
+            "-c",
+            "-target",
+            "spir64",
+            "-cl-std=CL1.2",
+            "-O2",
+            "-emit-llvm",
+            "-Xclang",
+        ])
+        .arg("-finclude-default-header")
+        .arg("-o")
+        .arg(&bc)
+        .arg(src)
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(ok, "clang-15 rejected {src}");
+    let ok = Command::new("llvm-spirv-15")
+        .arg(&bc)
+        .arg("-o")
+        .arg(&spv)
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(ok, "llvm-spirv-15 rejected {}", bc.display());
+    std::fs::read(&spv).expect("read the SPIR-V")
+}
+
+/// Compiles with the environment `env` (name, value) set.
+fn build(spv: &[u8], env: &[(&str, &str)]) -> Program {
+    // SAFETY (set_var): this file holds a single test, so no other thread reads the
+    // environment while it changes.
+    for (k, v) in env {
+        std::env::set_var(k, v);
+    }
+    let m = jit::spirv::parse(spv).expect("parse");
+    let p = compile(&m, &CompileOptions::default());
+    for (k, _) in env {
+        std::env::remove_var(k);
+    }
+    p.unwrap_or_else(|e| panic!("compile ({env:?}): {e}"))
+}
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    /// A small integer in -range..range.
+    fn small(&mut self, range: i64) -> i64 {
+        (self.next() % (2 * range as u64)) as i64 - range
+    }
+}
+
+/// `kept_mixed` on the host, one group of `n` work-items at a time.
+#[allow(clippy::type_complexity)]
+fn host_mixed(
+    f: &[f32],
+    ii: &[i32],
+    d: &[f64],
+    n: usize,
+    groups: usize,
+    rounds: u32,
+) -> (Vec<f32>, Vec<i32>, Vec<f64>) {
+    let gs = n * groups;
+    let (mut fo, mut io, mut dout) = (vec![0f32; 12 * gs], vec![0i32; 4 * gs], vec![0f64; 2 * gs]);
+    for grp in 0..groups {
+        let ids: Vec<usize> = (0..n).map(|l| grp * n + l).collect();
+        let mut a: Vec<[f32; 4]> = ids.iter().map(|&g| std::array::from_fn(|k| f[4 * g + k])).collect();
+        let mut b: Vec<[f32; 8]> = ids
+            .iter()
+            .map(|&g| std::array::from_fn(|k| f[4 * gs + 8 * g + k]))
+            .collect();
+        let mut c: Vec<[i32; 4]> = ids.iter().map(|&g| std::array::from_fn(|k| ii[4 * g + k])).collect();
+        let mut e: Vec<[f64; 2]> = ids.iter().map(|&g| std::array::from_fn(|k| d[2 * g + k])).collect();
+        let mut sh = vec![0i32; n];
+        for r in 0..rounds {
+            for l in 0..n {
+                sh[l] = c[l][0].wrapping_add(r as i32);
+            }
+            for l in 0..n {
+                let nb = sh[(l + 1) % n];
+                if l & 1 == 1 {
+                    a[l] = std::array::from_fn(|k| a[l][k] * 2.0 + (k + 1) as f32);
+                    let m = [nb, 3, 5, 7];
+                    c[l] = std::array::from_fn(|k| c[l][k] ^ m[k]);
+                } else {
+                    b[l] = std::array::from_fn(|k| b[l][7 - k] + nb as f32);
+                    let m = [r as f64, -1.0];
+                    e[l] = std::array::from_fn(|k| e[l][k] * 0.5 + m[k]);
+                }
+            }
+            for l in 0..n {
+                sh[l] = c[l][1];
+            }
+            for l in 0..n {
+                if l % 3 == 0 {
+                    let s = sh[n - 1 - l];
+                    c[l] = c[l].map(|x| x.wrapping_add(s));
+                }
+                a[l][3] += b[l][3];
+            }
+        }
+        for (l, &g) in ids.iter().enumerate() {
+            fo[4 * g..4 * g + 4].copy_from_slice(&a[l]);
+            fo[4 * gs + 8 * g..4 * gs + 8 * g + 8].copy_from_slice(&b[l]);
+            io[4 * g..4 * g + 4].copy_from_slice(&c[l]);
+            dout[2 * g..2 * g + 2].copy_from_slice(&e[l]);
+        }
+    }
+    (fo, io, dout)
+}
+
+/// `kept_small` on the host.
+fn host_small(f: &[f32], ii: &[i32], n: usize, groups: usize, rounds: u32) -> (Vec<f32>, Vec<i32>) {
+    let gs = n * groups;
+    let (mut fo, mut io) = (vec![0f32; 4 * gs], vec![0i32; 4 * gs]);
+    for grp in 0..groups {
+        let ids: Vec<usize> = (0..n).map(|l| grp * n + l).collect();
+        let mut a: Vec<[f32; 4]> = ids.iter().map(|&g| std::array::from_fn(|k| f[4 * g + k])).collect();
+        let mut c: Vec<[i32; 4]> = ids.iter().map(|&g| std::array::from_fn(|k| ii[4 * g + k])).collect();
+        let mut sh = vec![0i32; n];
+        for r in 0..rounds {
+            for l in 0..n {
+                sh[l] = c[l][0].wrapping_add(r as i32);
+            }
+            for l in 0..n {
+                let nb = sh[(l + 1) % n];
+                if l & 1 == 1 {
+                    a[l] = std::array::from_fn(|k| a[l][k] * 2.0 + (k + 1) as f32);
+                } else {
+                    let m = [nb, 3, 5, 7];
+                    c[l] = std::array::from_fn(|k| c[l][k] ^ m[k]);
+                }
+                a[l][1] -= c[l][2] as f32;
+            }
+        }
+        for (l, &g) in ids.iter().enumerate() {
+            fo[4 * g..4 * g + 4].copy_from_slice(&a[l]);
+            io[4 * g..4 * g + 4].copy_from_slice(&c[l]);
+        }
+    }
+    (fo, io)
+}
+
+#[test]
+fn vectors_kept_across_barriers_match_the_host() {
+    if Command::new("clang-15").arg("--version").output().is_err() {
+        eprintln!("clang-15 is not installed: skipped");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("clift-vector-barriers-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let spv = compile_cl(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    let configs: [&[(&str, &str)]; 3] = [&[], &[("CLIFT_SIMD", "0")], &[("CLIFT_VECTOR_LEAVES", "1")]];
+    let mut rng = Rng(0x5eed_0015);
+    for env in configs {
+        let p = build(&spv, env);
+        let mixed = p.kernel("kept_mixed").expect("kept_mixed");
+        let small = p.kernel("kept_small").expect("kept_small");
+        assert!(mixed.has_barriers && small.has_barriers);
+        // 13: the vector loop's groups of four leave a remainder to the scalar loop.
+        for (n, groups, rounds) in [(16usize, 3usize, 5u32), (13, 2, 4), (1, 2, 3), (64, 1, 6)] {
+            let gs = n * groups;
+            let f: Vec<f32> = (0..12 * gs).map(|_| rng.small(64) as f32 * 0.25).collect();
+            let ii: Vec<i32> = (0..4 * gs).map(|_| rng.small(1000) as i32).collect();
+            let d: Vec<f64> = (0..2 * gs).map(|_| rng.small(1 << 20) as f64).collect();
+
+            let (mut fo, mut io, mut dout) = (vec![0f32; 12 * gs], vec![0i32; 4 * gs], vec![0f64; 2 * gs]);
+            let (mut fi, mut iin, mut din) = (f.clone(), ii.clone(), d.clone());
+            let args = [
+                ptr(&mut fi),
+                ptr(&mut iin),
+                ptr(&mut din),
+                ptr(&mut fo),
+                ptr(&mut io),
+                ptr(&mut dout),
+                Arg::U32(rounds),
+            ];
+            run(&mixed, &args, n as u64, groups as u64);
+            let (wf, wi, wd) = host_mixed(&f, &ii, &d, n, groups, rounds);
+            let ctx = format!("kept_mixed, {env:?}, {groups} groups of {n}, {rounds} rounds");
+            assert_eq!(fo, wf, "{ctx}: floats");
+            assert_eq!(io, wi, "{ctx}: ints");
+            assert_eq!(dout, wd, "{ctx}: doubles");
+
+            let (mut fo, mut io) = (vec![0f32; 4 * gs], vec![0i32; 4 * gs]);
+            let args = [
+                ptr(&mut fi),
+                ptr(&mut iin),
+                ptr(&mut fo),
+                ptr(&mut io),
+                Arg::U32(rounds),
+            ];
+            run(&small, &args, n as u64, groups as u64);
+            let (wf, wi) = host_small(&f, &ii, n, groups, rounds);
+            let ctx = format!("kept_small, {env:?}, {groups} groups of {n}, {rounds} rounds");
+            assert_eq!(fo, wf, "{ctx}: floats");
+            assert_eq!(io, wi, "{ctx}: ints");
+        }
+    }
+}
