@@ -104,12 +104,15 @@ enum Root {
     Local(Id),
 }
 
+/// `sum(node * stride)`: an index's terms.
+type Terms = Vec<(usize, u64)>;
+
 /// All accesses through `root` at `sum(node * stride)` plus a constant between `cmin` and
 /// `end - n` bytes: they lie in `[root + cmin + lo, root + end + hi)`.
 #[derive(Clone, Debug)]
 struct Check {
     root: Root,
-    terms: Vec<(usize, u64)>,
+    terms: Terms,
     cmin: i64,
     end: i64,
 }
@@ -478,7 +481,7 @@ impl<'a, 'm> Builder<'a, 'm> {
     }
 
     /// Pointer `id` as a root plus `sum(node * stride) + constant` bytes.
-    fn pointer(&mut self, id: Id, depth: u32) -> Option<(Root, Vec<(usize, u64)>, i64)> {
+    fn pointer(&mut self, id: Id, depth: u32) -> Option<(Root, Terms, i64)> {
         if depth > 16 {
             return None;
         }
