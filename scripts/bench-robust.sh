@@ -13,7 +13,7 @@ vendors=$(mktemp -d)
 out=$(mktemp -d)
 trap 'rm -rf "$vendors" "$out"' EXIT
 echo "$PWD/target/release/libclift.so" > "$vendors/clift.icd"
-kernels=${ROBUST_BENCH_KERNELS:-vecadd,saxpy,reduce,sgemm,mandelbrot,histogram,nbody,hash,vec4,image_linear_rgba8_clamp}
+kernels=${ROBUST_BENCH_KERNELS:-vecadd,saxpy,daxpy,reduce,sgemm,mandelbrot,histogram,nbody,hash,vec4,image_linear_rgba8_clamp}
 i=0
 while [ "$i" -lt "$runs" ]; do
     for mode in normal robust; do

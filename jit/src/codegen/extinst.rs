@@ -104,7 +104,7 @@ impl FnTx<'_, '_, '_> {
                 let group = if name == "vloada_halfn" && n == 3 { 4 } else { n };
                 let scaled = self.b.ins().imul_imm_s(off, (group * elem_bytes) as i64);
                 let addr = self.b.ins().iadd(p, scaled);
-                let addr = self.rb_addr(arg_id(1)?, addr, (n * elem_bytes) as u64, false);
+                let addr = self.rb_addr_displaced(arg_id(1)?, addr, (n * elem_bytes) as u64, false);
                 if !half {
                     if let Some(sh) = self.simd_shape(ty) {
                         if let Some(regs) = self.simd_load(sh, addr, 0) {
@@ -165,7 +165,7 @@ impl FnTx<'_, '_, '_> {
                 let group = if name.starts_with("vstorea") && n == 3 { 4 } else { n };
                 let scaled = self.b.ins().imul_imm_s(off, (group * eb) as i64);
                 let addr = self.b.ins().iadd(p, scaled);
-                let addr = self.rb_addr(arg_id(2)?, addr, (n as u64) * u64::from(eb), true);
+                let addr = self.rb_addr_displaced(arg_id(2)?, addr, (n as u64) * u64::from(eb), true);
                 if !half {
                     if let Some((sh, regs)) = self.vec_of(arg_id(0)?)? {
                         if self.simd_store(sh, &regs, addr, 0) {

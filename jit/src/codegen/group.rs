@@ -379,6 +379,31 @@ pub(crate) fn build_group(
     ctx: &mut Context,
     fbc: &mut FunctionBuilderContext,
 ) -> Result<GroupFn, CompileError> {
+    // Robust mode: a second function without the checks a group-level check covers
+    // (`robust_group`), which this one calls for groups in range.
+    let (args, _) = kernel_args(cx, f)?;
+    let kinds: Vec<_> = args.iter().map(|a| a.kind).collect();
+    let one = |cx: &mut Ctx, ctx: &mut Context, fbc: &mut FunctionBuilderContext| {
+        build_group_one(cx, f, body, name, index, regions, ctx, fbc)
+    };
+    if let Some(g) = super::robust_group::build_pair(cx, body, &kinds, ctx, fbc, one)? {
+        return Ok(g);
+    }
+    build_group_one(cx, f, body, name, index, regions, ctx, fbc)
+}
+
+/// As [`build_group`], one work-group function.
+#[allow(clippy::too_many_arguments)]
+fn build_group_one(
+    cx: &mut Ctx,
+    f: &Function,
+    body: &Function,
+    name: &str,
+    index: usize,
+    regions: bool,
+    ctx: &mut Context,
+    fbc: &mut FunctionBuilderContext,
+) -> Result<GroupFn, CompileError> {
     let (simd_on, strict) = simd::mode();
     // CLIFT_BARRIERS=sweep: the single sweep loop only (for comparisons and tests).
     let sweep = std::env::var("CLIFT_BARRIERS").is_ok_and(|v| v == "sweep");
@@ -418,7 +443,7 @@ fn build(
     }
     let fid = cx
         .jit
-        .declare_function(&format!("group{index}"), Linkage::Local, &sig)
+        .declare_function(&format!("group{index}{}", cx.rb_variant.suffix()), Linkage::Local, &sig)
         .map_err(|e| err(format!("kernel {name}: {e}")))?;
     ctx.func.signature = sig;
     ctx.func.name = cranelift_codegen::ir::UserFuncName::user(2, index as u32);

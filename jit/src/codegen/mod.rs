@@ -35,6 +35,7 @@ mod pipe;
 mod printf;
 mod regions;
 pub mod robust;
+mod robust_group;
 mod simd;
 mod translate;
 mod uniform;

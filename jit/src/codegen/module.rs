@@ -52,6 +52,8 @@ pub(crate) struct Ctx<'m> {
     /// In the work-group function being built: the image arguments whose format an enqueue
     /// gave (`CompileOptions::specialize`), by the value of their descriptor pointer.
     pub image_facts: HashMap<Value, super::ArgFact>,
+    /// Robust mode: which of a kernel's work-group functions is being built (`robust_group`).
+    pub rb_variant: super::robust_group::Variant,
 }
 
 /// An address in program-scope data: `(offset in the variable, target variable, addend)`.
@@ -416,6 +418,7 @@ pub(crate) fn compile_program(
         globals: HashMap::new(),
         native: record.then(Recorder::new),
         image_facts: HashMap::new(),
+        rb_variant: Default::default(),
     };
     for d in &m.decorations {
         if d.member.is_some() {

@@ -82,6 +82,13 @@ pub(crate) struct Robust {
     /// Loaded once in the work-group function's prologue (loads are not hoisted out of
     /// loops): each argument's `(lo, size)`, the zero area, the sink and the local arena.
     pre: Option<Pre>,
+    /// The unchecked work-group function (`robust_group`): the pointers whose accesses the
+    /// group-level check covers, with the bytes it covers at each.
+    proven: HashMap<Id, u64>,
+    /// The address being checked is not the pointer's own (`vload`/`vstore` at an offset).
+    displaced: bool,
+    /// The checked work-group function: the group-level check and the unchecked function.
+    dispatch: Option<(super::robust_group::Plan, cranelift_module::FuncId)>,
 }
 
 struct Pre {
@@ -204,12 +211,28 @@ impl Robust {
                 break;
             }
         }
+        // Robust mode's two work-group functions (`robust_group`).
+        let (mut proven, mut dispatch) = (HashMap::new(), None);
+        if let Some((_, kinds)) = &kernel {
+            match cx.rb_variant {
+                super::robust_group::Variant::Unchecked => {
+                    proven = super::robust_group::plan(cx, f, kinds).proven;
+                }
+                super::robust_group::Variant::Checked(target) => {
+                    dispatch = Some((super::robust_group::plan(cx, f, kinds), target));
+                }
+                _ => {}
+            }
+        }
         Robust {
             origins: o,
             args: kernel,
             lane: None,
             vector_private: HashMap::new(),
             pre: None,
+            proven,
+            displaced: false,
+            dispatch,
         }
     }
 
@@ -291,6 +314,10 @@ impl FnTx<'_, '_, '_> {
         let Some(at) = self.b.func.dfg.value_def(sink).inst() else {
             return;
         };
+        let dispatch = self.robust.as_mut().and_then(|r| r.dispatch.take());
+        if let Some((plan, target)) = &dispatch {
+            self.rb_dispatch(plan, *target, argvals, &args);
+        }
         if let Some(r) = self.robust.as_mut() {
             r.pre = Some(Pre {
                 args,
@@ -302,6 +329,14 @@ impl FnTx<'_, '_, '_> {
                 lims: HashMap::new(),
             });
         }
+    }
+
+    /// Whether an access of `n` bytes at pointer `ptr` itself is covered by the group-level
+    /// check (the unchecked work-group function leaves it unchecked).
+    fn rb_covered(&self, ptr: Id, n: u64) -> bool {
+        self.robust
+            .as_ref()
+            .is_some_and(|r| !r.displaced && r.proven.get(&ptr).is_some_and(|m| n <= *m))
     }
 
     /// The limit of an `n`-byte access through argument `k`: computed and stored once in the
@@ -401,6 +436,9 @@ impl FnTx<'_, '_, '_> {
     /// Whether the `n` bytes at `addr` lie inside the memory `ptr` came from (an `I8`
     /// boolean); `None` when robust mode is off or the access is not checked.
     pub(crate) fn rb_ok(&mut self, ptr: Id, addr: Value, n: u64) -> Option<Value> {
+        if self.rb_covered(ptr, n) {
+            return None;
+        }
         let (lo, size) = self.rb_bounds(ptr)?;
         let arg = match self.robust.as_ref().map(|r| r.origin(self.cx, ptr)) {
             Some(Origin::Arg(k)) => Some(k),
@@ -458,6 +496,16 @@ impl FnTx<'_, '_, '_> {
             }
             None => addr,
         }
+    }
+
+    /// As [`Self::rb_addr`] for an address `ptr` plus an offset (`vload`/`vstore`).
+    pub(crate) fn rb_addr_displaced(&mut self, ptr: Id, addr: Value, n: u64, store: bool) -> Value {
+        let saved = self.robust.as_mut().map(|r| std::mem::replace(&mut r.displaced, true));
+        let a = self.rb_addr(ptr, addr, n, store);
+        if let (Some(r), Some(d)) = (self.robust.as_mut(), saved) {
+            r.displaced = d;
+        }
+        a
     }
 
     /// As [`Self::rb_addr`] for lane `l` of the vector loop.
@@ -529,7 +577,12 @@ impl FnTx<'_, '_, '_> {
     pub(crate) fn rb_vector_load(&mut self, ptr: Id, base: Value, vt: Type, t: Type) -> Value {
         let flags = MemFlagsData::new();
         let bytes = t.bytes() as u64;
-        let Some(ok) = self.rb_ok(ptr, base, bytes * 4) else {
+        // Four work-items' accesses at `ptr`: covered when each one's is.
+        let ok = match self.rb_covered(ptr, bytes) {
+            true => None,
+            false => self.rb_ok(ptr, base, bytes * 4),
+        };
+        let Some(ok) = ok else {
             return self.b.ins().load(vt, flags, base, 0);
         };
         let (fast, slow, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
@@ -563,7 +616,11 @@ impl FnTx<'_, '_, '_> {
     pub(crate) fn rb_vector_store(&mut self, ptr: Id, base: Value, v: Value, t: Type) {
         let flags = MemFlagsData::new();
         let bytes = t.bytes() as u64;
-        let Some(ok) = self.rb_ok(ptr, base, bytes * 4) else {
+        let ok = match self.rb_covered(ptr, bytes) {
+            true => None,
+            false => self.rb_ok(ptr, base, bytes * 4),
+        };
+        let Some(ok) = ok else {
             self.b.ins().store(flags, v, base, 0);
             return;
         };
