@@ -7,7 +7,7 @@
 #   2 function translation    translate, inline, uniform
 #   1 instruction families    arith, atomics, collective, composite, control, convert, extinst,
 #                             generic, geometric, image, image_inline, khr_ext, memory, pipe,
-#                             printf, robust, vector,
+#                             printf, robust, robust_group, vector,
 #                             and helpers
 #                             (the Rust functions their code calls, and the table of them)
 #   0 foundations             layout (types), driver (the runtime that runs the generated code:
@@ -37,7 +37,8 @@ extinst>translate generic>translate geometric>translate group>module
 image>translate inline>module khr_ext>translate memory>translate
 regions>module simd>module translate>group translate>module uniform>module vector>translate
 collective>module collective>translate robust>module robust>translate driver>collective driver>robust
-pipe>module pipe>translate image_inline>translate}"
+pipe>module pipe>translate image_inline>translate robust_group>module robust_group>translate
+vector>group robust_group>group}"
 
 exec perl -e '
 use strict; use warnings;
@@ -48,7 +49,7 @@ my %layer = (
   translate => 2, inline => 2, uniform => 2,
   arith => 1, atomics => 1, composite => 1, control => 1, convert => 1, extinst => 1,
   generic => 1, geometric => 1, image => 1, khr_ext => 1, memory => 1, printf => 1, vector => 1,
-  helpers => 1, collective => 1, robust => 1, pipe => 1, image_inline => 1,
+  helpers => 1, collective => 1, robust => 1, pipe => 1, image_inline => 1, robust_group => 1,
   layout => 0, driver => 0,
 );
 my %names = (4 => "program", 3 => "work-group functions", 2 => "function translation",
