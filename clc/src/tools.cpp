@@ -74,6 +74,17 @@ int cc1_from_driver(SmallVectorImpl<const char *> &argv) {
 
 extern "C" {
 
+// Between two requests served by one worker process: every LLVM command-line option back to
+// its default and not seen (clang's cc1 parses its `-mllvm` options and opt its LLVM options
+// on every run), so a request sees the options a fresh process would.
+void clift_reset_options(void) { cl::ResetAllOptionOccurrences(); }
+
+// After a request: what the tool buffered in LLVM's streams reaches the output file.
+void clift_flush_streams(void) {
+  outs().flush();
+  errs().flush();
+}
+
 // The clang driver with its compile step in this process. argv[0] is the path of the clang
 // executable the command line was meant for.
 int clift_clang(int argc, const char **argv) {
