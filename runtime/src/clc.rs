@@ -107,8 +107,13 @@ impl Drop for Scratch {
 }
 
 /// The `-cl-ext` list that makes clang define exactly the extension and feature macros the
-/// device reports.
-fn cl_ext_flag() -> String {
+/// device reports (made once: the device's features are fixed).
+fn cl_ext_flag() -> &'static str {
+    static FLAG: OnceLock<String> = OnceLock::new();
+    FLAG.get_or_init(make_cl_ext_flag)
+}
+
+fn make_cl_ext_flag() -> String {
     let f = &crate::device::FEATURES;
     let mut items = vec!["-all".to_string()];
     items.extend(f.extensions.iter().map(|(n, _)| format!("+{n}")));
@@ -188,8 +193,14 @@ const KNOWN_MACROS: &[&str] = &[
 ];
 
 /// The `-include`d header that undefines the macros of features the device lacks, and
-/// defines the `CLK_*` constants of listed image formats the default header misses.
-fn undef_header() -> String {
+/// defines the `CLK_*` constants of listed image formats the default header misses (made once:
+/// it depends only on the device's fixed features and image formats).
+fn undef_header() -> &'static str {
+    static HEADER: OnceLock<String> = OnceLock::new();
+    HEADER.get_or_init(make_undef_header)
+}
+
+fn make_undef_header() -> String {
     let f = &crate::device::FEATURES;
     let reported = |m: &str| f.has_extension(m) || f.has_feature(m);
     let mut text = String::from("/* Clift: feature and extension macros the device does not report. */\n");
@@ -350,7 +361,7 @@ fn run_compiler(
         write(rel, text)?;
     }
     write(Path::new("program.cl"), source)?;
-    write(Path::new("clift_features.h"), &undef_header())?;
+    write(Path::new("clift_features.h"), undef_header())?;
     let std = options.cl_std.clone().unwrap_or_else(|| "CL1.2".into());
     let mut clang_args: Vec<std::ffi::OsString> = Vec::new();
     {
@@ -374,7 +385,7 @@ fn run_compiler(
         for a in ["-fno-slp-vectorize", "-fno-vectorize", "-Xclang"] {
             arg(a);
         }
-        arg(&cl_ext_flag());
+        arg(cl_ext_flag());
         // After the default header, which defines some feature macros for every SPIR target.
         for a in ["-include", "clift_features.h", "-I."] {
             arg(a);

@@ -147,13 +147,28 @@ impl Drop for Server {
     }
 }
 
+/// The canonical path of a tool program, resolved once per process (each build names the
+/// same three programs; resolving walks every symbolic link of the path again).
+fn canonical(program: &Path) -> PathBuf {
+    static RESOLVED: Mutex<Vec<(PathBuf, PathBuf)>> = Mutex::new(Vec::new());
+    let Ok(mut resolved) = RESOLVED.lock() else {
+        return program.canonicalize().unwrap_or_else(|_| program.to_path_buf());
+    };
+    if let Some((_, real)) = resolved.iter().find(|(p, _)| p == program) {
+        return real.clone();
+    }
+    let real = program.canonicalize().unwrap_or_else(|_| program.to_path_buf());
+    resolved.push((program.to_path_buf(), real.clone()));
+    real
+}
+
 /// Idle servers; a build takes one (or starts one) and puts it back.
 static IDLE: Mutex<Vec<Server>> = Mutex::new(Vec::new());
 
 fn through_server(tool: Tool, program: &Path, dir: &Path, args: &[OsString]) -> Option<Output> {
     let installed = installed()?;
     // clang finds its headers from its own location, as the program does (/proc/self/exe).
-    let real = program.canonicalize().unwrap_or_else(|_| program.to_path_buf());
+    let real = canonical(program);
     if !serves(installed, tool, &real) {
         return None;
     }
