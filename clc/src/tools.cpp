@@ -4,9 +4,9 @@
 // each of them spends most of its time loading and relocating libLLVM and libclang-cpp before
 // it compiles a line: a small kernel took ~150 ms, of which well under 20 ms was compiling.
 // This file gives the three tools as C functions taking the same command lines Clift passes to
-// the programs; `main.rs` loads the libraries once and runs each request in a forked child, so
-// a tool that crashes or leaves global state behind (LLVM's cl::opt values) affects that one
-// request only.
+// the programs; `main.rs` loads the libraries once and runs the requests in a forked worker,
+// resetting LLVM's cl::opt values before each (clift_reset_options), so a tool that crashes or
+// sets options affects that one request only.
 
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/DiagnosticOptions.h>

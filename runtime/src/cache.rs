@@ -4,7 +4,8 @@
 //! An entry is keyed by a SHA-256 of everything that decides the SPIR-V (Clift's version,
 //! the compiler programs, the device's extension and feature list, the options, the source
 //! and the embedded headers). Headers that clang read from the file system are recorded in
-//! the entry with their own hashes and checked on every hit, so an edited header is a miss.
+//! the entry with their own hashes and checked on every hit, so an edited header is a miss (a
+//! process hashes a header again when its size, modification time or inode changed).
 //! Entries are written to a temporary file and renamed into place, so concurrent processes
 //! never see half an entry; each entry carries a checksum, so a corrupted one is detected,
 //! removed and rebuilt.

@@ -91,12 +91,36 @@ pub fn toolchain() -> Result<&'static Toolchain, &'static str> {
 struct Scratch(PathBuf);
 
 impl Scratch {
+    /// A new directory of our own (created here, never one that existed: the roots are shared
+    /// with other users), readable by us only. It goes to `$TMPDIR` when that is set; else to
+    /// /dev/shm, a memory file system on Linux, when we can create it there: a build creates
+    /// and removes six files, which costs about 3 ms on a disk's /tmp and 0.4 ms in memory;
+    /// else to /tmp.
     fn new() -> std::io::Result<Scratch> {
+        use std::os::unix::fs::DirBuilderExt;
         static COUNTER: AtomicU64 = AtomicU64::new(0);
-        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!("clift-clc-{}-{n}", std::process::id()));
-        std::fs::create_dir_all(&dir)?;
-        Ok(Scratch(dir))
+        let mut roots = Vec::with_capacity(2);
+        if std::env::var_os("TMPDIR").is_none_or(|d| d.is_empty()) {
+            roots.push(PathBuf::from("/dev/shm"));
+        }
+        roots.push(std::env::temp_dir());
+        let mut last = std::io::Error::other("no scratch directory root");
+        for root in &roots {
+            // A name taken (by an earlier process with our pid, or anyone) is skipped.
+            for _ in 0..64 {
+                let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+                let dir = root.join(format!("clift-clc-{}-{n}", std::process::id()));
+                match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
+                    Ok(()) => return Ok(Scratch(dir)),
+                    Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = e,
+                    Err(e) => {
+                        last = e;
+                        break;
+                    }
+                }
+            }
+        }
+        Err(last)
     }
 }
 
