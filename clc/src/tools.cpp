@@ -4,9 +4,9 @@
 // each of them spends most of its time loading and relocating libLLVM and libclang-cpp before
 // it compiles a line: a small kernel took ~150 ms, of which well under 20 ms was compiling.
 // This file gives the three tools as C functions taking the same command lines Clift passes to
-// the programs; `main.rs` loads the libraries once and runs each request in a forked child, so
-// a tool that crashes or leaves global state behind (LLVM's cl::opt values) affects that one
-// request only.
+// the programs; `main.rs` loads the libraries once and runs the requests in a forked worker,
+// resetting LLVM's cl::opt values before each (clift_reset_options), so a tool that crashes or
+// sets options affects that one request only.
 
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/DiagnosticOptions.h>
@@ -73,6 +73,17 @@ int cc1_from_driver(SmallVectorImpl<const char *> &argv) {
 } // namespace
 
 extern "C" {
+
+// Between two requests served by one worker process: every LLVM command-line option back to
+// its default and not seen (clang's cc1 parses its `-mllvm` options and opt its LLVM options
+// on every run), so a request sees the options a fresh process would.
+void clift_reset_options(void) { cl::ResetAllOptionOccurrences(); }
+
+// After a request: what the tool buffered in LLVM's streams reaches the output file.
+void clift_flush_streams(void) {
+  outs().flush();
+  errs().flush();
+}
 
 // The clang driver with its compile step in this process. argv[0] is the path of the clang
 // executable the command line was meant for.

@@ -4,7 +4,8 @@
 //! An entry is keyed by a SHA-256 of everything that decides the SPIR-V (Clift's version,
 //! the compiler programs, the device's extension and feature list, the options, the source
 //! and the embedded headers). Headers that clang read from the file system are recorded in
-//! the entry with their own hashes and checked on every hit, so an edited header is a miss.
+//! the entry with their own hashes and checked on every hit, so an edited header is a miss (a
+//! process hashes a header again when its size, modification time or inode changed).
 //! Entries are written to a temporary file and renamed into place, so concurrent processes
 //! never see half an entry; each entry carries a checksum, so a corrupted one is detected,
 //! removed and rebuilt.
@@ -89,8 +90,28 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// The SHA-256 of a file's contents. Each build and each cache hit checks the same few
+/// headers (clang's opencl-c-base.h): a hash is remembered with the file's size, modification
+/// time and inode, and computed again when any of them changed.
 fn file_hash(path: &Path) -> Option<String> {
-    std::fs::read(path).ok().map(|b| hex(&Sha256::digest(b)))
+    use std::os::unix::fs::MetadataExt;
+    type Seen = Vec<(PathBuf, (u64, i64, i64, u64), String)>;
+    static SEEN: std::sync::Mutex<Seen> = std::sync::Mutex::new(Vec::new());
+    let m = std::fs::metadata(path).ok()?;
+    let stamp = (m.len(), m.mtime(), m.mtime_nsec(), m.ino());
+    if let Ok(seen) = SEEN.lock() {
+        if let Some((_, _, h)) = seen.iter().find(|(p, s, _)| p == path && *s == stamp) {
+            return Some(h.clone());
+        }
+    }
+    let h = hex(&Sha256::digest(std::fs::read(path).ok()?));
+    if let Ok(mut seen) = SEEN.lock() {
+        seen.retain(|(p, _, _)| p != path);
+        if seen.len() < 256 {
+            seen.push((path.to_path_buf(), stamp, h.clone()));
+        }
+    }
+    Some(h)
 }
 
 /// A cached compilation: the SPIR-V, clang's diagnostics, and the files it depended on.

@@ -3,9 +3,10 @@
 //!
 //! Starting one of these programs costs more than compiling a small kernel: each one loads and
 //! relocates libLLVM (clang also libclang-cpp) first. The server has them loaded once and runs
-//! every request in a child it forks, so a tool that crashes ends that request only, as a
-//! separate program would; its output and exit status come back as a program's would
-//! (standard output and error together). See `clc/src/main.rs` for the protocol.
+//! the requests in a worker it forks (replaced after a number of requests), with LLVM's options
+//! reset before each, so a tool that crashes ends that request only, as a separate program
+//! would; its output and exit status come back as a program's would (standard output and error
+//! together). See `clc/src/main.rs` for the protocol and the worker.
 //!
 //! The server runs its own LLVM: requests go to it only for the tools of that LLVM (clang and
 //! opt from its bin directory, llvm-spirv of the same major version). Any failure to talk to it
@@ -147,13 +148,28 @@ impl Drop for Server {
     }
 }
 
+/// The canonical path of a tool program, resolved once per process (each build names the
+/// same three programs; resolving walks every symbolic link of the path again).
+fn canonical(program: &Path) -> PathBuf {
+    static RESOLVED: Mutex<Vec<(PathBuf, PathBuf)>> = Mutex::new(Vec::new());
+    let Ok(mut resolved) = RESOLVED.lock() else {
+        return program.canonicalize().unwrap_or_else(|_| program.to_path_buf());
+    };
+    if let Some((_, real)) = resolved.iter().find(|(p, _)| p == program) {
+        return real.clone();
+    }
+    let real = program.canonicalize().unwrap_or_else(|_| program.to_path_buf());
+    resolved.push((program.to_path_buf(), real.clone()));
+    real
+}
+
 /// Idle servers; a build takes one (or starts one) and puts it back.
 static IDLE: Mutex<Vec<Server>> = Mutex::new(Vec::new());
 
 fn through_server(tool: Tool, program: &Path, dir: &Path, args: &[OsString]) -> Option<Output> {
     let installed = installed()?;
     // clang finds its headers from its own location, as the program does (/proc/self/exe).
-    let real = program.canonicalize().unwrap_or_else(|_| program.to_path_buf());
+    let real = canonical(program);
     if !serves(installed, tool, &real) {
         return None;
     }
@@ -344,6 +360,59 @@ mod tests {
                 "{what} differs between the server and the program"
             );
         }
+    }
+
+    /// Requests served one after the other by the server's worker stay independent: a tool
+    /// that crashes ends only its own request (its signal comes back as a program's would),
+    /// and the requests after it, served by a fresh worker, give the same bytes as before it.
+    #[test]
+    fn a_crash_ends_only_its_own_request() {
+        if std::env::var_os("CLIFT_CLC").is_some_and(|v| v == "off") {
+            return;
+        }
+        let Some(installed) = installed() else { return };
+        let tools = crate::clc::toolchain().expect("clang and llvm-spirv installed");
+        if !serves(installed, Tool::LlvmSpirv, &tools.llvm_spirv.canonicalize().unwrap()) {
+            return;
+        }
+        let dir = scratch("crash");
+        std::fs::write(
+            dir.join("program.cl"),
+            "kernel void k(global int *a) { a[get_global_id(0)] *= 3; }\n",
+        )
+        .unwrap();
+        // Inline assembly: llvm-spirv 15 dereferences a null pointer on it.
+        std::fs::write(
+            dir.join("asm.cl"),
+            "kernel void k(global int *a) { int v; __asm__(\"nop\" : \"=r\"(v)); a[0] = v; }\n",
+        )
+        .unwrap();
+        let clang = |out: &str, input: &str| {
+            through_server(
+                Tool::Clang,
+                &tools.clang,
+                &dir,
+                &args(&["-c", "-target", "spir64", "-emit-llvm", "-o", out, input]),
+            )
+            .expect("the server answers")
+        };
+        let spirv = |input: &str, out: &str| {
+            through_server(Tool::LlvmSpirv, &tools.llvm_spirv, &dir, &args(&[input, "-o", out]))
+                .expect("the server answers")
+        };
+        let mut results = Vec::new();
+        for round in 0..2 {
+            assert!(clang("program.bc", "program.cl").status.success());
+            assert!(spirv("program.bc", "program.spv").status.success());
+            results.push(std::fs::read(dir.join("program.spv")).unwrap());
+            if round == 0 {
+                assert!(clang("asm.bc", "asm.cl").status.success());
+                let crashed = spirv("asm.bc", "asm.spv");
+                assert!(crashed.status.signal().is_some(), "{:?}", crashed.status);
+            }
+        }
+        assert!(results[0] == results[1], "the SPIR-V after a crash differs");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// A server that died is replaced by the program: the run still succeeds.

@@ -118,7 +118,12 @@ fn run(tool: Tool, program: &Path, dir: &Path, args: &[OsString]) -> Result<std:
 /// The SPIR-V extensions llvm-spirv may use: those of the OpenCL extensions the device
 /// reports whose built-ins it translates to extension instructions (without them it refuses
 /// the built-ins, or declares the Shader capability for OpBitFieldInsert and friends).
-pub fn spirv_ext_flag() -> Option<String> {
+pub fn spirv_ext_flag() -> Option<&'static str> {
+    static FLAG: OnceLock<Option<String>> = OnceLock::new();
+    FLAG.get_or_init(make_spirv_ext_flag).as_deref()
+}
+
+fn make_spirv_ext_flag() -> Option<String> {
     let f = &crate::device::FEATURES;
     let mut items = Vec::new();
     for (cl, spv) in [
