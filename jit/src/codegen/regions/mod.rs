@@ -139,6 +139,14 @@ pub(super) struct Emit<'e> {
     budget: usize,
 }
 
+/// Whether the region loops run in lockstep (see `RegionTx::lockstep`).
+pub(super) fn lockstep(t: &FnTx) -> bool {
+    t.group
+        .as_ref()
+        .and_then(|g| g.regions.as_ref())
+        .is_some_and(|r| r.lockstep)
+}
+
 /// Whether `inst` (a uniform value) may run once before the work-item loop: no memory access
 /// and no effect.
 fn hoistable(inst: &Instruction) -> bool {
@@ -497,17 +505,25 @@ impl FnTx<'_, '_, '_> {
         };
 
         // A work-item runs the region if it waits at its start; one waiting elsewhere keeps
-        // the group going.
+        // the group going. In lockstep, all of them wait there.
         self.b.switch_to_block(item);
-        let s = self.b.ins().load(types::I32, flags, rec, 0);
-        let here = self.b.ins().icmp_imm_u(IntCC::Equal, s, state as i64);
-        self.b.ins().brif(here, go, &[], skip, &[]);
-        self.b.switch_to_block(skip);
-        let waiting = self.b.ins().icmp_imm_u(IntCC::NotEqual, s, STATE_DONE as i64);
-        self.b.ins().brif(waiting, keep, &[], latch, &[]);
-        self.b.switch_to_block(keep);
-        self.b.ins().stack_store(types::I64, s, next, 0);
-        self.b.ins().jump(latch, &[]);
+        if lockstep(self) {
+            self.b.ins().jump(go, &[]);
+            for blk in [skip, keep] {
+                self.b.switch_to_block(blk);
+                self.b.ins().jump(latch, &[]);
+            }
+        } else {
+            let s = self.b.ins().load(types::I32, flags, rec, 0);
+            let here = self.b.ins().icmp_imm_u(IntCC::Equal, s, state as i64);
+            self.b.ins().brif(here, go, &[], skip, &[]);
+            self.b.switch_to_block(skip);
+            let waiting = self.b.ins().icmp_imm_u(IntCC::NotEqual, s, STATE_DONE as i64);
+            self.b.ins().brif(waiting, keep, &[], latch, &[]);
+            self.b.switch_to_block(keep);
+            self.b.ins().stack_store(types::I64, s, next, 0);
+            self.b.ins().jump(latch, &[]);
+        }
 
         self.b.switch_to_block(latch);
         let x1 = self.b.ins().iadd_imm_s(x, 1);
