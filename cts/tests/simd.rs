@@ -952,12 +952,26 @@ fn tree_reductions_over_rows() {
     let q = ctx.queue();
     let p = ctx.built_source("simd.cl", OPTS);
     let (k, kr) = (p.kernel("tree_rows"), p.kernel("tree_rows_rev"));
-    for (lx, ly) in [(8usize, 3usize), (5, 5), (16, 16), (1, 7), (7, 1), (64, 1), (3, 2), (17, 4), (4, 4)] {
+    for (lx, ly) in [
+        (8usize, 3usize),
+        (5, 5),
+        (16, 16),
+        (1, 7),
+        (7, 1),
+        (64, 1),
+        (3, 2),
+        (17, 4),
+        (4, 4),
+    ] {
         let (gx, gy) = (3usize, 2usize);
         let (nx, ny) = (gx * lx, gy * ly);
         let a: Vec<f32> = (0..nx * ny).map(|i| ((i * 7) % 19) as f32 - 9.0).collect();
         let ba = ctx.buffer_from(as_bytes(&a));
-        let (o, o2, pb) = (ctx.buffer(4 * gx * gy), ctx.buffer(4 * gx * gy), ctx.buffer(4 * nx * ny));
+        let (o, o2, pb) = (
+            ctx.buffer(4 * gx * gy),
+            ctx.buffer(4 * gx * gy),
+            ctx.buffer(4 * nx * ny),
+        );
         k.arg_mem(0, &ba);
         k.arg_mem(1, &o);
         k.arg_local(2, 4 * lx * ly);
@@ -967,7 +981,11 @@ fn tree_reductions_over_rows() {
         kr.arg_mem(2, &pb);
         kr.arg_local(3, 4 * lx * ly);
         q.run(&kr, &[], &[nx, ny], &[lx, ly]);
-        let (got, got2, gotp) = (read_f32(&q, &o, gx * gy), read_f32(&q, &o2, gx * gy), read_f32(&q, &pb, nx * ny));
+        let (got, got2, gotp) = (
+            read_f32(&q, &o, gx * gy),
+            read_f32(&q, &o2, gx * gy),
+            read_f32(&q, &pb, nx * ny),
+        );
         for (gyi, gxi) in (0..gy).flat_map(|y| (0..gx).map(move |x| (y, x))) {
             let items: Vec<usize> = (0..ly)
                 .flat_map(|y| (0..lx).map(move |x| (gyi * ly + y) * nx + gxi * lx + x))

@@ -16,6 +16,12 @@
 //! returning before a barrier the others reach) still finish: work-items not at the region's
 //! start are skipped, and the group goes on with a region where some are waiting.
 //!
+//! When every barrier lies in uniform control flow (`uniform::barriers_in_uniform_flow`), no
+//! kernel can break the rule: the loops run in lockstep, without writing or testing the
+//! states. The vector loop of such a region may then end a row early (`simd::Plan::row_cut`):
+//! in a reduction tree's `if (lid < off)` level, once four work-items skip the arm, so do the
+//! rest of the row, and their code would do nothing.
+//!
 //! A region often starts with work the same for every work-item: the loop test of a barrier
 //! loop, the bound of the next step. That uniform prefix runs once, before the work-item loop,
 //! following uniform branches; each place where it stops gets a work-item loop of its own.

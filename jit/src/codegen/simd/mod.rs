@@ -295,14 +295,18 @@ impl Plan {
         };
         let rest = &self.steps[k + 1..];
         let end = rest.iter().position(|(_, s)| *s == Step::EndIf)?;
-        if rest[..end].iter().any(|(_, s)| matches!(s, Step::Else | Step::If { .. })) {
+        if rest[..end]
+            .iter()
+            .any(|(_, s)| matches!(s, Step::Else | Step::If { .. }))
+        {
             return None;
         }
         // After the branch: its phis, computation, and the barrier that ends the body.
         let after = &rest[end + 1..];
-        let tail_ok = after.iter().enumerate().all(|(i, st)| {
-            plain(st) || (st.1 == Step::Yield && i + 1 == after.len())
-        });
+        let tail_ok = after
+            .iter()
+            .enumerate()
+            .all(|(i, st)| plain(st) || (st.1 == Step::Yield && i + 1 == after.len()));
         if !tail_ok {
             return None;
         }
@@ -333,7 +337,9 @@ impl Plan {
         let mut stack = vec![if a_first { x } else { y }];
         let mut seen = std::collections::HashSet::new();
         while let Some(id) = stack.pop() {
-            let Some((inst, step)) = defs.get(&id).copied() else { continue };
+            let Some((inst, step)) = defs.get(&id).copied() else {
+                continue;
+            };
             if !seen.insert(id) {
                 continue;
             }
