@@ -944,14 +944,19 @@ fn tree_reduction_in_barrier_regions() {
 
 /// Tree reductions over 2D groups of any shape (tree_rows, tree_rows_rev): the reduction's
 /// `if` is taken by the first work-items of each row (the vector loop then ends the row early
-/// once four skip it), by the last ones, and with values kept across the barriers; rows of
+/// once four skip it), by the last ones (tree_rows_top: no row cut), and with values kept
+/// across the barriers; rows of
 /// 1 to 17 work-items, partial vectors, one-row and one-column groups.
 #[test]
 fn tree_reductions_over_rows() {
     let ctx = Context::new();
     let q = ctx.queue();
     let p = ctx.built_source("simd.cl", OPTS);
-    let (k, kr) = (p.kernel("tree_rows"), p.kernel("tree_rows_rev"));
+    let (k, kr, kt) = (
+        p.kernel("tree_rows"),
+        p.kernel("tree_rows_rev"),
+        p.kernel("tree_rows_top"),
+    );
     for (lx, ly) in [
         (8usize, 3usize),
         (5, 5),
@@ -986,6 +991,11 @@ fn tree_reductions_over_rows() {
             read_f32(&q, &o2, gx * gy),
             read_f32(&q, &pb, nx * ny),
         );
+        kt.arg_mem(0, &ba);
+        kt.arg_mem(1, &o2);
+        kt.arg_local(2, 4 * lx * ly);
+        q.run(&kt, &[], &[nx, ny], &[lx, ly]);
+        let got3 = read_f32(&q, &o2, gx * gy);
         for (gyi, gxi) in (0..gy).flat_map(|y| (0..gx).map(move |x| (y, x))) {
             let items: Vec<usize> = (0..ly)
                 .flat_map(|y| (0..lx).map(move |x| (gyi * ly + y) * nx + gxi * lx + x))
@@ -995,6 +1005,7 @@ fn tree_reductions_over_rows() {
             let g = gyi * gx + gxi;
             assert_eq!(got[g], sum, "tree_rows {lx}x{ly}: group {g}");
             assert_eq!(got2[g], sum, "tree_rows_rev {lx}x{ly}: group {g}");
+            assert_eq!(got3[g], sum, "tree_rows_top {lx}x{ly}: group {g}");
             for &i in &items {
                 assert_eq!(gotp[i], a[i] * 2.0 + sum * 2.0, "tree_rows_rev {lx}x{ly}: p[{i}]");
             }

@@ -214,6 +214,27 @@ kernel void tree_rows_rev(global const float *a, global float *o, global float *
         o[g] = first;
 }
 
+// The reduction toward the group's last element alone: `lin >= n - (m - h)` is taken by a
+// row's last work-items, so four that skip it say nothing of the rest of the row (no row cut,
+// though nothing is kept per work-item across the barriers).
+kernel void tree_rows_top(global const float *a, global float *o, local float *t) {
+    uint w = get_local_size(0);
+    uint lin = get_local_id(1) * w + get_local_id(0);
+    uint n = w * get_local_size(1);
+    size_t g = get_group_id(1) * get_num_groups(0) + get_group_id(0);
+    t[lin] = a[get_global_id(1) * get_global_size(0) + get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint m = n; m > 1;) {
+        uint h = (m + 1) / 2;
+        if (lin >= n - (m - h))
+            t[lin] += t[lin - h];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        m = h;
+    }
+    if (lin == n - 1)
+        o[g] = t[n - 1];
+}
+
 // size_t index arithmetic: 64-bit values that differ between work-items (i % w, i / w, shifts),
 // (int)i, 64-bit comparisons, and a load through a computed index.
 kernel void sz_split(global const float *a, global float *o, global int *p, ulong w) {
