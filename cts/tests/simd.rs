@@ -942,6 +942,77 @@ fn tree_reduction_in_barrier_regions() {
     }
 }
 
+/// Tree reductions over 2D groups of any shape (tree_rows, tree_rows_rev): the reduction's
+/// `if` is taken by the first work-items of each row (the vector loop then ends the row early
+/// once four skip it), by the last ones (tree_rows_top: no row cut), and with values kept
+/// across the barriers; rows of
+/// 1 to 17 work-items, partial vectors, one-row and one-column groups.
+#[test]
+fn tree_reductions_over_rows() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("simd.cl", OPTS);
+    let (k, kr, kt) = (
+        p.kernel("tree_rows"),
+        p.kernel("tree_rows_rev"),
+        p.kernel("tree_rows_top"),
+    );
+    for (lx, ly) in [
+        (8usize, 3usize),
+        (5, 5),
+        (16, 16),
+        (1, 7),
+        (7, 1),
+        (64, 1),
+        (3, 2),
+        (17, 4),
+        (4, 4),
+    ] {
+        let (gx, gy) = (3usize, 2usize);
+        let (nx, ny) = (gx * lx, gy * ly);
+        let a: Vec<f32> = (0..nx * ny).map(|i| ((i * 7) % 19) as f32 - 9.0).collect();
+        let ba = ctx.buffer_from(as_bytes(&a));
+        let (o, o2, pb) = (
+            ctx.buffer(4 * gx * gy),
+            ctx.buffer(4 * gx * gy),
+            ctx.buffer(4 * nx * ny),
+        );
+        k.arg_mem(0, &ba);
+        k.arg_mem(1, &o);
+        k.arg_local(2, 4 * lx * ly);
+        q.run(&k, &[], &[nx, ny], &[lx, ly]);
+        kr.arg_mem(0, &ba);
+        kr.arg_mem(1, &o2);
+        kr.arg_mem(2, &pb);
+        kr.arg_local(3, 4 * lx * ly);
+        q.run(&kr, &[], &[nx, ny], &[lx, ly]);
+        let (got, got2, gotp) = (
+            read_f32(&q, &o, gx * gy),
+            read_f32(&q, &o2, gx * gy),
+            read_f32(&q, &pb, nx * ny),
+        );
+        kt.arg_mem(0, &ba);
+        kt.arg_mem(1, &o2);
+        kt.arg_local(2, 4 * lx * ly);
+        q.run(&kt, &[], &[nx, ny], &[lx, ly]);
+        let got3 = read_f32(&q, &o2, gx * gy);
+        for (gyi, gxi) in (0..gy).flat_map(|y| (0..gx).map(move |x| (y, x))) {
+            let items: Vec<usize> = (0..ly)
+                .flat_map(|y| (0..lx).map(move |x| (gyi * ly + y) * nx + gxi * lx + x))
+                .collect();
+            // Small integers: exact in any order.
+            let sum: f32 = items.iter().map(|&i| a[i]).sum();
+            let g = gyi * gx + gxi;
+            assert_eq!(got[g], sum, "tree_rows {lx}x{ly}: group {g}");
+            assert_eq!(got2[g], sum, "tree_rows_rev {lx}x{ly}: group {g}");
+            assert_eq!(got3[g], sum, "tree_rows_top {lx}x{ly}: group {g}");
+            for &i in &items {
+                assert_eq!(gotp[i], a[i] * 2.0 + sum * 2.0, "tree_rows_rev {lx}x{ly}: p[{i}]");
+            }
+        }
+    }
+}
+
 /// 64-bit compare-and-swap retry loops (cas_long, cas_ulong_local): the work-items of a vector
 /// leave at different rounds (`fail[i]` failures on purpose, then a try that can succeed), and
 /// an atomic that ran again for a work-item that had left would add its increment twice. Each
@@ -1025,10 +1096,13 @@ fn cas_retry_loops_on_64_bit_values() {
 }
 
 /// The barrier regions of tree_sum that run four work-items at a time.
-const VECTOR_REGIONS: [(&str, u32); 6] = [
+const VECTOR_REGIONS: [(&str, u32); 9] = [
     ("tree_sum", 0),
     ("tree_sum", 1),
     ("tree_sum", 2),
+    ("tree_rows", 0),
+    ("tree_rows", 1),
+    ("tree_rows", 2),
     ("cas_ulong_local", 0),
     ("cas_ulong_local", 1),
     ("cas_ulong_local", 2),

@@ -306,6 +306,16 @@ impl Gen {
         } else {
             "        lb[l] = fx;\n".to_string()
         };
+        // Then a tree reduction of the results whose `if` is taken by the first work-items of
+        // the row (the vector loop may end the row once four skip it); the form by kernel
+        // (not drawn: the other kernels stay as they were).
+        let cut = [
+            "l < m - h",
+            "m - h > l",
+            "(int)l < (int)(m - h)",
+            "l + h < m",
+            "(uint)l <= (uint)(m - h) - 1u",
+        ][n % 5];
         let ie = self.i(2);
         let reach = self.pick(&["i + 3", "(size_t)k + 100", "2 * i + 1", "i + (l & 3)"]);
         let stride = self.pick(&["1", "get_global_size(0)", "L"]);
@@ -328,7 +338,15 @@ impl Gen {
              \x20       la[l] = lb[l];\n\
              \x20       barrier(CLK_LOCAL_MEM_FENCE);\n\
              \x20   }}\n\
-             \x20   o[i] = la[l];\n\
+             \x20   lb[l] = la[l];\n\
+             \x20   barrier(CLK_LOCAL_MEM_FENCE);\n\
+             \x20   for (size_t m = L; m > 1;) {{\n\
+             \x20       size_t h = (m + 1) / 2;\n\
+             \x20       if ({cut}) lb[l] += lb[l + h];\n\
+             \x20       barrier(CLK_LOCAL_MEM_FENCE);\n\
+             \x20       m = h;\n\
+             \x20   }}\n\
+             \x20   o[i] = la[l] + lb[0];\n\
              }}\n"
         )
     }

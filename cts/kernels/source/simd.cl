@@ -156,6 +156,85 @@ kernel void tree_sum(global const float *a, global float *o, local float *t, uin
         o[get_group_id(0)] = t[0];
 }
 
+// A tree reduction over a 2D group's linear index with any number of work-items (halving
+// with a rounded-up step). `lin < m - h` is taken by the first work-items of a row and then by
+// none: in lockstep, four work-items that skip it end the row (the row cut). int indices.
+kernel void tree_rows(global const float *a, global float *o, local float *t) {
+    int w = get_local_size(0);
+    int lin = get_local_id(1) * w + get_local_id(0);
+    int n = w * get_local_size(1);
+    size_t g = get_group_id(1) * get_num_groups(0) + get_group_id(0);
+    t[lin] = a[get_global_id(1) * get_global_size(0) + get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int m = n; m > 1;) {
+        int h = (m + 1) / 2;
+        if (lin < m - h)
+            t[lin] += t[lin + h];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        m = h;
+    }
+    if (lin == 0)
+        o[g] = t[0];
+}
+
+// The same toward the group's last element with size_t indices: `m - h > k` (the affine side
+// second, shrinking) is again taken by a row's first work-items only; `lin >= n - (m - h)`
+// (taken by a row's last ones: no row cut) and a value each work-item keeps across the
+// barriers (no row cut either) in a second tree.
+kernel void tree_rows_rev(global const float *a, global float *o, global float *p, local float *t) {
+    size_t w = get_local_size(0);
+    size_t lin = get_local_id(1) * w + get_local_id(0);
+    size_t n = w * get_local_size(1);
+    size_t k = n - 1 - lin;
+    size_t g = get_group_id(1) * get_num_groups(0) + get_group_id(0);
+    size_t gl = get_global_id(1) * get_global_size(0) + get_global_id(0);
+    float mine = a[gl] * 2.0f;
+    t[k] = a[gl];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (size_t m = n; m > 1;) {
+        size_t h = (m + 1) / 2;
+        if (m - h > lin)
+            t[lin] += t[lin + h];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        m = h;
+    }
+    float first = t[0];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    t[lin] = mine;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (size_t m = n; m > 1;) {
+        size_t h = (m + 1) / 2;
+        if (lin >= n - (m - h))
+            t[lin] += t[lin - h];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        m = h;
+    }
+    p[gl] = mine + t[n - 1];
+    if (lin == 0)
+        o[g] = first;
+}
+
+// The reduction toward the group's last element alone: `lin >= n - (m - h)` is taken by a
+// row's last work-items, so four that skip it say nothing of the rest of the row (no row cut,
+// though nothing is kept per work-item across the barriers).
+kernel void tree_rows_top(global const float *a, global float *o, local float *t) {
+    uint w = get_local_size(0);
+    uint lin = get_local_id(1) * w + get_local_id(0);
+    uint n = w * get_local_size(1);
+    size_t g = get_group_id(1) * get_num_groups(0) + get_group_id(0);
+    t[lin] = a[get_global_id(1) * get_global_size(0) + get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint m = n; m > 1;) {
+        uint h = (m + 1) / 2;
+        if (lin >= n - (m - h))
+            t[lin] += t[lin - h];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        m = h;
+    }
+    if (lin == n - 1)
+        o[g] = t[n - 1];
+}
+
 // size_t index arithmetic: 64-bit values that differ between work-items (i % w, i / w, shifts),
 // (int)i, 64-bit comparisons, and a load through a computed index.
 kernel void sz_split(global const float *a, global float *o, global int *p, ulong w) {

@@ -60,6 +60,10 @@ pub(crate) struct RegionTx {
     /// Region loops (`regions`; `any` then holds the next region's state): where the uniform
     /// values live across barriers are kept, once per group.
     pub gslot: Option<StackSlot>,
+    /// Region loops over a body whose barriers all lie in uniform control flow
+    /// (`uniform::barriers_in_uniform_flow`): every work-item is always at the same barrier,
+    /// so the records' states are neither written nor tested.
+    pub lockstep: bool,
 }
 
 pub(crate) type Slot = (Variable, i32, types::Type);
@@ -524,6 +528,10 @@ fn build(
     } else {
         HashSet::new()
     };
+    // (`CLIFT_LOCKSTEP=0` keeps the states, to compare.)
+    let lockstep = starts.is_some()
+        && std::env::var("CLIFT_LOCKSTEP").as_deref() != Ok("0")
+        && uniform::barriers_in_uniform_flow(body, &order, &uniform, &|i| is_barrier(cx, i));
     {
         let b = FunctionBuilder::new(&mut ctx.func, fbc);
         let mut t = FnTx::new(cx, b, body.result_type);
@@ -797,6 +805,7 @@ fn build(
                     var_offsets,
                     barriers,
                     gslot,
+                    lockstep,
                 }),
             });
             let ids = GroupIds {
@@ -964,6 +973,7 @@ fn build(
                         var_offsets,
                         barriers,
                         gslot,
+                        lockstep: false,
                     },
                 ));
             }
@@ -1002,7 +1012,7 @@ fn build(
             if let Some(g) = t.group.as_mut() {
                 g.builtins = vb;
             }
-            t.simd_body(plan, xhead, &rest, simd::Vecs::default())?;
+            t.simd_body(plan, xhead, &rest, simd::Vecs::default(), None)?;
             let nx = t.b.ins().iadd_imm_s(vx, simd::LANES);
             let ngx = t.b.ins().iadd_imm_s(vgx, simd::LANES);
             t.b.ins().jump(vhead, &[BlockArg::Value(nx), BlockArg::Value(ngx)]);
@@ -1084,7 +1094,7 @@ impl FnTx<'_, '_, '_> {
     pub fn finish_item(&mut self) -> R<bool> {
         let Some(g) = &self.group else { return Ok(false) };
         let latch = g.latch;
-        if let Some(r) = &g.regions {
+        if let Some(r) = g.regions.as_ref().filter(|r| !r.lockstep) {
             let rec = r.rec;
             let d = self.b.ins().iconst(types::I32, STATE_DONE as i64);
             self.b.ins().store(MemFlagsData::trusted(), d, rec, 0);
@@ -1103,6 +1113,7 @@ impl FnTx<'_, '_, '_> {
         };
         let latch = g.latch;
         let (rec, any, state, cont, gslot) = (r.rec, r.any, bp.state, bp.cont, r.gslot);
+        let lockstep = r.lockstep;
         let slots = bp.slots.clone();
         let uslots = bp.uslots.clone();
         let remat = bp.remat.clone();
@@ -1117,7 +1128,9 @@ impl FnTx<'_, '_, '_> {
             }
         }
         let s = self.b.ins().iconst(types::I32, state as i64);
-        self.b.ins().store(flags, s, rec, 0);
+        if !lockstep {
+            self.b.ins().store(flags, s, rec, 0);
+        }
         // Region loops: the next region is this barrier's (`any` holds it); the single sweep
         // loop only notes that some work-item yielded.
         let mark = if cont.is_none() {

@@ -162,6 +162,88 @@ pub(crate) fn uniform_values(cx: &Ctx, f: &Function, order: &[usize]) -> HashSet
     out
 }
 
+/// Whether every barrier of body `f` (`order`: its reachable blocks, entry first) lies in
+/// uniform control flow: no branch on a divergent condition (`uniform`: the uniform values, see
+/// [`uniform_values`]) reaches a barrier before its paths meet again (its immediate
+/// post-dominator; a branch with none, such as one whose arm returns, reaches everything after
+/// it). Then the barriers a work-item passes, and in which order, depend on uniform values
+/// only: every work-item of the group is at the same barrier whenever one is, and the region
+/// loops need not keep nor test each work-item's state ("lockstep"). Bodies too big to analyse
+/// are not.
+pub(crate) fn barriers_in_uniform_flow(
+    f: &Function,
+    order: &[usize],
+    uniform: &HashSet<Id>,
+    is_barrier: &dyn Fn(&Instruction) -> bool,
+) -> bool {
+    let n = order.len();
+    if n == 0 || n > MAX_BLOCKS {
+        return false;
+    }
+    let pos: HashMap<Id, usize> = order
+        .iter()
+        .enumerate()
+        .map(|(i, &bi)| (f.blocks[bi].label, i))
+        .collect();
+    let succ: Vec<Vec<usize>> = order
+        .iter()
+        .map(|&bi| {
+            let mut s = successor_blocks(&f.blocks[bi], &pos);
+            s.dedup();
+            s
+        })
+        .collect();
+    let defined: HashSet<Id> = order
+        .iter()
+        .flat_map(|&bi| &f.blocks[bi].instructions)
+        .filter_map(|i| i.result_id)
+        .collect();
+    // A condition is divergent when the body computes it and it is not uniform (constants
+    // and kernel arguments are uniform).
+    let divergent = |c: &Id| defined.contains(c) && !uniform.contains(c);
+    let has_barrier: Vec<bool> = order
+        .iter()
+        .map(|&bi| f.blocks[bi].instructions.iter().any(is_barrier))
+        .collect();
+    if !has_barrier.iter().any(|b| *b) {
+        return true;
+    }
+    // Calls may hold barriers of their own; only straight kernel bodies are judged.
+    if order
+        .iter()
+        .flat_map(|&bi| &f.blocks[bi].instructions)
+        .any(|i| i.opcode == Op::FunctionCall)
+    {
+        return false;
+    }
+    let ipdom = immediate_post_dominators(&succ);
+    for p in 0..n {
+        if succ[p].len() < 2 {
+            continue;
+        }
+        let Some(t) = f.blocks[order[p]].instructions.last() else {
+            continue;
+        };
+        let cond = match (t.opcode, t.operands.first()) {
+            (Op::BranchConditional | Op::Switch, Some(Operand::IdRef(c))) => *c,
+            _ => return false,
+        };
+        if !divergent(&cond) {
+            continue;
+        }
+        let stop = ipdom[p];
+        for &s in &succ[p] {
+            if reach(&succ, s, stop)
+                .into_iter()
+                .any(|b| Some(b) != stop && has_barrier[b])
+            {
+                return false;
+            }
+        }
+    }
+    true
+}
+
 /// Whether `inst`'s result may differ between work-items whatever its operands.
 fn always_divergent(cx: &Ctx, inst: &Instruction, is_ptr: &dyn Fn(&Id) -> bool) -> bool {
     use Op::*;

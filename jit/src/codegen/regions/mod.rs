@@ -16,6 +16,12 @@
 //! returning before a barrier the others reach) still finish: work-items not at the region's
 //! start are skipped, and the group goes on with a region where some are waiting.
 //!
+//! When every barrier lies in uniform control flow (`uniform::barriers_in_uniform_flow`), no
+//! kernel can break the rule: the loops run in lockstep, without writing or testing the
+//! states. The vector loop of such a region may then end a row early (`simd::Plan::row_cut`):
+//! in a reduction tree's `if (lid < off)` level, once four work-items skip the arm, so do the
+//! rest of the row, and their code would do nothing.
+//!
 //! A region often starts with work the same for every work-item: the loop test of a barrier
 //! loop, the bound of the next step. That uniform prefix runs once, before the work-item loop,
 //! following uniform branches; each place where it stops gets a work-item loop of its own.
@@ -137,6 +143,14 @@ pub(super) struct Emit<'e> {
     deferred: Vec<Instruction>,
     /// Instructions the region code may still translate.
     budget: usize,
+}
+
+/// Whether the region loops run in lockstep (see `RegionTx::lockstep`).
+pub(super) fn lockstep(t: &FnTx) -> bool {
+    t.group
+        .as_ref()
+        .and_then(|g| g.regions.as_ref())
+        .is_some_and(|r| r.lockstep)
 }
 
 /// Whether `inst` (a uniform value) may run once before the work-item loop: no memory access
@@ -497,17 +511,25 @@ impl FnTx<'_, '_, '_> {
         };
 
         // A work-item runs the region if it waits at its start; one waiting elsewhere keeps
-        // the group going.
+        // the group going. In lockstep, all of them wait there.
         self.b.switch_to_block(item);
-        let s = self.b.ins().load(types::I32, flags, rec, 0);
-        let here = self.b.ins().icmp_imm_u(IntCC::Equal, s, state as i64);
-        self.b.ins().brif(here, go, &[], skip, &[]);
-        self.b.switch_to_block(skip);
-        let waiting = self.b.ins().icmp_imm_u(IntCC::NotEqual, s, STATE_DONE as i64);
-        self.b.ins().brif(waiting, keep, &[], latch, &[]);
-        self.b.switch_to_block(keep);
-        self.b.ins().stack_store(types::I64, s, next, 0);
-        self.b.ins().jump(latch, &[]);
+        if lockstep(self) {
+            self.b.ins().jump(go, &[]);
+            for blk in [skip, keep] {
+                self.b.switch_to_block(blk);
+                self.b.ins().jump(latch, &[]);
+            }
+        } else {
+            let s = self.b.ins().load(types::I32, flags, rec, 0);
+            let here = self.b.ins().icmp_imm_u(IntCC::Equal, s, state as i64);
+            self.b.ins().brif(here, go, &[], skip, &[]);
+            self.b.switch_to_block(skip);
+            let waiting = self.b.ins().icmp_imm_u(IntCC::NotEqual, s, STATE_DONE as i64);
+            self.b.ins().brif(waiting, keep, &[], latch, &[]);
+            self.b.switch_to_block(keep);
+            self.b.ins().stack_store(types::I64, s, next, 0);
+            self.b.ins().jump(latch, &[]);
+        }
 
         self.b.switch_to_block(latch);
         let x1 = self.b.ins().iadd_imm_s(x, 1);

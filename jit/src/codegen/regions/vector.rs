@@ -203,6 +203,52 @@ impl FnTx<'_, '_, '_> {
         Ok(out)
     }
 
+    /// At the barrier that ends the vector plan, the uniform values kept across it, once for
+    /// the group.
+    fn yield_uniform(&mut self, plan: &simd::Plan) -> R {
+        let Some(at) = plan.yield_at else { return Ok(()) };
+        let r = self.group.as_ref().and_then(|g| g.regions.as_ref());
+        let Some((bp, gslot)) = r.and_then(|r| Some((r.barriers.get(&at)?, r.gslot))) else {
+            return Err(CompileError::new("vector plan: unknown barrier"));
+        };
+        let uslots = bp.uslots.clone();
+        if let Some(gs) = gslot {
+            for (var, off, _) in &uslots {
+                let v = self.b.use_var(*var);
+                self.b.ins().stack_store(types::I64, v, gs, *off);
+            }
+        }
+        Ok(())
+    }
+
+    /// The row cut of a region's vector plan in lockstep ([`simd::Plan::row_cut`]): when the
+    /// barrier that ends it keeps no work-item's own value, and the uniform values it keeps
+    /// are defined before the branch. `vx`: the vector's first x.
+    fn row_cut(&mut self, plan: &simd::Plan, vx: Value, g: &GroupIds) -> Option<simd::RowCut> {
+        let r = self.group.as_ref()?.regions.as_ref()?;
+        let kept: HashSet<Id> = match plan.yield_at {
+            Some(at) => {
+                let bp = r.barriers.get(&at)?;
+                if !bp.slots.is_empty() {
+                    return None;
+                }
+                let vars: Vec<Variable> = bp.uslots.iter().map(|(v, ..)| *v).collect();
+                r.crossing
+                    .iter()
+                    .filter(|(_, vs)| vs.iter().any(|v| vars.contains(v)))
+                    .map(|(id, _)| *id)
+                    .chain(bp.remat.iter().filter_map(|i| i.result_id))
+                    .collect()
+            }
+            None => HashSet::new(),
+        };
+        let step = plan.row_cut(&kept)?;
+        let block = self.b.create_block();
+        let left = self.b.ins().isub(g.lsz[0], vx);
+        let rem = self.b.ins().iadd_imm_s(left, -1);
+        Some(simd::RowCut { step, block, rem })
+    }
+
     /// The vector loop of a region: four work-items of the row at a time (all waiting at the
     /// region's start), handing four that cannot run together, and the row's last ones, to
     /// the scalar loop `xhead`.
@@ -234,20 +280,25 @@ impl FnTx<'_, '_, '_> {
         let c = self.b.ins().band(fits, calm);
         let rest = [vx, vgx, vrec, g.lsz[0]].map(BlockArg::Value);
         self.b.ins().brif(c, vitem, &[], xhead, &rest);
-        // All four at the region's start?
+        // All four at the region's start? (In lockstep, always.)
         self.b.switch_to_block(vitem);
-        let mut differ = None;
-        for l in 0..lanes {
-            let s = self.b.ins().load(types::I32, flags, vrec, (l * record) as i32);
-            let d = self.b.ins().bxor_imm_s(s, e.state as i64);
-            differ = Some(match differ {
-                None => d,
-                Some(a) => self.b.ins().bor(a, d),
-            });
-        }
         let four = [vx, vgx, vrec, last].map(BlockArg::Value);
-        let differ = differ.ok_or_else(|| CompileError::new("no lanes"))?;
-        self.b.ins().brif(differ, xhead, &four, vgo, &[]);
+        let lockstep = super::lockstep(self);
+        if lockstep {
+            self.b.ins().jump(vgo, &[]);
+        } else {
+            let mut differ = None;
+            for l in 0..lanes {
+                let s = self.b.ins().load(types::I32, flags, vrec, (l * record) as i32);
+                let d = self.b.ins().bxor_imm_s(s, e.state as i64);
+                differ = Some(match differ {
+                    None => d,
+                    Some(a) => self.b.ins().bor(a, d),
+                });
+            }
+            let differ = differ.ok_or_else(|| CompileError::new("no lanes"))?;
+            self.b.ins().brif(differ, xhead, &four, vgo, &[]);
+        }
         self.b.switch_to_block(vbail);
         let n = self.b.ins().stack_load(types::I64, types::I32, bails, 0);
         let n1 = self.b.ins().iadd_imm_s(n, 1);
@@ -281,22 +332,22 @@ impl FnTx<'_, '_, '_> {
                 .collect();
             self.simd_input(id, plan, &comps, &mut inputs)?;
         }
-        let vecs = self.simd_body(plan, vbail, &[], inputs)?;
+        // In lockstep, a reduction tree's `if (lid < off)` may end the row early.
+        let cut = match lockstep {
+            true => self.row_cut(plan, vx, g),
+            false => None,
+        };
+        let vecs = self.simd_body(plan, vbail, &[], inputs, cut.as_ref())?;
         // The end: a barrier (uniform values saved once, the four wait there) or the return.
         let state = match plan.yield_at {
             Some(at) => {
                 let r = self.group.as_ref().and_then(|g| g.regions.as_ref());
                 let bp = r.and_then(|r| r.barriers.get(&at));
-                let (Some(bp), Some(r)) = (bp, r) else {
+                let Some(bp) = bp else {
                     return Err(CompileError::new("vector plan: unknown barrier"));
                 };
-                let (uslots, slots, st, gslot) = (bp.uslots.clone(), bp.slots.clone(), bp.state, r.gslot);
-                if let Some(gs) = gslot {
-                    for (var, off, _) in &uslots {
-                        let v = self.b.use_var(*var);
-                        self.b.ins().stack_store(types::I64, v, gs, *off);
-                    }
-                }
+                let (slots, st) = (bp.slots.clone(), bp.state);
+                self.yield_uniform(plan)?;
                 // Each work-item's own values, lane by lane into its record.
                 let ids = self
                     .slot_ids(&slots)
@@ -319,8 +370,10 @@ impl FnTx<'_, '_, '_> {
             None => STATE_DONE,
         };
         let sv = self.b.ins().iconst(types::I32, state as i64);
-        for l in 0..lanes {
-            self.b.ins().store(flags, sv, vrec, (l * record) as i32);
+        if !lockstep {
+            for l in 0..lanes {
+                self.b.ins().store(flags, sv, vrec, (l * record) as i32);
+            }
         }
         if state != STATE_DONE {
             self.b.ins().stack_store(types::I64, sv, e.next, 0);
@@ -333,6 +386,19 @@ impl FnTx<'_, '_, '_> {
         ]
         .map(BlockArg::Value);
         self.b.ins().jump(vhead, &n);
+        if let Some(cut) = cut {
+            // The rest of the row skipped: the uniform values and the next region as at the
+            // end (the row cut keeps no work-item's own values).
+            self.b.switch_to_block(cut.block);
+            self.yield_uniform(plan)?;
+            if state != STATE_DONE {
+                let sv = self.b.ins().iconst(types::I32, state as i64);
+                self.b.ins().stack_store(types::I64, sv, e.next, 0);
+            }
+            let end = [g.lsz[0], vgx, vrec, g.lsz[0]].map(BlockArg::Value);
+            self.b.ins().jump(xhead, &end);
+            self.b.seal_block(cut.block);
+        }
         Ok(())
     }
 }

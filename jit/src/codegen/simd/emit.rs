@@ -55,6 +55,17 @@ struct BranchPhi {
     rep: Option<Rep>,
 }
 
+/// Where a region's vector body may leave the rest of its row (see [`Plan::row_cut`]).
+pub(crate) struct RowCut {
+    /// The plan's step (a Step::If) whose arm no later work-item of the row takes once four
+    /// skip it together.
+    pub step: usize,
+    /// Where the body goes then.
+    pub block: Block,
+    /// Work-items of the row after the vector's first (I64).
+    pub rem: Value,
+}
+
 /// The values of the vector body that differ between work-items, as [`Rep`] says.
 #[derive(Default)]
 pub(crate) struct Vecs {
@@ -131,7 +142,14 @@ impl FnTx<'_, '_, '_> {
     /// with `bail_args` (before any store). Ends in the block where the body ends.
     /// `inputs`: the four lanes of the plan's inputs ([`FnTx::simd_input`]). Gives the four
     /// lanes of the values at the end.
-    pub(crate) fn simd_body(&mut self, plan: &Plan, bail: Block, bail_args: &[BlockArg], inputs: Vecs) -> R<Vecs> {
+    pub(crate) fn simd_body(
+        &mut self,
+        plan: &Plan,
+        bail: Block,
+        bail_args: &[BlockArg],
+        inputs: Vecs,
+        cut: Option<&RowCut>,
+    ) -> R<Vecs> {
         let mut vecs = inputs;
         let mut branch: Option<Branch> = None;
         let mut looping: Option<Loop> = None;
@@ -281,6 +299,10 @@ impl FnTx<'_, '_, '_> {
                         self.b.seal_block(first);
                         self.b.switch_to_block(first);
                         self.b.def_var(ev, t);
+                    } else if let Some(cut) = cut.filter(|cut| cut.step == k) {
+                        self.cut_branch(c, negate, [first, second], cut, plan, &vecs, bail, bail_args)?;
+                        self.b.seal_block(first);
+                        self.b.switch_to_block(first);
                     } else {
                         self.all_or_none_branch(c, negate, [first, second], plan, &vecs, bail, bail_args)?;
                         self.b.seal_block(first);
@@ -551,6 +573,64 @@ impl FnTx<'_, '_, '_> {
         self.b.seal_block(check);
         self.b.switch_to_block(check);
         self.b.ins().brif(none, no, &[], bail, bail_args);
+        Ok(())
+    }
+
+    /// As [`all_or_none_branch`](Self::all_or_none_branch) for the branch of a [`RowCut`]:
+    /// when no lane takes the arm and the compared affine value does not wrap around within
+    /// the rest of the row, no later work-item of the row takes it either, and the body goes
+    /// to the cut's block instead.
+    #[allow(clippy::too_many_arguments)]
+    fn cut_branch(
+        &mut self,
+        c: Id,
+        negate: bool,
+        [yes, no]: [Block; 2],
+        cut: &RowCut,
+        plan: &Plan,
+        vecs: &Vecs,
+        bail: Block,
+        bail_args: &[BlockArg],
+    ) -> R {
+        let (aff, s) = plan
+            .monotone_affine(c)
+            .ok_or_else(|| CompileError::new("vector plan: a row cut without an affine comparison"))?;
+        let (all, none) = self.all_or_none(c, plan, vecs)?;
+        let (all, none) = if negate { (none, all) } else { (all, none) };
+        let (check, skip) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(all, yes, &[], check, &[]);
+        self.b.seal_block(check);
+        self.b.switch_to_block(check);
+        self.b.ins().brif(none, skip, &[], bail, bail_args);
+        self.b.seal_block(skip);
+        self.b.switch_to_block(skip);
+        // The affine value at the row's last work-item, base + stride * rem (rem < 2^20 and
+        // |stride| <= 2^10: no overflow), lies beyond the base in the stride's direction, in
+        // signed and in unsigned order: no lane wraps around.
+        let base = self.val1(aff)?;
+        let t = self.b.func.dfg.value_type(base);
+        if t != types::I64 && t != types::I32 {
+            self.b.ins().jump(no, &[]);
+            return Ok(());
+        }
+        let few = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, cut.rem, 1 << 20);
+        let rem = if t == types::I64 {
+            cut.rem
+        } else {
+            self.b.ins().ireduce(t, cut.rem)
+        };
+        let d = self.b.ins().imul_imm_s(rem, s);
+        let last = self.b.ins().iadd(base, d);
+        let (ucc, scc) = if s >= 0 {
+            (IntCC::UnsignedGreaterThanOrEqual, IntCC::SignedGreaterThanOrEqual)
+        } else {
+            (IntCC::UnsignedLessThanOrEqual, IntCC::SignedLessThanOrEqual)
+        };
+        let nu = self.b.ins().icmp(ucc, last, base);
+        let ns = self.b.ins().icmp(scc, last, base);
+        let ok = self.b.ins().band(nu, ns);
+        let ok = self.b.ins().band(ok, few);
+        self.b.ins().brif(ok, cut.block, &[], no, &[]);
         Ok(())
     }
 
@@ -854,10 +934,24 @@ impl FnTx<'_, '_, '_> {
             } else {
                 (IntCC::UnsignedLessThanOrEqual, IntCC::SignedLessThanOrEqual)
             };
-            let nu = self.b.ins().icmp(ucc, last, base);
-            let ns = self.b.ins().icmp(scc, last, base);
-            let no_wrap = self.b.ins().band(nu, ns);
             let cc = int_cc(cmp.opcode).ok_or_else(|| self.err(cmp, "vector plan: not an ordered comparison"))?;
+            // Only the comparison's own order matters: the lanes are monotone in it when they
+            // do not wrap around in it.
+            let no_wrap = match cc {
+                IntCC::SignedLessThan
+                | IntCC::SignedLessThanOrEqual
+                | IntCC::SignedGreaterThan
+                | IntCC::SignedGreaterThanOrEqual => self.b.ins().icmp(scc, last, base),
+                IntCC::UnsignedLessThan
+                | IntCC::UnsignedLessThanOrEqual
+                | IntCC::UnsignedGreaterThan
+                | IntCC::UnsignedGreaterThanOrEqual => self.b.ins().icmp(ucc, last, base),
+                _ => {
+                    let nu = self.b.ins().icmp(ucc, last, base);
+                    let ns = self.b.ins().icmp(scc, last, base);
+                    self.b.ins().band(nu, ns)
+                }
+            };
             let (xv, yv) = (self.val1(x)?, self.val1(y)?);
             let (x3, y3) = if aff == x { (last, yv) } else { (xv, last) };
             let c0 = self.b.ins().icmp(cc, xv, yv);

@@ -78,7 +78,7 @@ mod emit;
 mod image;
 mod plan;
 
-pub(crate) use emit::Vecs;
+pub(crate) use emit::{RowCut, Vecs};
 pub(crate) use plan::{plan, plan_live};
 
 use super::layout::{Id, Scalar, Ty};
@@ -230,6 +230,153 @@ impl Plan {
     /// The id value `id` has at the end of the body (after the loops that define it).
     pub(crate) fn at_end(&self, id: Id) -> Id {
         self.renamed.get(&id).copied().unwrap_or(id)
+    }
+
+    /// The step of the branch after which a row's remaining work-items may be skipped (a
+    /// region in lockstep, `regions`): the body's first branch, an if without else on a
+    /// Monotone comparison whose arm is taken by the row's first work-items and then by none
+    /// (`lid < off` of a reduction tree), with nothing but computation before it and after its
+    /// end (no memory writes, calls, built-in calls, loops or other branches; no value of
+    /// `kept`, the uniform values saved at the body's end, defined from that branch on). When
+    /// four work-items at once skip the arm, so would every later one of the row, and their
+    /// code would do nothing: the caller goes on with the next row (after checking that the
+    /// compared value does not wrap around within the row).
+    pub(crate) fn row_cut(&self, kept: &std::collections::HashSet<Id>) -> Option<usize> {
+        use rspirv::spirv::Op;
+        let quiet = |inst: &Instruction| {
+            let name = format!("{:?}", inst.opcode);
+            !(matches!(
+                inst.opcode,
+                Op::Store
+                    | Op::CopyMemory
+                    | Op::CopyMemorySized
+                    | Op::ImageWrite
+                    | Op::FunctionCall
+                    | Op::ExtInst
+                    | Op::Variable
+                    | Op::ControlBarrier
+                    | Op::MemoryBarrier
+            ) || name.starts_with("Atomic")
+                || name.starts_with("Group")
+                || name.starts_with("Subgroup"))
+        };
+        // (A guard that fails sends the four work-items to the scalar loop before the branch.)
+        let plain = |(inst, step): &(Instruction, Step)| {
+            matches!(
+                step,
+                Step::Scalar
+                    | Step::ScalarGuarded(_)
+                    | Step::Builtin
+                    | Step::Vector
+                    | Step::CaseEq
+                    | Step::Lanes
+                    | Step::Deferred
+                    | Step::Phi
+            ) && quiet(inst)
+        };
+        let k = self.steps.iter().position(|(_, s)| {
+            !matches!(
+                s,
+                Step::Scalar
+                    | Step::ScalarGuarded(_)
+                    | Step::Builtin
+                    | Step::Vector
+                    | Step::CaseEq
+                    | Step::Lanes
+                    | Step::Deferred
+                    | Step::Phi
+            )
+        })?;
+        if !self.steps[..k].iter().all(plain) {
+            return None;
+        }
+        let (inst, Step::If { negate, masked: false }) = &self.steps[k] else {
+            return None;
+        };
+        let rest = &self.steps[k + 1..];
+        let end = rest.iter().position(|(_, s)| *s == Step::EndIf)?;
+        if rest[..end]
+            .iter()
+            .any(|(_, s)| matches!(s, Step::Else | Step::If { .. }))
+        {
+            return None;
+        }
+        // After the branch: its phis, computation, and the barrier that ends the body.
+        let after = &rest[end + 1..];
+        let tail_ok = after
+            .iter()
+            .enumerate()
+            .all(|(i, st)| plain(st) || (st.1 == Step::Yield && i + 1 == after.len()));
+        if !tail_ok {
+            return None;
+        }
+        if self.steps[k..]
+            .iter()
+            .any(|(i, _)| i.result_id.is_some_and(|r| kept.contains(&r)))
+        {
+            return None;
+        }
+        let c = crate::codegen::translate::op_id(inst, 0).ok()?;
+        let cmp = self.monotone.get(&c)?;
+        let (x, y) = (
+            crate::codegen::translate::op_id(cmp, 0).ok()?,
+            crate::codegen::translate::op_id(cmp, 1).ok()?,
+        );
+        let (a_first, s) = match (self.class.get(&x).copied(), self.class.get(&y).copied()) {
+            (Some(Class::Affine(s)), _) => (true, s),
+            (_, Some(Class::Affine(s))) => (false, s),
+            _ => return None,
+        };
+        // The compared value is affine over the whole row when it is computed without a
+        // guard (an extension of a 32-bit affine value is affine only while that value does
+        // not wrap around, which a guard checks for four work-items, not for the row).
+        let defs: std::collections::HashMap<Id, &(Instruction, Step)> = self.steps[..k]
+            .iter()
+            .filter_map(|st| Some((st.0.result_id?, st)))
+            .collect();
+        let mut stack = vec![if a_first { x } else { y }];
+        let mut seen = std::collections::HashSet::new();
+        while let Some(id) = stack.pop() {
+            let Some((inst, step)) = defs.get(&id).copied() else {
+                continue;
+            };
+            if !seen.insert(id) {
+                continue;
+            }
+            if matches!(step, Step::ScalarGuarded(_)) {
+                return None;
+            }
+            stack.extend(inst.operands.iter().filter_map(|o| match o {
+                rspirv::dr::Operand::IdRef(r) => Some(*r),
+                _ => None,
+            }));
+        }
+        // The row's end is checked for wrapping with `stride * (work-items left)` (fewer than
+        // 2^20 of them), which must not overflow.
+        if s == 0 || s.abs() > 1 << 10 {
+            return None;
+        }
+        let less = match cmp.opcode {
+            Op::ULessThan | Op::ULessThanEqual | Op::SLessThan | Op::SLessThanEqual => true,
+            Op::UGreaterThan | Op::UGreaterThanEqual | Op::SGreaterThan | Op::SGreaterThanEqual => false,
+            _ => return None,
+        };
+        // The comparison holds for the first work-items of the row and then no longer (the
+        // affine side grows and is the smaller one, or shrinks and is the greater one).
+        let decreasing = (less == a_first) == (s > 0);
+        (decreasing != *negate).then_some(k)
+    }
+
+    /// The affine operand of Monotone comparison `c` and its stride.
+    pub(crate) fn monotone_affine(&self, c: Id) -> Option<(Id, i64)> {
+        let cmp = self.monotone.get(&c)?;
+        let x = crate::codegen::translate::op_id(cmp, 0).ok()?;
+        let y = crate::codegen::translate::op_id(cmp, 1).ok()?;
+        match (self.class.get(&x).copied(), self.class.get(&y).copied()) {
+            (Some(Class::Affine(s)), _) => Some((x, s)),
+            (_, Some(Class::Affine(s))) => Some((y, s)),
+            _ => None,
+        }
     }
 
     /// Whether an instruction of the plan refers to one of `ids`.

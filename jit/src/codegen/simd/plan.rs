@@ -1390,7 +1390,13 @@ fn classify_vector(
         | Op::UGreaterThanEqual
         | Op::SGreaterThanEqual
             if matches!((c(0)?, c(1)?), (Affine(s), Uniform) | (Uniform, Affine(s)) if s.abs() < 1 << 28)
-                && int_bits(cx, value_type(cx, tys, id(0)?)?).is_some_and(|b| b == 32 || b == 64) =>
+                // (Either operand's type: a uniform one the region's prefix computed has none
+                // here.)
+                && [0, 1]
+                    .iter()
+                    .find_map(|&k| value_type(cx, tys, id(k)?))
+                    .and_then(|t| int_bits(cx, t))
+                    .is_some_and(|b| b == 32 || b == 64) =>
         {
             Some((Step::Deferred, Some(Monotone)))
         }
