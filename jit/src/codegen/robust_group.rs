@@ -160,31 +160,6 @@ fn lit_at(inst: &Instruction, i: usize) -> Option<u32> {
     }
 }
 
-fn is_atomic(op: Op) -> bool {
-    matches!(
-        op,
-        Op::AtomicLoad
-            | Op::AtomicStore
-            | Op::AtomicExchange
-            | Op::AtomicCompareExchange
-            | Op::AtomicCompareExchangeWeak
-            | Op::AtomicIIncrement
-            | Op::AtomicIDecrement
-            | Op::AtomicIAdd
-            | Op::AtomicISub
-            | Op::AtomicSMin
-            | Op::AtomicUMin
-            | Op::AtomicSMax
-            | Op::AtomicUMax
-            | Op::AtomicAnd
-            | Op::AtomicOr
-            | Op::AtomicXor
-            | Op::AtomicFAddEXT
-            | Op::AtomicFMinEXT
-            | Op::AtomicFMaxEXT
-    )
-}
-
 impl<'a, 'm> Builder<'a, 'm> {
     fn push(&mut self, n: Node, w: u32) -> usize {
         self.nodes.push((n, w));
@@ -591,7 +566,7 @@ pub(crate) fn plan(cx: &Ctx, f: &Function, kinds: &[ArgKind]) -> Plan {
             let ops: &[usize] = match inst.opcode {
                 Op::Load | Op::Store => &[0],
                 Op::CopyMemory | Op::CopyMemorySized => &[0, 1],
-                op if is_atomic(op) => &[0],
+                op if crate::spirv::validate::is_atomic(op) => &[0],
                 _ => &[],
             };
             for &i in ops {

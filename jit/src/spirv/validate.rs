@@ -1001,7 +1001,8 @@ fn type_kind(t: &Type) -> &'static str {
     }
 }
 
-fn is_atomic(op: Op) -> bool {
+/// Whether `op` is one of the atomic instructions (their pointer is operand 0).
+pub(crate) fn is_atomic(op: Op) -> bool {
     matches!(
         op,
         Op::AtomicLoad
