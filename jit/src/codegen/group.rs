@@ -390,10 +390,10 @@ pub(crate) fn build_group(
     let one = |cx: &mut Ctx, ctx: &mut Context, fbc: &mut FunctionBuilderContext| {
         build_group_one(cx, f, body, name, index, regions, ctx, fbc)
     };
-    if let Some(g) = super::robust_group::build_pair(cx, body, &kinds, ctx, fbc, one)? {
-        return Ok(g);
+    match super::robust_group::build_pair(cx, body, &kinds, ctx, fbc, &one)? {
+        Some(g) => Ok(g),
+        None => one(cx, ctx, fbc),
     }
-    build_group_one(cx, f, body, name, index, regions, ctx, fbc)
 }
 
 /// As [`build_group`], one work-group function.
