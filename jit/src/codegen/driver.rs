@@ -181,14 +181,60 @@ pub(crate) unsafe fn run_group_fn(
 /// Stack of each work-item fiber; kernels needing more private memory are refused at enqueue.
 pub const FIBER_STACK: usize = 256 * 1024;
 
+/// Why a fiber suspended (the value it yields): a potential spin loop's back-edge (it stays
+/// ready to run), a sub-group barrier, a work-group barrier.
+pub(crate) const YIELD_SPIN: u32 = 0;
+pub(crate) const YIELD_SUB_GROUP_BARRIER: u32 = 1;
+pub(crate) const YIELD_BARRIER: u32 = 2;
+
 thread_local! {
-    static STACKS: RefCell<Vec<DefaultStack>> = const { RefCell::new(Vec::new()) };
+    static STACKS: RefCell<Vec<Box<DefaultStack>>> = const { RefCell::new(Vec::new()) };
 }
 
-type Fiber<'s> = Coroutine<(), (), Result<(), Fault>, &'s mut DefaultStack>;
+type Fiber<'s> = Coroutine<(), u32, Result<(), Fault>, &'s mut DefaultStack>;
+type FiberYielder = Yielder<(), u32>;
 
-/// Runs all work-items of a group as fibers; barriers suspend. After a fault in one work-item
-/// the others are not resumed: their fibers are discarded.
+/// Where a fiber stands between two resumptions.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Park {
+    /// Runs when next resumed (new, or suspended at a spin loop's back-edge).
+    Ready,
+    /// At a barrier of this kind (`YIELD_SUB_GROUP_BARRIER`, `YIELD_BARRIER`).
+    Barrier(u32),
+    /// Has no work-item left.
+    Done,
+}
+
+/// The work-items of a group as the fibers see them: the next one not started, and how many
+/// of each sub-group have not finished.
+struct Items {
+    next: usize,
+    n: usize,
+    /// Per sub-group: work-items not finished (those not started included).
+    live: Vec<usize>,
+    live_total: usize,
+}
+
+/// Runs all work-items of a group as fibers (stackful coroutines).
+///
+/// A fiber runs one work-item after the other, taking the next one not started each time its
+/// work-item returns, until none is left; a new fiber starts only when every fiber is
+/// suspended and work-items are left, so a kernel whose work-items never suspend runs on one
+/// fiber. A fiber suspends at a barrier and at the back-edge of a potential spin loop
+/// (`super::spin`); the fibers are resumed round-robin, in order of the work-items they run,
+/// and after each round the barriers whose work-items have all arrived are released:
+/// - a work-group barrier when every work-item of the group not finished waits at a
+///   work-group barrier;
+/// - a sub-group barrier when every work-item of its sub-group not finished waits at a
+///   barrier (of either kind: the others of the sub-group may be at a work-group barrier
+///   after a non-uniform sub-group operation, `collective`).
+///
+/// A work-item spinning at a back-edge is not at a barrier, so it holds up only the barriers
+/// of its own sub-group (and the group's); the other sub-groups go on, and with them the
+/// work-item it waits for: sub-groups make independent forward progress. Once every
+/// work-item not finished is at a barrier one of them can always be released, so nothing
+/// hangs but a kernel whose spin loop never ends (which `CLIFT_KERNEL_TIMEOUT_MS` stops).
+/// After a fault in one work-item the others are not resumed: their fibers are discarded.
 ///
 /// # Safety
 /// As [`run_group_fn`].
@@ -206,54 +252,124 @@ pub(crate) unsafe fn run_fibers(entry: EntryFn, args: *const u8, ctx: &WorkGroup
             }
         }
     }
-    // Take the stacks out of the pool so a nested use cannot alias them.
-    let mut stacks: Vec<DefaultStack> = STACKS.with(|s| std::mem::take(&mut *s.borrow_mut()));
-    while stacks.len() < n {
-        match DefaultStack::new(FIBER_STACK) {
-            Ok(s) => stacks.push(s),
-            Err(_) => break,
-        }
-    }
+    let sg = crate::abi::SUB_GROUP_SIZE as usize;
+    let groups = n.div_ceil(sg);
+    let mut state = Items {
+        next: 0,
+        n,
+        live: (0..groups).map(|k| sg.min(n - k * sg)).collect(),
+        live_total: n,
+    };
+    // Take the stacks out of the pool so a nested use cannot alias them. Boxed: a fiber keeps
+    // a pointer to its stack while the pool grows.
+    let mut stacks: Vec<Box<DefaultStack>> = STACKS.with(|s| std::mem::take(&mut *s.borrow_mut()));
     let items_ptr = items.as_mut_ptr();
-    // One guard frame per fiber: a fiber suspended inside kernel code keeps its own.
-    let mut frames: Vec<Frame> = (0..n).map(|_| Frame::new()).collect();
-    let frames_ptr = frames.as_mut_ptr();
+    let state_ptr: *mut Items = &mut state;
+    // Per fiber: its guard frame (a fiber suspended inside kernel code keeps its own) and the
+    // work-item it runs. Reserved for `n` fibers and never grown past that, so the pointers
+    // the fibers keep into them stay valid.
+    let mut frames: Vec<Frame> = Vec::with_capacity(n);
+    let mut current: Vec<usize> = Vec::with_capacity(n);
     let mut result = Ok(());
     {
         let mut fibers: Vec<Fiber<'_>> = Vec::with_capacity(n);
-        for (i, stack) in stacks.iter_mut().take(n).enumerate() {
-            let wi = unsafe { items_ptr.add(i) };
-            let frame = unsafe { frames_ptr.add(i) };
-            let f = move |y: &Yielder<(), ()>, _: ()| unsafe {
-                (*wi).fiber = y as *const Yielder<(), ()> as *const c_void;
-                fault::guarded(frame, entry as usize, args as usize, wi as usize, 0)
-            };
-            // SAFETY: the fiber borrows `items` and the stack, both outliving the loop below,
-            // which drives every fiber to completion.
-            fibers.push(unsafe { Coroutine::with_stack_unchecked(stack, f) });
-        }
-        let mut live = fibers.len();
-        let mut done = vec![false; fibers.len()];
-        'run: while live > 0 {
-            for (i, f) in fibers.iter_mut().enumerate() {
-                if done[i] {
-                    continue;
-                }
-                let prev = fault::set_current(unsafe { frames_ptr.add(i) });
-                let step = f.resume(());
-                fault::set_current(prev);
-                if let CoroutineResult::Return(r) = step {
-                    done[i] = true;
-                    live -= 1;
-                    if r.is_err() {
-                        result = r;
-                        break 'run;
+        let mut park: Vec<Park> = Vec::with_capacity(n);
+        // Per sub-group: work-items at a barrier of either kind; in the group: at a
+        // work-group barrier.
+        let mut at_barrier = vec![0usize; groups];
+        let mut at_group_barrier = 0usize;
+        'run: loop {
+            let mut i = 0;
+            loop {
+                if i == fibers.len() {
+                    // Every fiber has been resumed this round: start another one if
+                    // work-items are left.
+                    // SAFETY: only fibers write `state`, and none runs now.
+                    if unsafe { (*state_ptr).next } >= n || fibers.len() >= n {
+                        break;
                     }
+                    if stacks.len() <= i {
+                        stacks.push(Box::new(new_stack()));
+                    }
+                    // SAFETY: the boxed stack stays in place until the fibers are gone, and
+                    // only this fiber uses it.
+                    let stack: &mut DefaultStack = unsafe { &mut *(&mut *stacks[i] as *mut DefaultStack) };
+                    frames.push(Frame::new());
+                    current.push(usize::MAX);
+                    let frame = unsafe { frames.as_mut_ptr().add(i) };
+                    let cur = unsafe { current.as_mut_ptr().add(i) };
+                    let f = move |y: &FiberYielder, _: ()| unsafe {
+                        loop {
+                            let st = &mut *state_ptr;
+                            if st.next >= st.n {
+                                return Ok(());
+                            }
+                            let k = st.next;
+                            st.next += 1;
+                            *cur = k;
+                            let wi = items_ptr.add(k);
+                            (*wi).fiber = y as *const FiberYielder as *const c_void;
+                            fault::guarded(frame, entry as usize, args as usize, wi as usize, 0)?;
+                            let st = &mut *state_ptr;
+                            st.live[k / sg] -= 1;
+                            st.live_total -= 1;
+                        }
+                    };
+                    // SAFETY: the fiber borrows `items`, `state`, its frame and the stack,
+                    // all outliving the loop, which drives every fiber to completion or
+                    // resets it.
+                    fibers.push(unsafe { Coroutine::with_stack_unchecked(stack, f) });
+                    park.push(Park::Ready);
+                }
+                if park[i] == Park::Ready {
+                    let prev = fault::set_current(unsafe { frames.as_mut_ptr().add(i) });
+                    let step = fibers[i].resume(());
+                    fault::set_current(prev);
+                    match step {
+                        CoroutineResult::Yield(YIELD_SPIN) => {}
+                        CoroutineResult::Yield(kind) => {
+                            park[i] = Park::Barrier(kind);
+                            at_barrier[current[i] / sg] += 1;
+                            if kind == YIELD_BARRIER {
+                                at_group_barrier += 1;
+                            }
+                        }
+                        CoroutineResult::Return(r) => {
+                            park[i] = Park::Done;
+                            if r.is_err() {
+                                result = r;
+                                break 'run;
+                            }
+                        }
+                    }
+                }
+                i += 1;
+            }
+            // SAFETY: no fiber runs now.
+            let st = unsafe { &*state_ptr };
+            if st.live_total == 0 {
+                break;
+            }
+            // Release the barriers whose work-items have all arrived, then count again.
+            let group = at_group_barrier == st.live_total;
+            for (f, p) in park.iter_mut().enumerate() {
+                let Park::Barrier(kind) = *p else { continue };
+                let k = current[f] / sg;
+                if group || (kind == YIELD_SUB_GROUP_BARRIER && at_barrier[k] == st.live[k]) {
+                    *p = Park::Ready;
+                }
+            }
+            at_barrier.iter_mut().for_each(|c| *c = 0);
+            at_group_barrier = 0;
+            for (f, p) in park.iter().enumerate() {
+                if let Park::Barrier(kind) = *p {
+                    at_barrier[current[f] / sg] += 1;
+                    at_group_barrier += usize::from(kind == YIELD_BARRIER);
                 }
             }
         }
         for (i, f) in fibers.iter_mut().enumerate() {
-            if !done[i] && f.started() {
+            if park[i] != Park::Done && f.started() && !f.done() {
                 // SAFETY: a suspended fiber's stack holds JIT frames, the barrier helper and
                 // the guard call, none with anything to drop.
                 unsafe { f.force_reset() };
@@ -273,13 +389,33 @@ pub(crate) unsafe fn run_fibers(entry: EntryFn, args: *const u8, ctx: &WorkGroup
     result
 }
 
+/// A fiber stack; should the system refuse one, unwind to the runtime (which fails the
+/// command) rather than abort the process.
+fn new_stack() -> DefaultStack {
+    match DefaultStack::new(FIBER_STACK) {
+        Ok(s) => s,
+        Err(e) => panic!("cannot allocate a {FIBER_STACK}-byte work-item fiber stack: {e}"),
+    }
+}
+
+/// Suspends the work-item's fiber with `why` (`YIELD_*`); a no-op when the kernel runs
+/// without fibers.
+///
+/// # Safety
+/// `wi` is a live work-item state.
+pub(crate) unsafe fn suspend(wi: *mut WorkItem, why: u32) {
+    unsafe {
+        let y = (*wi).fiber as *const FiberYielder;
+        if !y.is_null() {
+            (*y).suspend(why);
+        }
+    }
+}
+
+/// Work-group barrier.
+///
 /// # Safety
 /// `wi` is a live work-item state.
 pub(crate) unsafe fn barrier(wi: *mut WorkItem) {
-    unsafe {
-        let y = (*wi).fiber as *const Yielder<(), ()>;
-        if !y.is_null() {
-            (*y).suspend(());
-        }
-    }
+    unsafe { suspend(wi, YIELD_BARRIER) }
 }

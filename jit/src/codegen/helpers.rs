@@ -260,6 +260,24 @@ pub unsafe extern "C" fn clift_barrier(wi: *mut WorkItem) {
     unsafe { super::driver::barrier(wi) }
 }
 
+/// Sub-group barrier: suspends this work-item's fiber until every work-item of its sub-group
+/// has reached a barrier (a no-op without fibers).
+///
+/// # Safety
+/// As [`clift_barrier`].
+pub unsafe extern "C" fn clift_sub_group_barrier(wi: *mut WorkItem) {
+    unsafe { super::driver::suspend(wi, super::driver::YIELD_SUB_GROUP_BARRIER) }
+}
+
+/// The back-edge of a potential spin loop (`super::spin`): lets the other work-items of the
+/// group run (a no-op without fibers).
+///
+/// # Safety
+/// As [`clift_barrier`].
+pub unsafe extern "C" fn clift_spin_yield(wi: *mut WorkItem) {
+    unsafe { super::driver::suspend(wi, super::driver::YIELD_SPIN) }
+}
+
 /// `async_work_group_(strided_)copy`: performed by the first work-item of the group; the
 /// matching wait is a barrier.
 ///
@@ -303,6 +321,8 @@ pub(crate) fn symbols() -> Vec<(&'static str, *const u8)> {
         ("clift_frem_f64", clift_frem_f64 as *const u8),
         ("clift_mad_sat_i64", clift_mad_sat_i64 as *const u8),
         ("clift_barrier", clift_barrier as *const u8),
+        ("clift_sub_group_barrier", clift_sub_group_barrier as *const u8),
+        ("clift_spin_yield", clift_spin_yield as *const u8),
         ("clift_async_copy", clift_async_copy as *const u8),
         ("clift_wg_put", super::collective::clift_wg_put as *const u8),
         ("clift_wg_get", super::collective::clift_wg_get as *const u8),

@@ -37,6 +37,7 @@ mod regions;
 pub mod robust;
 mod robust_group;
 mod simd;
+mod spin;
 mod translate;
 mod uniform;
 mod vector;

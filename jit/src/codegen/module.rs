@@ -54,6 +54,8 @@ pub(crate) struct Ctx<'m> {
     pub image_facts: HashMap<Value, super::ArgFact>,
     /// Robust mode: which of a kernel's work-group functions is being built (`robust_group`).
     pub rb_variant: super::robust_group::Variant,
+    /// The back-edges `(from, header)` of potential spin loops, which yield (`super::spin`).
+    pub spin_edges: HashSet<(Id, Id)>,
 }
 
 /// An address in program-scope data: `(offset in the variable, target variable, addend)`.
@@ -419,6 +421,7 @@ pub(crate) fn compile_program(
         native: record.then(Recorder::new),
         image_facts: HashMap::new(),
         rb_variant: Default::default(),
+        spin_edges: super::spin::spin_edges(m),
     };
     for d in &m.decorations {
         if d.member.is_some() {
@@ -562,7 +565,11 @@ pub(crate) fn compile_program(
             .function(ep.function)
             .ok_or_else(|| err(format!("OpEntryPoint {}: function %{} not found", ep.name, ep.function)))?;
         let (has_barriers, private) = scan_calls(m, &cx, f.id);
-        let (strategy, body) = if !has_barriers {
+        let (strategy, body) = if super::spin::reaches_spin(m, f.id, &cx.spin_edges) {
+            // A potential spin loop: the work-items run as fibers that yield at its
+            // back-edges, so the work-item it waits for runs (`spin`).
+            (BarrierStrategy::Fibers, None)
+        } else if !has_barriers {
             // Small callees are inlined into the work-item loop too (when possible).
             (
                 BarrierStrategy::WorkItemLoops,

@@ -1,0 +1,287 @@
+//! Potential spin loops, found on the SPIR-V: the loops whose exit may depend on what another
+//! work-item does, so that running the work-items of a group one after the other (the
+//! work-item loops and region loops of `group.rs`) could wait forever.
+//!
+//! A loop is a potential spin loop when a branch inside it that leaves the loop or returns to
+//! its header has a condition computed, inside the loop, from the result of an instruction
+//! that reads memory another work-item may be changing as the loop runs: an atomic load,
+//! read-modify-write or compare-exchange (`atomic_flag_test_and_set` included), a volatile
+//! load, a pipe read or reservation, or a call of a function that contains one of those. The
+//! dependence is followed through values, OpPhi, and private memory (a value stored into a
+//! Function variable taints what is loaded back from it; a value stored anywhere else taints
+//! every load of the loop). Spinning on plain loads is a data race, undefined, and not looked
+//! for; a loop that only counts (`for (i...) atomic_inc(p)`) or whose atomics only decide
+//! something inside the loop is not a spin loop.
+//!
+//! A kernel that reaches a potential spin loop runs its work-groups as fibers (`driver`),
+//! and each back-edge of the loop calls `clift_spin_yield`, which suspends the fiber so that
+//! the other work-items of the group run (independent forward progress, as
+//! `cl_khr_subgroups` requires between sub-groups; here between all work-items). Every other
+//! kernel is compiled as before.
+
+use super::translate::successors;
+use crate::spirv::module::{Function, Id, Module};
+use crate::spirv::validate::is_atomic;
+use crate::spirv::Instruction;
+use rspirv::dr::Operand;
+use rspirv::spirv::{MemoryAccess, Op, StorageClass};
+use std::collections::{HashMap, HashSet};
+
+/// Whether `inst` reads memory that other work-items may change while it runs in a loop.
+fn is_source(inst: &Instruction) -> bool {
+    (is_atomic(inst.opcode) && inst.result_id.is_some())
+        || super::pipe::is_pipe_op(inst.opcode)
+        || matches!(inst.opcode, Op::Load | Op::CopyMemory | Op::CopyMemorySized)
+            && inst
+                .operands
+                .iter()
+                .any(|o| matches!(o, Operand::MemoryAccess(a) if a.contains(MemoryAccess::VOLATILE)))
+}
+
+fn callee(inst: &Instruction) -> Option<Id> {
+    match (inst.opcode, inst.operands.first()) {
+        (Op::FunctionCall, Some(Operand::IdRef(c))) => Some(*c),
+        _ => None,
+    }
+}
+
+/// The functions of `m` that contain a source, directly or through the functions they call.
+fn reading_functions(m: &Module) -> HashSet<Id> {
+    let mut out: HashSet<Id> = HashSet::new();
+    loop {
+        let before = out.len();
+        for f in &m.functions {
+            if out.contains(&f.id) {
+                continue;
+            }
+            let reads = f
+                .blocks
+                .iter()
+                .flat_map(|b| &b.instructions)
+                .any(|i| is_source(i) || callee(i).is_some_and(|c| out.contains(&c)));
+            if reads {
+                out.insert(f.id);
+            }
+        }
+        if out.len() == before {
+            return out;
+        }
+    }
+}
+
+/// The back-edges `(from block, to header)` of the potential spin loops of every function of
+/// `m` (labels are unique in a module).
+pub(crate) fn spin_edges(m: &Module) -> HashSet<(Id, Id)> {
+    let reading = reading_functions(m);
+    let is_volatile_var: HashSet<Id> = m
+        .decorations
+        .iter()
+        .filter(|d| d.decoration == rspirv::spirv::Decoration::Volatile)
+        .map(|d| d.target)
+        .collect();
+    let mut out = HashSet::new();
+    for f in &m.functions {
+        if !f.is_declaration() {
+            function_spin_edges(f, &reading, &is_volatile_var, &mut out);
+        }
+    }
+    out
+}
+
+/// Whether `kernel` (a function of `m`) reaches, through its calls, a function with an edge
+/// in `edges`.
+pub(crate) fn reaches_spin(m: &Module, kernel: Id, edges: &HashSet<(Id, Id)>) -> bool {
+    if edges.is_empty() {
+        return false;
+    }
+    let mut seen = HashSet::new();
+    let mut stack = vec![kernel];
+    while let Some(id) = stack.pop() {
+        if !seen.insert(id) {
+            continue;
+        }
+        let Some(f) = m.function(id) else { continue };
+        for b in &f.blocks {
+            if let Some(t) = b.instructions.last() {
+                if successors(t).iter().any(|s| edges.contains(&(b.label, *s))) {
+                    return true;
+                }
+            }
+            stack.extend(b.instructions.iter().filter_map(callee));
+        }
+    }
+    false
+}
+
+fn function_spin_edges(f: &Function, reading: &HashSet<Id>, volatile_vars: &HashSet<Id>, out: &mut HashSet<(Id, Id)>) {
+    let index: HashMap<Id, usize> = f.blocks.iter().enumerate().map(|(i, b)| (b.label, i)).collect();
+    let succ: Vec<Vec<usize>> = f
+        .blocks
+        .iter()
+        .map(|b| super::translate::successor_blocks(b, &index))
+        .collect();
+    let mut pred: Vec<Vec<usize>> = vec![Vec::new(); f.blocks.len()];
+    for (b, ss) in succ.iter().enumerate() {
+        for &s in ss {
+            pred[s].push(b);
+        }
+    }
+    let order = super::translate::rpo(f);
+    let mut pos = vec![usize::MAX; f.blocks.len()];
+    for (i, &b) in order.iter().enumerate() {
+        pos[b] = i;
+    }
+    // Retreating edges (back-edges of reducible loops), grouped by header.
+    let mut latches: HashMap<usize, Vec<usize>> = HashMap::new();
+    for &b in &order {
+        for &s in &succ[b] {
+            if pos[s] <= pos[b] {
+                latches.entry(s).or_default().push(b);
+            }
+        }
+    }
+    // Every result defined in the function, with its instruction.
+    let defs: HashMap<Id, &Instruction> = f
+        .blocks
+        .iter()
+        .flat_map(|b| &b.instructions)
+        .filter_map(|i| i.result_id.map(|r| (r, i)))
+        .collect();
+    for (&h, ls) in &latches {
+        // The natural loop: the header and every block that reaches a latch without it.
+        let mut body: HashSet<usize> = HashSet::from([h]);
+        let mut work: Vec<usize> = ls.clone();
+        while let Some(b) = work.pop() {
+            if body.insert(b) {
+                work.extend(pred[b].iter().copied());
+            }
+        }
+        if spins(f, &body, h, &succ, &defs, reading, volatile_vars) {
+            for &l in ls {
+                out.insert((f.blocks[l].label, f.blocks[h].label));
+            }
+        }
+    }
+}
+
+/// The pointer an access chain or cast of `p` is based on, as far as the function shows.
+fn root(mut p: Id, defs: &HashMap<Id, &Instruction>) -> Id {
+    for _ in 0..64 {
+        let Some(i) = defs.get(&p) else { return p };
+        match (i.opcode, i.operands.first()) {
+            (
+                Op::AccessChain
+                | Op::InBoundsAccessChain
+                | Op::PtrAccessChain
+                | Op::InBoundsPtrAccessChain
+                | Op::Bitcast
+                | Op::CopyObject
+                | Op::PtrCastToGeneric
+                | Op::GenericCastToPtr
+                | Op::GenericCastToPtrExplicit,
+                Some(Operand::IdRef(q)),
+            ) => p = *q,
+            _ => return p,
+        }
+    }
+    p
+}
+
+#[allow(clippy::too_many_arguments)]
+fn spins(
+    f: &Function,
+    body: &HashSet<usize>,
+    header: usize,
+    succ: &[Vec<usize>],
+    defs: &HashMap<Id, &Instruction>,
+    reading: &HashSet<Id>,
+    volatile_vars: &HashSet<Id>,
+) -> bool {
+    let is_private_var = |r: Id| {
+        defs.get(&r).is_some_and(|i| {
+            i.opcode == Op::Variable
+                && matches!(i.operands.first(), Some(Operand::StorageClass(StorageClass::Function)))
+        })
+    };
+    let insts: Vec<&Instruction> = {
+        let mut blocks: Vec<usize> = body.iter().copied().collect();
+        blocks.sort_unstable();
+        blocks.iter().flat_map(|&b| &f.blocks[b].instructions).collect()
+    };
+    let mut tainted: HashSet<Id> = HashSet::new();
+    let mut vars: HashSet<Id> = HashSet::new();
+    let mut any_memory = false;
+    loop {
+        let before = (tainted.len(), vars.len(), any_memory);
+        for inst in &insts {
+            let ids = || {
+                inst.operands.iter().filter_map(|o| match o {
+                    Operand::IdRef(x) => Some(*x),
+                    _ => None,
+                })
+            };
+            let from_operands = ids().any(|x| tainted.contains(&x));
+            let called = callee(inst).is_some_and(|c| reading.contains(&c));
+            let volatile_load = matches!(inst.opcode, Op::Load)
+                && matches!(inst.operands.first(), Some(Operand::IdRef(p)) if volatile_vars.contains(&root(*p, defs)));
+            let loaded = inst.opcode == Op::Load
+                && matches!(inst.operands.first(), Some(Operand::IdRef(p)) if {
+                    let r = root(*p, defs);
+                    vars.contains(&r) || (any_memory && !is_private_var(r))
+                });
+            if let Some(r) = inst.result_id {
+                if is_source(inst) || called || volatile_load || loaded || from_operands {
+                    tainted.insert(r);
+                }
+            }
+            // What a tainted value is written to (a store, a copy, a call's pointer arguments).
+            let writes = match inst.opcode {
+                Op::Store | Op::AtomicStore => inst
+                    .operands
+                    .iter()
+                    .rev()
+                    .find_map(|o| match o {
+                        Operand::IdRef(v) => Some(tainted.contains(v)),
+                        _ => None,
+                    })
+                    .unwrap_or(false)
+                    .then(|| vec![root_of(inst, 0, defs)]),
+                Op::CopyMemory | Op::CopyMemorySized if from_operands || is_source(inst) => {
+                    Some(vec![root_of(inst, 0, defs)])
+                }
+                Op::FunctionCall if from_operands || called => {
+                    Some(ids().skip(1).map(|a| Some(root(a, defs))).collect())
+                }
+                _ => None,
+            };
+            for w in writes.into_iter().flatten().flatten() {
+                if is_private_var(w) {
+                    vars.insert(w);
+                } else {
+                    any_memory = true;
+                }
+            }
+        }
+        if (tainted.len(), vars.len(), any_memory) == before {
+            break;
+        }
+    }
+    // A branch that leaves the loop or returns to the header, on a tainted condition.
+    body.iter().any(|&b| {
+        let Some(t) = f.blocks[b].instructions.last() else {
+            return false;
+        };
+        let cond = match (t.opcode, t.operands.first()) {
+            (Op::BranchConditional | Op::Switch, Some(Operand::IdRef(c))) => *c,
+            _ => return false,
+        };
+        tainted.contains(&cond) && succ[b].iter().any(|s| *s == header || !body.contains(s))
+    })
+}
+
+fn root_of(inst: &Instruction, i: usize, defs: &HashMap<Id, &Instruction>) -> Option<Id> {
+    match inst.operands.get(i) {
+        Some(Operand::IdRef(p)) => Some(root(*p, defs)),
+        _ => None,
+    }
+}
