@@ -241,17 +241,10 @@ struct Items {
 pub(crate) unsafe fn run_fibers(entry: EntryFn, args: *const u8, ctx: &WorkGroupContext) -> Result<(), Fault> {
     let [lx, ly, lz] = ctx.local_size;
     let n = (lx * ly * lz) as usize;
+    // One work-item state per fiber, set for each work-item the fiber runs (reserved for `n`
+    // fibers and never grown past that, so the pointers the fibers keep stay valid).
     let base = WorkItem::for_group(ctx, args);
-    let mut items: Vec<WorkItem> = Vec::with_capacity(n);
-    for z in 0..lz {
-        for y in 0..ly {
-            for x in 0..lx {
-                let mut wi = base;
-                wi.set_local(x, y, z);
-                items.push(wi);
-            }
-        }
-    }
+    let mut states: Vec<WorkItem> = Vec::with_capacity(n);
     let sg = crate::abi::SUB_GROUP_SIZE as usize;
     let groups = n.div_ceil(sg);
     let mut state = Items {
@@ -263,7 +256,6 @@ pub(crate) unsafe fn run_fibers(entry: EntryFn, args: *const u8, ctx: &WorkGroup
     // Take the stacks out of the pool so a nested use cannot alias them. Boxed: a fiber keeps
     // a pointer to its stack while the pool grows.
     let mut stacks: Vec<Box<DefaultStack>> = STACKS.with(|s| std::mem::take(&mut *s.borrow_mut()));
-    let items_ptr = items.as_mut_ptr();
     let state_ptr: *mut Items = &mut state;
     // Per fiber: its guard frame (a fiber suspended inside kernel code keeps its own) and the
     // work-item it runs. Reserved for `n` fibers and never grown past that, so the pointers
@@ -296,9 +288,14 @@ pub(crate) unsafe fn run_fibers(entry: EntryFn, args: *const u8, ctx: &WorkGroup
                     let stack: &mut DefaultStack = unsafe { &mut *(&mut *stacks[i] as *mut DefaultStack) };
                     frames.push(Frame::new());
                     current.push(usize::MAX);
+                    states.push(base);
                     let frame = unsafe { frames.as_mut_ptr().add(i) };
                     let cur = unsafe { current.as_mut_ptr().add(i) };
+                    let wi = unsafe { states.as_mut_ptr().add(i) };
                     let f = move |y: &FiberYielder, _: ()| unsafe {
+                        // The local id of the fiber's last work-item, to step to the next one
+                        // without dividing.
+                        let mut last: Option<(usize, [u64; 3])> = None;
                         loop {
                             let st = &mut *state_ptr;
                             if st.next >= st.n {
@@ -307,7 +304,23 @@ pub(crate) unsafe fn run_fibers(entry: EntryFn, args: *const u8, ctx: &WorkGroup
                             let k = st.next;
                             st.next += 1;
                             *cur = k;
-                            let wi = items_ptr.add(k);
+                            let [x, y_, z] = match last {
+                                Some((p, [x, y_, z])) if p + 1 == k => {
+                                    if x + 1 < lx {
+                                        [x + 1, y_, z]
+                                    } else if y_ + 1 < ly {
+                                        [0, y_ + 1, z]
+                                    } else {
+                                        [0, 0, z + 1]
+                                    }
+                                }
+                                _ => {
+                                    let k64 = k as u64;
+                                    [k64 % lx, k64 / lx % ly, k64 / (lx * ly)]
+                                }
+                            };
+                            last = Some((k, [x, y_, z]));
+                            (*wi).set_local(x, y_, z);
                             (*wi).fiber = y as *const FiberYielder as *const c_void;
                             fault::guarded(frame, entry as usize, args as usize, wi as usize, 0)?;
                             let st = &mut *state_ptr;
@@ -315,7 +328,7 @@ pub(crate) unsafe fn run_fibers(entry: EntryFn, args: *const u8, ctx: &WorkGroup
                             st.live_total -= 1;
                         }
                     };
-                    // SAFETY: the fiber borrows `items`, `state`, its frame and the stack,
+                    // SAFETY: the fiber borrows its work-item state, `state`, its frame and the stack,
                     // all outliving the loop, which drives every fiber to completion or
                     // resets it.
                     fibers.push(unsafe { Coroutine::with_stack_unchecked(stack, f) });

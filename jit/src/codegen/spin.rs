@@ -147,6 +147,7 @@ fn function_spin_edges(f: &Function, reading: &HashSet<Id>, volatile_vars: &Hash
         .flat_map(|b| &b.instructions)
         .filter_map(|i| i.result_id.map(|r| (r, i)))
         .collect();
+    let ipdom = post_dominators(&succ);
     for (&h, ls) in &latches {
         // The natural loop: the header and every block that reaches a latch without it.
         let mut body: HashSet<usize> = HashSet::from([h]);
@@ -156,7 +157,7 @@ fn function_spin_edges(f: &Function, reading: &HashSet<Id>, volatile_vars: &Hash
                 work.extend(pred[b].iter().copied());
             }
         }
-        if spins(f, &body, h, &succ, &defs, reading, volatile_vars) {
+        if spins(f, &body, h, &succ, &ipdom, &defs, reading, volatile_vars) {
             for &l in ls {
                 out.insert((f.blocks[l].label, f.blocks[h].label));
             }
@@ -193,6 +194,7 @@ fn spins(
     body: &HashSet<usize>,
     header: usize,
     succ: &[Vec<usize>],
+    ipdom: &[Option<usize>],
     defs: &HashMap<Id, &Instruction>,
     reading: &HashSet<Id>,
     volatile_vars: &HashSet<Id>,
@@ -211,9 +213,50 @@ fn spins(
     let mut tainted: HashSet<Id> = HashSet::new();
     let mut vars: HashSet<Id> = HashSet::new();
     let mut any_memory = false;
+    // Blocks whose execution depends on a branch on a tainted condition (their stores write
+    // tainted values), and blocks whose phis choose by such a branch.
+    let mut dependent: HashSet<usize> = HashSet::new();
+    let mut joins: HashSet<usize> = HashSet::new();
+    let block_of: HashMap<*const Instruction, usize> = body
+        .iter()
+        .flat_map(|&b| {
+            f.blocks[b]
+                .instructions
+                .iter()
+                .map(move |i| (i as *const Instruction, b))
+        })
+        .collect();
     loop {
-        let before = (tainted.len(), vars.len(), any_memory);
+        let before = (tainted.len(), vars.len(), any_memory, dependent.len());
+        for &b in body {
+            let Some(t) = f.blocks[b].instructions.last() else {
+                continue;
+            };
+            let tainted_branch = matches!(
+                (t.opcode, t.operands.first()),
+                (Op::BranchConditional | Op::Switch, Some(Operand::IdRef(c))) if tainted.contains(c)
+            );
+            if !tainted_branch {
+                continue;
+            }
+            // The blocks reached from the branch before its immediate post-dominator (all of
+            // the loop's when it has none), within the loop.
+            let stop = ipdom[b];
+            if let Some(j) = stop {
+                joins.insert(j);
+            }
+            let mut work: Vec<usize> = succ[b].clone();
+            while let Some(x) = work.pop() {
+                if Some(x) == stop || x == header || !body.contains(&x) || !dependent.insert(x) {
+                    continue;
+                }
+                joins.insert(x);
+                work.extend(succ[x].iter().copied());
+            }
+        }
         for inst in &insts {
+            let in_block = block_of.get(&(*inst as *const Instruction)).copied();
+            let controlled = in_block.is_some_and(|b| dependent.contains(&b));
             let ids = || {
                 inst.operands.iter().filter_map(|o| match o {
                     Operand::IdRef(x) => Some(*x),
@@ -229,23 +272,25 @@ fn spins(
                     let r = root(*p, defs);
                     vars.contains(&r) || (any_memory && !is_private_var(r))
                 });
+            let chosen = inst.opcode == Op::Phi && in_block.is_some_and(|b| joins.contains(&b) && b != header);
             if let Some(r) = inst.result_id {
-                if is_source(inst) || called || volatile_load || loaded || from_operands {
+                if is_source(inst) || called || volatile_load || loaded || from_operands || chosen {
                     tainted.insert(r);
                 }
             }
             // What a tainted value is written to (a store, a copy, a call's pointer arguments).
             let writes = match inst.opcode {
-                Op::Store | Op::AtomicStore => inst
-                    .operands
-                    .iter()
-                    .rev()
-                    .find_map(|o| match o {
-                        Operand::IdRef(v) => Some(tainted.contains(v)),
-                        _ => None,
-                    })
-                    .unwrap_or(false)
-                    .then(|| vec![root_of(inst, 0, defs)]),
+                Op::Store | Op::AtomicStore => (controlled
+                    || inst
+                        .operands
+                        .iter()
+                        .rev()
+                        .find_map(|o| match o {
+                            Operand::IdRef(v) => Some(tainted.contains(v)),
+                            _ => None,
+                        })
+                        .unwrap_or(false))
+                .then(|| vec![root_of(inst, 0, defs)]),
                 Op::CopyMemory | Op::CopyMemorySized if from_operands || is_source(inst) => {
                     Some(vec![root_of(inst, 0, defs)])
                 }
@@ -262,7 +307,7 @@ fn spins(
                 }
             }
         }
-        if (tainted.len(), vars.len(), any_memory) == before {
+        if (tainted.len(), vars.len(), any_memory, dependent.len()) == before {
             break;
         }
     }
@@ -277,6 +322,88 @@ fn spins(
         };
         tainted.contains(&cond) && succ[b].iter().any(|s| *s == header || !body.contains(s))
     })
+}
+
+/// The immediate post-dominator of each block (`None`: the exit, or no path to an exit), by
+/// the iterative algorithm of Cooper, Harvey and Kennedy on the reversed graph.
+fn post_dominators(succ: &[Vec<usize>]) -> Vec<Option<usize>> {
+    let n = succ.len();
+    let exit = n;
+    let mut pred: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (b, ss) in succ.iter().enumerate() {
+        for &s in ss {
+            pred[s].push(b);
+        }
+    }
+    // Post-order of the reversed graph from the virtual exit (whose reversed successors are
+    // the blocks without successors).
+    let roots: Vec<usize> = (0..n).filter(|&b| succ[b].is_empty()).collect();
+    let mut order = Vec::with_capacity(n + 1);
+    let mut seen = vec![false; n + 1];
+    seen[exit] = true;
+    let mut stack: Vec<(usize, usize)> = vec![(exit, 0)];
+    while let Some((x, i)) = stack.last_mut() {
+        let x = *x;
+        let next = if x == exit { roots.get(*i) } else { pred[x].get(*i) };
+        *i += 1;
+        match next {
+            Some(&y) if !seen[y] => {
+                seen[y] = true;
+                stack.push((y, 0));
+            }
+            Some(_) => {}
+            None => {
+                order.push(x);
+                stack.pop();
+            }
+        }
+    }
+    let mut po = vec![usize::MAX; n + 1];
+    for (i, &x) in order.iter().enumerate() {
+        po[x] = i;
+    }
+    let mut idom: Vec<Option<usize>> = vec![None; n + 1];
+    idom[exit] = Some(exit);
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &x in order.iter().rev() {
+            if x == exit {
+                continue;
+            }
+            let outs: Vec<usize> = if succ[x].is_empty() {
+                vec![exit]
+            } else {
+                succ[x].clone()
+            };
+            let mut new: Option<usize> = None;
+            for s in outs {
+                if idom[s].is_none() {
+                    continue;
+                }
+                new = Some(match new {
+                    None => s,
+                    Some(mut a) => {
+                        let mut b = s;
+                        while a != b {
+                            while po[a] < po[b] {
+                                a = idom[a].unwrap_or(exit);
+                            }
+                            while po[b] < po[a] {
+                                b = idom[b].unwrap_or(exit);
+                            }
+                        }
+                        a
+                    }
+                });
+            }
+            if new.is_some() && idom[x] != new {
+                idom[x] = new;
+                changed = true;
+            }
+        }
+    }
+    (0..n).map(|b| idom[b].filter(|&d| d != exit)).collect()
 }
 
 fn root_of(inst: &Instruction, i: usize, defs: &HashMap<Id, &Instruction>) -> Option<Id> {
