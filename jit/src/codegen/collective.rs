@@ -50,9 +50,13 @@
 //! Sub-groups (`cl_khr_subgroups`, `__opencl_c_subgroups`): sub-group `k` of a work-group is
 //! the work-items of local linear ids `k * SUB_GROUP_SIZE ..` (`abi::SUB_GROUP_SIZE`, 32; the
 //! last sub-group of a group may be smaller). Sub-group operations are the collectives above
-//! over that slice of the operands (Subgroup scope is split the same way), and a sub-group
-//! barrier is a work-group barrier: every work-item of a Clift work-group runs on one thread,
-//! region by region, so a narrower barrier would not be cheaper. Why 32: a common sub-group
+//! over that slice of the operands (Subgroup scope is split the same way). In region loops and
+//! the single sweep loop a sub-group barrier is a work-group barrier: every work-item of a
+//! Clift work-group runs on one thread, region by region, so a narrower barrier would not be
+//! cheaper. On fibers (`driver::run_fibers`: kernels with a potential spin loop, `spin`, and
+//! the fallback) a sub-group barrier waits for its own sub-group only, so sub-groups may run
+//! different numbers of iterations around it and a sub-group spinning for another one does not
+//! hold that one up: independent forward progress, which `cl_khr_subgroups` requires. Why 32: a common sub-group
 //! size (a warp), which divides the usual power-of-two work-group sizes, and at most the 128
 //! work-items the `cl_khr_subgroup_ballot` masks (uint4) can describe.
 //!

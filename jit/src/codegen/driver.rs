@@ -1,8 +1,9 @@
 //! The work-group driver: runs every work-item of one work-group. Most kernels run through
 //! their generated work-group function (work-item loops inside the JIT code, see `group.rs`),
 //! which gets the group's `WorkItem` state and, for kernels with barriers, a per-work-item
-//! spill area kept per thread. The fallback runs one fiber (stackful coroutine) per
-//! work-item, resumed round-robin, where a barrier suspends the fiber.
+//! spill area kept per thread. Kernels with a potential spin loop (`spin`), and the fallback,
+//! run their work-items on fibers (stackful coroutines) resumed round-robin, where a barrier
+//! or a spin loop's back-edge suspends the fiber (`run_fibers`).
 
 use crate::abi::WorkGroupContext;
 use crate::fault::{self, Fault, Frame};
@@ -422,6 +423,37 @@ pub(crate) unsafe fn suspend(wi: *mut WorkItem, why: u32) {
         if !y.is_null() {
             (*y).suspend(why);
         }
+    }
+}
+
+// Back-edges of spin loops taken on this thread since its fiber last yielded there.
+thread_local! {
+    static SPINS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// How many back-edges of potential spin loops a fiber takes before it yields: a loop the
+/// analysis counts as spinning may be a search that ends by itself (the Khronos CTS's
+/// c11_atomics atomic_flag test walks the flags until it sets one), and yielding at each
+/// iteration made that test 3 to 5 times slower; a work-item that does wait for another one
+/// loses at most this many iterations before the others run.
+const SPIN_BATCH: u32 = 64;
+
+/// A potential spin loop's back-edge: every `SPIN_BATCH`-th on this thread suspends the
+/// fiber, which stays ready to run (a no-op without fibers).
+///
+/// # Safety
+/// `wi` is a live work-item state.
+pub(crate) unsafe fn spin_yield(wi: *mut WorkItem) {
+    if unsafe { (*wi).fiber.is_null() } {
+        return;
+    }
+    let n = SPINS.with(|c| {
+        let n = c.get() + 1;
+        c.set(if n >= SPIN_BATCH { 0 } else { n });
+        n
+    });
+    if n >= SPIN_BATCH {
+        unsafe { suspend(wi, YIELD_SPIN) }
     }
 }
 

@@ -275,7 +275,7 @@ pub unsafe extern "C" fn clift_sub_group_barrier(wi: *mut WorkItem) {
 /// # Safety
 /// As [`clift_barrier`].
 pub unsafe extern "C" fn clift_spin_yield(wi: *mut WorkItem) {
-    unsafe { super::driver::suspend(wi, super::driver::YIELD_SPIN) }
+    unsafe { super::driver::spin_yield(wi) }
 }
 
 /// `async_work_group_(strided_)copy`: performed by the first work-item of the group; the

@@ -227,7 +227,8 @@ pub enum BarrierStrategy {
     /// inlined) runs for all work-items region by region, values live across a barrier kept in
     /// per-work-item records.
     Regions,
-    /// One fiber (stackful coroutine) per work-item: the fallback for what regions cannot do.
+    /// Work-items on fibers (stackful coroutines, `driver::run_fibers`): kernels with a
+    /// potential spin loop (`spin`), and the fallback for what regions cannot do.
     Fibers,
 }
 
