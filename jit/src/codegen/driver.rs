@@ -189,6 +189,8 @@ pub(crate) const YIELD_SUB_GROUP_BARRIER: u32 = 1;
 pub(crate) const YIELD_BARRIER: u32 = 2;
 
 thread_local! {
+    // Boxed: a fiber keeps a pointer to its stack while the pool grows.
+    #[allow(clippy::vec_box)]
     static STACKS: RefCell<Vec<Box<DefaultStack>>> = const { RefCell::new(Vec::new()) };
 }
 
@@ -246,7 +248,7 @@ pub(crate) unsafe fn run_fibers(entry: EntryFn, args: *const u8, ctx: &WorkGroup
     // fibers and never grown past that, so the pointers the fibers keep stay valid).
     let base = WorkItem::for_group(ctx, args);
     let mut states: Vec<WorkItem> = Vec::with_capacity(n);
-    let sg = crate::abi::SUB_GROUP_SIZE as usize;
+    let sg = crate::abi::SUB_GROUP_SIZE;
     let groups = n.div_ceil(sg);
     let mut state = Items {
         next: 0,
