@@ -21,13 +21,20 @@
 //! and vector loops are untouched, and the benchmark kernels (BENCHMARKS.md; the histogram's
 //! `atomic_inc` in a counting loop is no spin) keep their code.
 //!
+//! A lock-free compare-exchange retry, whose exit is the exchange's success and whose
+//! comparator comes from a read of the loop (an atomic or volatile load, or the last
+//! exchange's result), is no spin (`retry_success`): it fails only when another work-item
+//! wrote in between, which the work-items of the same group, running one at a time, do not.
+//! A retry whose comparator is a plain (non-volatile) load still counts as a spin loop.
+//!
 //! Why fibers for these kernels only, and what it costs (measured on the shared 2-core
 //! machine at load 10 to 13, one worker thread, 4M work-items of 256): a fiber runs one
 //! work-item after the other and a new fiber starts only when one suspends, so a kernel whose
 //! work-items never wait pays a call through the fault guard and the kernel's entry per
 //! work-item instead of the inlined work-item loop. A compare-exchange that always succeeds
 //! at once (`while (atomic_cmpxchg(p + i, old, old + 1) != old)`, one word per work-item) went
-//! from 18-29 to 44-73 ns per work-item; the same loop contended by a work-group on one word
+//! (a plain re-read, so still a spin loop by the rule above) from 18-29 to 44-73 ns per
+//! work-item (8 against 30 at a quieter moment); the same loop contended by a work-group on one word
 //! (a float add by compare-exchange) from 59-69 to 47-63 ns; `atomic_inc` (no spin loop)
 //! unchanged. The CTS's c11_atomics atomic_flag, whose kernels walk flags until one is theirs
 //! (a loop the analysis counts), 14-17 s against 9-18 s; subgroups, pipes, workgroups and
@@ -181,6 +188,25 @@ fn function_spin_edges(f: &Function, reading: &HashSet<Id>, volatile_vars: &Hash
     }
 }
 
+/// The pointer a cast of `p` is (the same bytes, no access chain).
+fn strip_casts(mut p: Id, defs: &HashMap<Id, &Instruction>) -> Id {
+    for _ in 0..64 {
+        let Some(i) = defs.get(&p) else { return p };
+        match (i.opcode, i.operands.first()) {
+            (
+                Op::Bitcast
+                | Op::CopyObject
+                | Op::PtrCastToGeneric
+                | Op::GenericCastToPtr
+                | Op::GenericCastToPtrExplicit,
+                Some(Operand::IdRef(q)),
+            ) => p = *q,
+            _ => return p,
+        }
+    }
+    p
+}
+
 /// The pointer an access chain or cast of `p` is based on, as far as the function shows.
 fn root(mut p: Id, defs: &HashMap<Id, &Instruction>) -> Id {
     for _ in 0..64 {
@@ -270,8 +296,16 @@ fn spins(
                 work.extend(succ[x].iter().copied());
             }
         }
+        // Per block: the whole private variables stored so far, and whether the value was
+        // tainted (a load after such a store reads that value, not what came round the loop).
+        let mut stored: HashMap<Id, bool> = HashMap::new();
+        let mut cur_block = None;
         for inst in &insts {
             let in_block = block_of.get(&(*inst as *const Instruction)).copied();
+            if in_block != cur_block {
+                stored.clear();
+                cur_block = in_block;
+            }
             let controlled = in_block.is_some_and(|b| dependent.contains(&b));
             let ids = || {
                 inst.operands.iter().filter_map(|o| match o {
@@ -283,11 +317,23 @@ fn spins(
             let called = callee(inst).is_some_and(|c| reading.contains(&c));
             let volatile_load = matches!(inst.opcode, Op::Load)
                 && matches!(inst.operands.first(), Some(Operand::IdRef(p)) if volatile_vars.contains(&root(*p, defs)));
+            let whole = |i: usize| match inst.operands.get(i) {
+                Some(Operand::IdRef(p)) => Some(strip_casts(*p, defs)).filter(|v| is_private_var(*v)),
+                _ => None,
+            };
             let loaded = inst.opcode == Op::Load
-                && matches!(inst.operands.first(), Some(Operand::IdRef(p)) if {
-                    let r = root(*p, defs);
-                    vars.contains(&r) || (any_memory && !is_private_var(r))
-                });
+                && match whole(0).and_then(|v| stored.get(&v)) {
+                    Some(t) => *t,
+                    None => matches!(inst.operands.first(), Some(Operand::IdRef(p)) if {
+                        let r = root(*p, defs);
+                        vars.contains(&r) || (any_memory && !is_private_var(r))
+                    }),
+                };
+            if inst.opcode == Op::Store {
+                if let (Some(v), Some(Operand::IdRef(x))) = (whole(0), inst.operands.get(1)) {
+                    stored.insert(v, controlled || tainted.contains(x));
+                }
+            }
             let chosen = inst.opcode == Op::Phi && in_block.is_some_and(|b| joins.contains(&b) && b != header);
             if let Some(r) = inst.result_id {
                 if is_source(inst) || called || volatile_load || loaded || from_operands || chosen {
@@ -327,7 +373,8 @@ fn spins(
             break;
         }
     }
-    // A branch that leaves the loop or returns to the header, on a tainted condition.
+    // A branch that leaves the loop or returns to the header, on a tainted condition (other
+    // than a lock-free retry's success).
     body.iter().any(|&b| {
         let Some(t) = f.blocks[b].instructions.last() else {
             return false;
@@ -336,8 +383,53 @@ fn spins(
             (Op::BranchConditional | Op::Switch, Some(Operand::IdRef(c))) => *c,
             _ => return false,
         };
-        tainted.contains(&cond) && succ[b].iter().any(|s| *s == header || !body.contains(s))
+        tainted.contains(&cond)
+            && succ[b].iter().any(|s| *s == header || !body.contains(s))
+            && !retry_success(cond, defs, &tainted, &block_of)
     })
+}
+
+/// Whether `cond` tests whether a compare-exchange of the loop succeeded (its result equal or
+/// not equal to its comparator, perhaps negated) while the comparator itself comes from a read
+/// in the loop: a lock-free retry (`do { old = *p; } while (atomic_cmpxchg(p, old, f(old)) !=
+/// old)`), which fails only when another work-item wrote `p` between the read and the
+/// exchange. The other work-items of the group do not run in between (they only run when this
+/// one yields or finishes), so the loop needs no yield. A comparator that does not come from a
+/// read in the loop (a lock's `atomic_cmpxchg(lock, 0, 1)`) waits for another work-item: a
+/// spin.
+fn retry_success(
+    cond: Id,
+    defs: &HashMap<Id, &Instruction>,
+    tainted: &HashSet<Id>,
+    in_loop: &HashMap<*const Instruction, usize>,
+) -> bool {
+    let mut c = cond;
+    for _ in 0..4 {
+        let Some(i) = defs.get(&c) else { return false };
+        let ids: Vec<Id> = i
+            .operands
+            .iter()
+            .filter_map(|o| match o {
+                Operand::IdRef(x) => Some(*x),
+                _ => None,
+            })
+            .collect();
+        match (i.opcode, ids.as_slice()) {
+            (Op::LogicalNot, [x]) => c = *x,
+            (Op::IEqual | Op::INotEqual, [a, b]) => {
+                let is_cas_of = |r: Id, cmp: Id| {
+                    defs.get(&r).is_some_and(|x| {
+                        matches!(x.opcode, Op::AtomicCompareExchange | Op::AtomicCompareExchangeWeak)
+                            && in_loop.contains_key(&(*x as *const Instruction))
+                            && matches!(x.operands.get(5), Some(Operand::IdRef(k)) if *k == cmp)
+                    })
+                };
+                return (is_cas_of(*a, *b) && tainted.contains(b)) || (is_cas_of(*b, *a) && tainted.contains(a));
+            }
+            _ => return false,
+        }
+    }
+    false
 }
 
 /// The immediate post-dominator of each block (`None`: the exit, or no path to an exit), by

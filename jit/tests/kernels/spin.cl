@@ -15,6 +15,17 @@ kernel void wait_load(global atomic_int *flag, global int *out)
     out[get_global_id(0)] = 1;
 }
 
+kernel void cas_lock(global int *lock, global int *count)
+{
+    while (atomic_cmpxchg(lock, 0, 1) != 0)
+        ;
+    *count += 1;
+    atomic_xchg(lock, 0);
+}
+
+// Not a spin loop (at -O2): a lock-free retry, whose compare-exchange fails only when another
+// work-item wrote between its read and the exchange (at -O0 the comparison goes through
+// private variables and the loop counts as a spin).
 kernel void cas_retry(global int *p)
 {
     int old = *(volatile global int *)p;
