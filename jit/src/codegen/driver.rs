@@ -116,7 +116,9 @@ thread_local! {
     static SPILL: RefCell<Vec<u128>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Runs all work-items of a group through its work-group function.
+/// Runs `count` work-groups through their work-group function: the one `ctx` describes, then
+/// the ones after it in linear order (`WorkGroupContext::next_group`), as long as `halted`
+/// says no. On `Err`, `ctx` describes the group that faulted.
 ///
 /// # Safety
 /// `f` is compiled code for a kernel whose argument block is `args`; `record` is the spill
@@ -125,56 +127,78 @@ pub(crate) unsafe fn run_group_fn(
     f: GroupFn,
     record: usize,
     args: *const u8,
-    ctx: &WorkGroupContext,
+    ctx: &mut WorkGroupContext,
+    count: usize,
+    halted: &dyn Fn() -> bool,
 ) -> Result<(), Fault> {
-    let mut wi = WorkItem::for_group(ctx, args);
+    let ctx: *mut WorkGroupContext = ctx;
+    // SAFETY: `ctx` is valid (it came from a reference); the work-item keeps a pointer to it,
+    // so it is changed between groups only through that same pointer.
+    let mut wi = WorkItem::for_group(unsafe { &*ctx }, args);
     let mut frame = Frame::new();
-    let call = |wi: &mut WorkItem, spill: *mut u8, frame: &mut Frame| {
-        // SAFETY: `f` is a work-group function of signature (args, work item, spill area).
-        unsafe {
-            fault::guarded(
-                frame,
-                f as usize,
-                args as usize,
-                wi as *mut WorkItem as usize,
-                spill as usize,
-            )
-        }
+    // Take the spill buffer out of the thread's slot while it is in use, so a nested use (none
+    // is expected) would get its own. Every group of the run fits in the enqueued size.
+    let mut buf = if record == 0 {
+        Vec::new()
+    } else {
+        SPILL.with(|s| std::mem::take(&mut *s.borrow_mut()))
     };
-    if record == 0 {
-        return call(&mut wi, std::ptr::null_mut(), &mut frame);
-    }
-    let n = (ctx.local_size[0] * ctx.local_size[1] * ctx.local_size[2]) as usize;
-    let units = (n * record).div_ceil(16);
-    // Take the buffer out of the thread's slot while it is in use, so a nested use (none is
-    // expected) would get its own.
-    let mut buf = SPILL.with(|s| std::mem::take(&mut *s.borrow_mut()));
-    if buf.len() < units {
-        // The runtime bounds `units` at enqueue; should the allocation still fail, unwind to
-        // the runtime (which fails the command) rather than abort the process.
-        let mut fresh = Vec::new();
-        if fresh.try_reserve_exact(units).is_err() {
-            panic!("cannot allocate {} bytes of work-item spill area", units * 16);
+    if record != 0 {
+        let [x, y, z] = unsafe { (*ctx).enqueued_local_size };
+        let units = ((x * y * z) as usize * record).div_ceil(16);
+        if buf.len() < units {
+            // The runtime bounds `units` at enqueue; should the allocation still fail, unwind
+            // to the runtime (which fails the command) rather than abort the process.
+            let mut fresh = Vec::new();
+            if fresh.try_reserve_exact(units).is_err() {
+                panic!("cannot allocate {} bytes of work-item spill area", units * 16);
+            }
+            fresh.resize(units, 0u128);
+            buf = fresh;
         }
-        fresh.resize(units, 0u128);
-        buf = fresh;
     }
-    let base = buf.as_mut_ptr() as *mut u8;
-    for i in 0..n {
-        // Every work-item starts at state 0 (the kernel's entry).
-        unsafe { (base.add(i * record) as *mut u32).write(0) };
-    }
-    // A fault leaves the spill area in any state; the next group starts every work-item anew.
-    let result = call(&mut wi, base, &mut frame);
-    if result.is_err() {
-        super::collective::reset();
-    }
-    SPILL.with(|s| {
-        let mut slot = s.borrow_mut();
-        if slot.len() < buf.len() {
-            *slot = buf;
+    let spill = if record == 0 {
+        std::ptr::null_mut()
+    } else {
+        buf.as_mut_ptr() as *mut u8
+    };
+    let wi_ptr: *mut WorkItem = &mut wi;
+    let next = |i: usize| {
+        if i == count || (i > 0 && halted()) {
+            return None;
         }
-    });
+        // SAFETY: no JIT code runs between the calls; `ctx` and `wi` are alive.
+        unsafe {
+            if i > 0 {
+                let (id, size) = (*ctx).next_group();
+                (*wi_ptr).group_id = id;
+                (*wi_ptr).local_size = size;
+            }
+            if record != 0 {
+                // Every work-item starts at state 0 (the kernel's entry).
+                let [x, y, z] = (*ctx).local_size;
+                for k in 0..(x * y * z) as usize {
+                    (spill.add(k * record) as *mut u32).write(0);
+                }
+            }
+        }
+        Some((args as usize, wi_ptr as usize, spill as usize))
+    };
+    // SAFETY: `f` is a work-group function of signature (args, work item, spill area).
+    let result = unsafe { fault::guarded_each(&mut frame, f as usize, next) };
+    if record != 0 {
+        // A fault leaves the spill area in any state; the next group starts every work-item
+        // anew.
+        if result.is_err() {
+            super::collective::reset();
+        }
+        SPILL.with(|s| {
+            let mut slot = s.borrow_mut();
+            if slot.len() < buf.len() {
+                *slot = buf;
+            }
+        });
+    }
     result
 }
 

@@ -272,10 +272,40 @@ impl Kernel {
     /// # Safety
     /// As [`Kernel::run_group`], except that the kernel may access memory it should not.
     pub unsafe fn try_run_group(&self, args: *const u8, ctx: &WorkGroupContext) -> Result<(), crate::fault::Fault> {
+        let mut ctx = *ctx;
+        unsafe { self.try_run_groups(args, &mut ctx, 1, &|| false) }
+    }
+
+    /// As [`Kernel::try_run_group`] for `count` work-groups of one ND-range: the one `ctx`
+    /// describes, then the next ones in linear order (dimension 0 fastest), stopping early
+    /// (with `Ok`) once `halted` says so. On `Err`, `ctx` describes the group that faulted.
+    /// A run of groups pays the per-call set-up once, which is most of the cost of a group of
+    /// one work-item.
+    ///
+    /// # Safety
+    /// As [`Kernel::try_run_group`], for every group of the run.
+    pub unsafe fn try_run_groups(
+        &self,
+        args: *const u8,
+        ctx: &mut WorkGroupContext,
+        count: usize,
+        halted: &dyn Fn() -> bool,
+    ) -> Result<(), crate::fault::Fault> {
         unsafe {
             match self.exec {
-                driver::Exec::Group { f, record } => driver::run_group_fn(f, record, args, ctx),
-                driver::Exec::Fibers(entry) => driver::run_fibers(entry, args, ctx),
+                driver::Exec::Group { f, record } => driver::run_group_fn(f, record, args, ctx, count, halted),
+                driver::Exec::Fibers(entry) => {
+                    for i in 0..count {
+                        if i > 0 {
+                            if halted() {
+                                break;
+                            }
+                            let _ = ctx.next_group();
+                        }
+                        driver::run_fibers(entry, args, ctx)?;
+                    }
+                    Ok(())
+                }
             }
         }
     }
