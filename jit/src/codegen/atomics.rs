@@ -21,7 +21,7 @@
 
 use super::driver as drv;
 use super::layout::Ty;
-use super::translate::{op_id, result, FnTx, R};
+use super::state::{op_id, result, FnTx, R};
 use crate::spirv::Instruction;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{types, AtomicRmwOp, BlockArg, InstBuilder, MemFlagsData, Type, Value};

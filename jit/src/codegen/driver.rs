@@ -8,7 +8,7 @@ use crate::abi::WorkGroupContext;
 use crate::fault::{self, Fault, Frame};
 use corosensei::stack::DefaultStack;
 use corosensei::{Coroutine, CoroutineResult, Yielder};
-use std::cell::RefCell;
+use std::cell::{RefCell, UnsafeCell};
 use std::ffi::c_void;
 use std::mem::offset_of;
 
@@ -74,7 +74,7 @@ pub(crate) enum Exec {
 
 impl WorkItem {
     fn for_group(ctx: &WorkGroupContext, args: *const u8) -> WorkItem {
-        let (rb_zero, rb_sink) = super::robust::scratch_areas();
+        let (rb_zero, rb_sink) = scratch_areas();
         WorkItem {
             global_id: [0; 3],
             local_id: [0; 3],
@@ -190,7 +190,7 @@ pub(crate) unsafe fn run_group_fn(
         // A fault leaves the spill area in any state; the next group starts every work-item
         // anew.
         if result.is_err() {
-            super::collective::reset();
+            reset_collectives();
         }
         SPILL.with(|s| {
             let mut slot = s.borrow_mut();
@@ -292,7 +292,7 @@ pub(crate) unsafe fn run_fibers(entry: EntryFn, args: *const u8, ctx: &WorkGroup
     });
     drop(frames);
     if result.is_err() {
-        super::collective::reset();
+        reset_collectives();
     }
     result
 }
@@ -306,4 +306,59 @@ pub(crate) unsafe fn barrier(wi: *mut WorkItem) {
             (*y).suspend(());
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Robust mode's scratch areas (`robust`)
+// ---------------------------------------------------------------------------------------------
+
+/// Bytes of each scratch area: the largest single access a check redirects.
+pub const SCRATCH_BYTES: usize = 64 * 1024;
+
+#[repr(C, align(4096))]
+struct ScratchArea(UnsafeCell<[u8; SCRATCH_BYTES]>);
+
+// SAFETY: the zero area is never written (stores are only ever redirected to the sink); the
+// sink's bytes are never read for a result, so concurrent writes to it are harmless.
+unsafe impl Sync for ScratchArea {}
+
+static ZERO: ScratchArea = ScratchArea(UnsafeCell::new([0; SCRATCH_BYTES]));
+static SINK: ScratchArea = ScratchArea(UnsafeCell::new([0; SCRATCH_BYTES]));
+
+/// The addresses of the zero area (out-of-range loads read it) and the sink (out-of-range
+/// stores write it), which the driver puts in every `WorkItem`.
+pub(crate) fn scratch_areas() -> (u64, u64) {
+    (ZERO.0.get() as u64, SINK.0.get() as u64)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The work-group collectives' per-thread state (`collective`)
+// ---------------------------------------------------------------------------------------------
+
+/// The per-thread state of the work-group collectives in progress (`collective`).
+#[derive(Default)]
+pub(crate) struct Scratch {
+    /// Operands by local linear id (`STRIDE` per work-item: components, then `aux`).
+    pub vals: Vec<u64>,
+    /// Answers by local linear id, as `vals`.
+    pub out: Vec<u64>,
+    /// The call site each work-item waits at, plus 1 (0: none).
+    pub tag: Vec<u32>,
+    /// Work-items whose answer is computed but not yet read.
+    pub pending: Vec<bool>,
+    /// The participants of the round being computed (kept to reuse its memory).
+    pub members: Vec<usize>,
+}
+
+thread_local! {
+    pub(crate) static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// Forgets the collectives in progress (after a fault ended a group in the middle of one).
+pub(crate) fn reset_collectives() {
+    SCRATCH.with(|s| {
+        let mut s = s.borrow_mut();
+        s.tag.iter_mut().for_each(|t| *t = 0);
+        s.pending.iter_mut().for_each(|p| *p = false);
+    });
 }

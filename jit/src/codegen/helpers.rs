@@ -288,29 +288,6 @@ pub unsafe extern "C" fn clift_async_copy(
     }
 }
 
-/// `(name, address)` of every helper, for the JIT's symbol table.
-pub(crate) fn symbols() -> Vec<(&'static str, *const u8)> {
-    vec![
-        ("clift_cvt_int_f32", clift_cvt_int_f32 as *const u8),
-        ("clift_cvt_int_f64", clift_cvt_int_f64 as *const u8),
-        ("clift_cvt_int_f16", clift_cvt_int_f16 as *const u8),
-        ("clift_cvt_f64_f32", clift_cvt_f64_f32 as *const u8),
-        ("clift_cvt_f64_f16", clift_cvt_f64_f16 as *const u8),
-        ("clift_cvt_f32_f16", clift_cvt_f32_f16 as *const u8),
-        ("clift_cvt_f16_f32", clift_cvt_f16_f32 as *const u8),
-        ("clift_cvt_f16_f64", clift_cvt_f16_f64 as *const u8),
-        ("clift_frem_f32", clift_frem_f32 as *const u8),
-        ("clift_frem_f64", clift_frem_f64 as *const u8),
-        ("clift_mad_sat_i64", clift_mad_sat_i64 as *const u8),
-        ("clift_barrier", clift_barrier as *const u8),
-        ("clift_async_copy", clift_async_copy as *const u8),
-        ("clift_wg_put", super::collective::clift_wg_put as *const u8),
-        ("clift_wg_get", super::collective::clift_wg_get as *const u8),
-        ("clift_printf", super::printf::clift_printf as *const u8),
-        ("clift_read_clock", super::khr_ext::clift_read_clock as *const u8),
-    ]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
