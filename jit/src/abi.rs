@@ -56,12 +56,12 @@ impl WorkGroupContext {
     /// in runs of consecutive indices), and returns its `group_id` and `local_size`.
     pub fn next_group(&mut self) -> ([u64; 3], [u64; 3]) {
         let mut id = self.group_id;
-        for d in 0..3 {
-            id[d] += 1;
-            if id[d] < self.num_groups[d] {
+        for (i, n) in id.iter_mut().zip(self.num_groups) {
+            *i += 1;
+            if *i < n {
                 break;
             }
-            id[d] = 0;
+            *i = 0;
         }
         // Computed in registers and then stored, never read back right after the stores:
         // a caller copies both into its work-item.
