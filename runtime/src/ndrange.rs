@@ -32,14 +32,20 @@ impl NDRange {
     }
 
     /// The context of the group with the given linear index (x fastest).
-    fn group(&self, linear: usize, local_mem: *mut u8, printf: *mut std::ffi::c_void) -> WorkGroupContext {
+    fn group(
+        &self,
+        linear: usize,
+        local_mem: *mut u8,
+        printf: *mut std::ffi::c_void,
+        host_shared: bool,
+    ) -> WorkGroupContext {
         let n = self.num_groups();
         let linear = linear as u64;
         let id = [linear % n[0], (linear / n[0]) % n[1], linear / (n[0] * n[1])];
         let size = std::array::from_fn(|d| (self.global[d] - id[d] * self.local[d]).min(self.local[d]));
         WorkGroupContext {
             work_dim: self.work_dim,
-            _pad: 0,
+            host_shared: host_shared as u32,
             global_offset: self.offset,
             global_size: self.global,
             local_size: size,
@@ -131,7 +137,12 @@ pub fn run(device: &Device, kernel: Arc<codegen::Kernel>, args: BoundArgs, range
     let first_fault: Arc<Mutex<Option<Failure>>> = Arc::default();
     let faults = first_fault.clone();
     let body = move |linear: usize, local_mem: *mut u8| {
-        let ctx = range.group(linear, local_mem, Arc::as_ptr(&sink) as *mut std::ffi::c_void);
+        let ctx = range.group(
+            linear,
+            local_mem,
+            Arc::as_ptr(&sink) as *mut std::ffi::c_void,
+            args.host_shared,
+        );
         // SAFETY: the argument block was laid out for this kernel by `Kernel::bind`, its
         // buffers are alive (held by `args`), the arena has `args.local_size` bytes and the
         // sink outlives the range. What the kernel does with them is its own affair: a fault
@@ -247,7 +258,7 @@ mod tests {
         };
         assert_eq!(r.num_groups(), [3, 1, 1]);
         assert_eq!(
-            r.group(2, std::ptr::null_mut(), std::ptr::null_mut()).local_size,
+            r.group(2, std::ptr::null_mut(), std::ptr::null_mut(), false).local_size,
             [2, 1, 1]
         );
     }
