@@ -362,6 +362,45 @@ fn host_threads_and_kernel_subtract_from_one_svm_double_through_a_generic_pointe
     }
 }
 
+/// The same subtraction on an ordinary buffer (no host thread can take part: Clift runs a
+/// one-group range's atomics of every scope as plain loads and stores then), in one
+/// work-group and in many, at both all-devices scopes: every update counts.
+#[test]
+fn all_devices_atomics_on_an_ordinary_buffer_in_one_group_and_in_many() {
+    if !device_string(CL_DEVICE_EXTENSIONS)
+        .split(' ')
+        .any(|x| x == "cl_ext_float_atomics")
+    {
+        eprintln!("skipped: no cl_ext_float_atomics");
+        return;
+    }
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("svm.cl", OPTIONS);
+    let k = p.kernel("sub_double");
+    let items = 1024usize;
+    let amounts: Vec<f64> = (0..items).map(|i| (i % 5 + 1) as f64).collect();
+    let amounts_mem = ctx.buffer_from(unsafe { std::slice::from_raw_parts(amounts.as_ptr() as *const u8, items * 8) });
+    let rounds = 300i32;
+    for all_svm in [true, false] {
+        for local in [items, 16, 0] {
+            let total = ctx.buffer_from(&10.0f64.to_ne_bytes());
+            k.arg(0, &total.0);
+            k.arg(1, &amounts_mem.0);
+            k.arg(2, &rounds);
+            // No host thread: the kernel's wait for one ends at once (the total is below).
+            k.arg(3, &1.0e9f64);
+            k.arg(4, &(all_svm as i32));
+            let local_size = [local];
+            q.run(&k, &[], &[items], if local == 0 { &[] } else { &local_size });
+            let out = q.read(&total, 0, 8);
+            let got = f64::from_ne_bytes(out[..8].try_into().expect("8 bytes"));
+            let expected = 10.0 - amounts.iter().sum::<f64>() * rounds as f64;
+            assert_eq!(got, expected, "groups of {local}, all_svm {all_svm}");
+        }
+    }
+}
+
 #[test]
 fn svm_pointer_arguments_at_offsets_and_buffers_over_svm() {
     if !has(CL_DEVICE_SVM_COARSE_GRAIN_BUFFER) {
