@@ -22,7 +22,11 @@ pub const SUB_GROUP_SIZE: usize = 32;
 pub struct WorkGroupContext {
     /// 1, 2 or 3 (unused dimensions have size 1, offset 0, id 0).
     pub work_dim: u32,
-    pub _pad: u32,
+    /// 1 when host threads may take part in this command's atomics: it reaches memory the
+    /// host can use while it runs (an SVM pointer argument or `CL_KERNEL_EXEC_INFO_SVM_PTRS`,
+    /// a buffer over SVM or `CL_MEM_USE_HOST_PTR` memory); else 0. With 0 and one work-group,
+    /// atomics of every scope are plain loads and stores (`codegen/atomics.rs`).
+    pub host_shared: u32,
     pub global_offset: [u64; 3],
     pub global_size: [u64; 3],
     /// The size of *this* group: smaller than `enqueued_local_size` for the last group of a
@@ -222,7 +226,7 @@ mod tests {
         ] {
             let mut ctx = WorkGroupContext {
                 work_dim: 3,
-                _pad: 0,
+                host_shared: 0,
                 global_offset: [0; 3],
                 global_size: global,
                 local_size: local,

@@ -6,7 +6,9 @@ use crate::callback::{run_destructors, ObjectCallback};
 use crate::context::Context;
 use crate::image::Image;
 use crate::object::{ClObject, Header, Kind};
-use opencl_sys::{cl_map_flags, cl_mem_flags, cl_mem_object_type, cl_mem_properties, CL_MEM_OBJECT_BUFFER};
+use opencl_sys::{
+    cl_map_flags, cl_mem_flags, cl_mem_object_type, cl_mem_properties, CL_MEM_OBJECT_BUFFER, CL_MEM_USE_HOST_PTR,
+};
 use std::alloc::Layout;
 use std::ffi::c_void;
 use std::sync::{Arc, Mutex};
@@ -372,6 +374,15 @@ impl Mem {
             maps: Mutex::new(Vec::new()),
             destructors: Mutex::new(Vec::new()),
         }
+    }
+
+    /// Whether the host may use this object's bytes while a kernel runs (they are the
+    /// application's: `CL_MEM_USE_HOST_PTR`, over SVM memory or not), itself or through the
+    /// object it was made from.
+    pub fn host_may_share(&self) -> bool {
+        self.uses_svm_pointer
+            || self.flags & CL_MEM_USE_HOST_PTR != 0
+            || self.parent.as_ref().is_some_and(|p| p.host_may_share())
     }
 
     /// The first byte of this object's contents.

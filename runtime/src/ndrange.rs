@@ -32,10 +32,16 @@ impl NDRange {
     }
 
     /// The context of the group with the given linear index (x fastest).
-    fn group(&self, linear: usize, local_mem: *mut u8, printf: *mut std::ffi::c_void) -> WorkGroupContext {
+    fn group(
+        &self,
+        linear: usize,
+        local_mem: *mut u8,
+        printf: *mut std::ffi::c_void,
+        host_shared: bool,
+    ) -> WorkGroupContext {
         let mut ctx = WorkGroupContext {
             work_dim: self.work_dim,
-            _pad: 0,
+            host_shared: host_shared as u32,
             global_offset: self.offset,
             global_size: self.global,
             local_size: self.local,
@@ -129,7 +135,12 @@ pub fn run(device: &Device, kernel: Arc<codegen::Kernel>, args: BoundArgs, range
     let first_fault: Arc<Mutex<Option<Failure>>> = Arc::default();
     let faults = first_fault.clone();
     let body = move |groups: std::ops::Range<usize>, local_mem: *mut u8, halted: &dyn Fn() -> bool| {
-        let mut ctx = range.group(groups.start, local_mem, Arc::as_ptr(&sink) as *mut std::ffi::c_void);
+        let mut ctx = range.group(
+            groups.start,
+            local_mem,
+            Arc::as_ptr(&sink) as *mut std::ffi::c_void,
+            args.host_shared,
+        );
         // SAFETY: the argument block was laid out for this kernel by `Kernel::bind`, its
         // buffers are alive (held by `args`), the arena has `args.local_size` bytes and the
         // sink outlives the range. What the kernel does with them is its own affair: a fault
@@ -245,7 +256,7 @@ mod tests {
         };
         assert_eq!(r.num_groups(), [3, 1, 1]);
         assert_eq!(
-            r.group(2, std::ptr::null_mut(), std::ptr::null_mut()).local_size,
+            r.group(2, std::ptr::null_mut(), std::ptr::null_mut(), false).local_size,
             [2, 1, 1]
         );
     }

@@ -26,7 +26,7 @@ pub struct WorkItem {
     pub num_groups: [u64; 3],
     pub global_offset: [u64; 3],
     pub work_dim: u32,
-    pub _pad: u32,
+    pub host_shared: u32,
     pub global_linear_id: u64,
     pub local_linear_id: u64,
     pub local_mem: *mut u8,
@@ -48,6 +48,7 @@ pub(crate) const OFF_ENQ_LOCAL_SIZE: usize = offset_of!(WorkItem, enqueued_local
 pub(crate) const OFF_NUM_GROUPS: usize = offset_of!(WorkItem, num_groups);
 pub(crate) const OFF_GLOBAL_OFFSET: usize = offset_of!(WorkItem, global_offset);
 pub(crate) const OFF_WORK_DIM: usize = offset_of!(WorkItem, work_dim);
+pub(crate) const OFF_HOST_SHARED: usize = offset_of!(WorkItem, host_shared);
 pub(crate) const OFF_GLOBAL_LINEAR_ID: usize = offset_of!(WorkItem, global_linear_id);
 pub(crate) const OFF_LOCAL_LINEAR_ID: usize = offset_of!(WorkItem, local_linear_id);
 pub(crate) const OFF_LOCAL_MEM: usize = offset_of!(WorkItem, local_mem);
@@ -85,7 +86,7 @@ impl WorkItem {
             num_groups: ctx.num_groups,
             global_offset: ctx.global_offset,
             work_dim: ctx.work_dim,
-            _pad: 0,
+            host_shared: ctx.host_shared,
             global_linear_id: 0,
             local_linear_id: 0,
             local_mem: ctx.local_mem,

@@ -63,9 +63,10 @@ pub(crate) struct FnTx<'a, 'm, 'f> {
     pub splat_of: HashMap<Id, (Id, bool)>,
     /// Robust mode's origins and state (`None` when the program is not robust).
     pub robust: Option<Box<Robust>>,
-    /// For atomics (`atomics`): whether the ND-range has one work-group, and the local
-    /// arena's base, computed once where `wi` is defined.
-    pub atomic_consts: Option<(Value, Value)>,
+    /// For atomics (`atomics`): whether the ND-range has one work-group, whether it also
+    /// shares no memory with host threads, and the local arena's base, computed once where
+    /// `wi` is defined.
+    pub atomic_consts: Option<[Value; 3]>,
 }
 
 pub(crate) fn op_id(inst: &Instruction, i: usize) -> R<Id> {
