@@ -66,19 +66,18 @@
 //!
 //! Undefined results are values, never faults: a shuffle or broadcast from an id outside the
 //! sub-group (or from a work-item that is not active) reads 0 or a stale operand.
+use super::context::Ctx;
 use super::driver as drv;
 use super::layout::Scalar;
-use super::module::Ctx;
-use super::translate::{op_id, op_lit, result, FnTx, R};
+use super::state::{op_id, op_lit, result, FnTx, R};
 use crate::abi::SUB_GROUP_SIZE;
-use crate::codegen::driver::WorkItem;
+use crate::codegen::driver::{Scratch, WorkItem, SCRATCH};
 use crate::spirv::module::Module;
 use crate::spirv::Instruction;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Value};
 use rspirv::dr::Operand;
 use rspirv::spirv::{BuiltIn, GroupOperation, Op, Scope, StorageClass};
-use std::cell::RefCell;
 use std::collections::HashMap;
 
 /// The name of the internal extended instruction set (never in a user's module: the rewrite
@@ -837,33 +836,6 @@ impl FnTx<'_, '_, '_> {
 // ---------------------------------------------------------------------------------------------
 // Run time
 // ---------------------------------------------------------------------------------------------
-
-#[derive(Default)]
-struct Scratch {
-    /// Operands by local linear id (`STRIDE` per work-item: components, then `aux`).
-    vals: Vec<u64>,
-    /// Answers by local linear id, as `vals`.
-    out: Vec<u64>,
-    /// The call site each work-item waits at, plus 1 (0: none).
-    tag: Vec<u32>,
-    /// Work-items whose answer is computed but not yet read.
-    pending: Vec<bool>,
-    /// The participants of the round being computed (kept to reuse its memory).
-    members: Vec<usize>,
-}
-
-thread_local! {
-    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
-}
-
-/// Forgets the collectives in progress (after a fault ended a group in the middle of one).
-pub(crate) fn reset() {
-    SCRATCH.with(|s| {
-        let mut s = s.borrow_mut();
-        s.tag.iter_mut().for_each(|t| *t = 0);
-        s.pending.iter_mut().for_each(|p| *p = false);
-    });
-}
 
 fn group_size(wi: &WorkItem) -> usize {
     (wi.local_size[0] * wi.local_size[1] * wi.local_size[2]) as usize

@@ -2,7 +2,7 @@
 //! calls, barriers, memory barriers and the asynchronous group copies.
 
 use super::layout::Ty;
-use super::translate::{op_id, op_lit, result, FnTx, R};
+use super::state::{op_id, op_lit, result, FnTx, R};
 use crate::spirv::Instruction;
 use cranelift_codegen::ir::{types, Block, BlockArg, InstBuilder};
 use cranelift_frontend::Switch;

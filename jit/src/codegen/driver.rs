@@ -9,7 +9,7 @@ use crate::abi::WorkGroupContext;
 use crate::fault::{self, Fault, Frame};
 use corosensei::stack::DefaultStack;
 use corosensei::{Coroutine, CoroutineResult, Yielder};
-use std::cell::RefCell;
+use std::cell::{RefCell, UnsafeCell};
 use std::ffi::c_void;
 use std::mem::offset_of;
 
@@ -27,7 +27,7 @@ pub struct WorkItem {
     pub num_groups: [u64; 3],
     pub global_offset: [u64; 3],
     pub work_dim: u32,
-    pub _pad: u32,
+    pub host_shared: u32,
     pub global_linear_id: u64,
     pub local_linear_id: u64,
     pub local_mem: *mut u8,
@@ -49,6 +49,7 @@ pub(crate) const OFF_ENQ_LOCAL_SIZE: usize = offset_of!(WorkItem, enqueued_local
 pub(crate) const OFF_NUM_GROUPS: usize = offset_of!(WorkItem, num_groups);
 pub(crate) const OFF_GLOBAL_OFFSET: usize = offset_of!(WorkItem, global_offset);
 pub(crate) const OFF_WORK_DIM: usize = offset_of!(WorkItem, work_dim);
+pub(crate) const OFF_HOST_SHARED: usize = offset_of!(WorkItem, host_shared);
 pub(crate) const OFF_GLOBAL_LINEAR_ID: usize = offset_of!(WorkItem, global_linear_id);
 pub(crate) const OFF_LOCAL_LINEAR_ID: usize = offset_of!(WorkItem, local_linear_id);
 pub(crate) const OFF_LOCAL_MEM: usize = offset_of!(WorkItem, local_mem);
@@ -75,7 +76,7 @@ pub(crate) enum Exec {
 
 impl WorkItem {
     fn for_group(ctx: &WorkGroupContext, args: *const u8) -> WorkItem {
-        let (rb_zero, rb_sink) = super::robust::scratch_areas();
+        let (rb_zero, rb_sink) = scratch_areas();
         WorkItem {
             global_id: [0; 3],
             local_id: [0; 3],
@@ -86,7 +87,7 @@ impl WorkItem {
             num_groups: ctx.num_groups,
             global_offset: ctx.global_offset,
             work_dim: ctx.work_dim,
-            _pad: 0,
+            host_shared: ctx.host_shared,
             global_linear_id: 0,
             local_linear_id: 0,
             local_mem: ctx.local_mem,
@@ -117,7 +118,9 @@ thread_local! {
     static SPILL: RefCell<Vec<u128>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Runs all work-items of a group through its work-group function.
+/// Runs `count` work-groups through their work-group function: the one `ctx` describes, then
+/// the ones after it in linear order (`WorkGroupContext::next_group`), as long as `halted`
+/// says no. On `Err`, `ctx` describes the group that faulted.
 ///
 /// # Safety
 /// `f` is compiled code for a kernel whose argument block is `args`; `record` is the spill
@@ -126,56 +129,78 @@ pub(crate) unsafe fn run_group_fn(
     f: GroupFn,
     record: usize,
     args: *const u8,
-    ctx: &WorkGroupContext,
+    ctx: &mut WorkGroupContext,
+    count: usize,
+    halted: &dyn Fn() -> bool,
 ) -> Result<(), Fault> {
-    let mut wi = WorkItem::for_group(ctx, args);
+    let ctx: *mut WorkGroupContext = ctx;
+    // SAFETY: `ctx` is valid (it came from a reference); the work-item keeps a pointer to it,
+    // so it is changed between groups only through that same pointer.
+    let mut wi = WorkItem::for_group(unsafe { &*ctx }, args);
     let mut frame = Frame::new();
-    let call = |wi: &mut WorkItem, spill: *mut u8, frame: &mut Frame| {
-        // SAFETY: `f` is a work-group function of signature (args, work item, spill area).
-        unsafe {
-            fault::guarded(
-                frame,
-                f as usize,
-                args as usize,
-                wi as *mut WorkItem as usize,
-                spill as usize,
-            )
-        }
+    // Take the spill buffer out of the thread's slot while it is in use, so a nested use (none
+    // is expected) would get its own. Every group of the run fits in the enqueued size.
+    let mut buf = if record == 0 {
+        Vec::new()
+    } else {
+        SPILL.with(|s| std::mem::take(&mut *s.borrow_mut()))
     };
-    if record == 0 {
-        return call(&mut wi, std::ptr::null_mut(), &mut frame);
-    }
-    let n = (ctx.local_size[0] * ctx.local_size[1] * ctx.local_size[2]) as usize;
-    let units = (n * record).div_ceil(16);
-    // Take the buffer out of the thread's slot while it is in use, so a nested use (none is
-    // expected) would get its own.
-    let mut buf = SPILL.with(|s| std::mem::take(&mut *s.borrow_mut()));
-    if buf.len() < units {
-        // The runtime bounds `units` at enqueue; should the allocation still fail, unwind to
-        // the runtime (which fails the command) rather than abort the process.
-        let mut fresh = Vec::new();
-        if fresh.try_reserve_exact(units).is_err() {
-            panic!("cannot allocate {} bytes of work-item spill area", units * 16);
+    if record != 0 {
+        let [x, y, z] = unsafe { (*ctx).enqueued_local_size };
+        let units = ((x * y * z) as usize * record).div_ceil(16);
+        if buf.len() < units {
+            // The runtime bounds `units` at enqueue; should the allocation still fail, unwind
+            // to the runtime (which fails the command) rather than abort the process.
+            let mut fresh = Vec::new();
+            if fresh.try_reserve_exact(units).is_err() {
+                panic!("cannot allocate {} bytes of work-item spill area", units * 16);
+            }
+            fresh.resize(units, 0u128);
+            buf = fresh;
         }
-        fresh.resize(units, 0u128);
-        buf = fresh;
     }
-    let base = buf.as_mut_ptr() as *mut u8;
-    for i in 0..n {
-        // Every work-item starts at state 0 (the kernel's entry).
-        unsafe { (base.add(i * record) as *mut u32).write(0) };
-    }
-    // A fault leaves the spill area in any state; the next group starts every work-item anew.
-    let result = call(&mut wi, base, &mut frame);
-    if result.is_err() {
-        super::collective::reset();
-    }
-    SPILL.with(|s| {
-        let mut slot = s.borrow_mut();
-        if slot.len() < buf.len() {
-            *slot = buf;
+    let spill = if record == 0 {
+        std::ptr::null_mut()
+    } else {
+        buf.as_mut_ptr() as *mut u8
+    };
+    let wi_ptr: *mut WorkItem = &mut wi;
+    let next = |i: usize| {
+        if i == count || (i > 0 && halted()) {
+            return None;
         }
-    });
+        // SAFETY: no JIT code runs between the calls; `ctx` and `wi` are alive.
+        unsafe {
+            if i > 0 {
+                let (id, size) = (*ctx).next_group();
+                (*wi_ptr).group_id = id;
+                (*wi_ptr).local_size = size;
+            }
+            if record != 0 {
+                // Every work-item starts at state 0 (the kernel's entry).
+                let [x, y, z] = (*ctx).local_size;
+                for k in 0..(x * y * z) as usize {
+                    (spill.add(k * record) as *mut u32).write(0);
+                }
+            }
+        }
+        Some((args as usize, wi_ptr as usize, spill as usize))
+    };
+    // SAFETY: `f` is a work-group function of signature (args, work item, spill area).
+    let result = unsafe { fault::guarded_each(&mut frame, f as usize, next) };
+    if record != 0 {
+        // A fault leaves the spill area in any state; the next group starts every work-item
+        // anew.
+        if result.is_err() {
+            reset_collectives();
+        }
+        SPILL.with(|s| {
+            let mut slot = s.borrow_mut();
+            if slot.len() < buf.len() {
+                *slot = buf;
+            }
+        });
+    }
     result
 }
 
@@ -400,7 +425,7 @@ pub(crate) unsafe fn run_fibers(entry: EntryFn, args: *const u8, ctx: &WorkGroup
     });
     drop(frames);
     if result.is_err() {
-        super::collective::reset();
+        reset_collectives();
     }
     result
 }
@@ -465,4 +490,59 @@ pub(crate) unsafe fn spin_yield(wi: *mut WorkItem) {
 /// `wi` is a live work-item state.
 pub(crate) unsafe fn barrier(wi: *mut WorkItem) {
     unsafe { suspend(wi, YIELD_BARRIER) }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Robust mode's scratch areas (`robust`)
+// ---------------------------------------------------------------------------------------------
+
+/// Bytes of each scratch area: the largest single access a check redirects.
+pub const SCRATCH_BYTES: usize = 64 * 1024;
+
+#[repr(C, align(4096))]
+struct ScratchArea(UnsafeCell<[u8; SCRATCH_BYTES]>);
+
+// SAFETY: the zero area is never written (stores are only ever redirected to the sink); the
+// sink's bytes are never read for a result, so concurrent writes to it are harmless.
+unsafe impl Sync for ScratchArea {}
+
+static ZERO: ScratchArea = ScratchArea(UnsafeCell::new([0; SCRATCH_BYTES]));
+static SINK: ScratchArea = ScratchArea(UnsafeCell::new([0; SCRATCH_BYTES]));
+
+/// The addresses of the zero area (out-of-range loads read it) and the sink (out-of-range
+/// stores write it), which the driver puts in every `WorkItem`.
+pub(crate) fn scratch_areas() -> (u64, u64) {
+    (ZERO.0.get() as u64, SINK.0.get() as u64)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The work-group collectives' per-thread state (`collective`)
+// ---------------------------------------------------------------------------------------------
+
+/// The per-thread state of the work-group collectives in progress (`collective`).
+#[derive(Default)]
+pub(crate) struct Scratch {
+    /// Operands by local linear id (`STRIDE` per work-item: components, then `aux`).
+    pub vals: Vec<u64>,
+    /// Answers by local linear id, as `vals`.
+    pub out: Vec<u64>,
+    /// The call site each work-item waits at, plus 1 (0: none).
+    pub tag: Vec<u32>,
+    /// Work-items whose answer is computed but not yet read.
+    pub pending: Vec<bool>,
+    /// The participants of the round being computed (kept to reuse its memory).
+    pub members: Vec<usize>,
+}
+
+thread_local! {
+    pub(crate) static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// Forgets the collectives in progress (after a fault ended a group in the middle of one).
+pub(crate) fn reset_collectives() {
+    SCRATCH.with(|s| {
+        let mut s = s.borrow_mut();
+        s.tag.iter_mut().for_each(|t| *t = 0);
+        s.pending.iter_mut().for_each(|p| *p = false);
+    });
 }
