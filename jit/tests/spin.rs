@@ -72,7 +72,7 @@ fn a_work_item_waiting_for_a_later_one_finishes() {
             let mut arena = vec![0u128; jit::abi::LOCAL_ARENA_BYTES.div_ceil(16) + 1];
             let ctx = WorkGroupContext {
                 work_dim: 1,
-                _pad: 0,
+                host_shared: 0,
                 global_offset: [0; 3],
                 global_size: [n, 1, 1],
                 local_size: [n, 1, 1],
