@@ -43,6 +43,7 @@ fn spin_loops_run_as_fibers_and_only_they() {
         };
         for (name, want) in [
             ("cas_retry", retry),
+            ("float_add_retry", retry),
             ("counting", BarrierStrategy::WorkItemLoops),
             ("histogram", BarrierStrategy::Regions),
             ("inside_only", BarrierStrategy::WorkItemLoops),

@@ -25,7 +25,9 @@
 //! comparator comes from a read of the loop (an atomic or volatile load, or the last
 //! exchange's result), is no spin (`retry_success`): it fails only when another work-item
 //! wrote in between, which the work-items of the same group, running one at a time, do not.
-//! A retry whose comparator is a plain (non-volatile) load still counts as a spin loop.
+//! A plain load of shared memory in the loop counts as such a read too (`old = *p`, the usual
+//! float add by compare-exchange); a comparator held in a private variable (`-O0` code) does
+//! not, so those retries count as spin loops.
 //!
 //! Why fibers for these kernels only, and what it costs (measured on the shared 2-core
 //! machine at load 10 to 13, one worker thread, 4M work-items of 256): a fiber runs one
@@ -424,12 +426,31 @@ fn retry_success(
                             && matches!(x.operands.get(5), Some(Operand::IdRef(k)) if *k == cmp)
                     })
                 };
-                return (is_cas_of(*a, *b) && tainted.contains(b)) || (is_cas_of(*b, *a) && tainted.contains(a));
+                // The comparator is a read of the loop: tainted (an atomic or volatile load,
+                // the last exchange's result), or a plain load of memory other than the
+                // work-item's own variables inside the loop (`old = *p`; a wait on a plain
+                // load of memory another work-item writes would be a data race, undefined).
+                let read = |v: Id| tainted.contains(&v) || plain_load_in_loop(v, defs, in_loop);
+                return (is_cas_of(*a, *b) && read(*b)) || (is_cas_of(*b, *a) && read(*a));
             }
             _ => return false,
         }
     }
     false
+}
+
+/// Whether `v` is a load, inside the loop, of memory that is not one of the function's own
+/// (Function storage) variables: a private variable may hold a constant set before the loop
+/// (`-O0` code keeps a lock's comparator there), so loads of those do not count.
+fn plain_load_in_loop(v: Id, defs: &HashMap<Id, &Instruction>, in_loop: &HashMap<*const Instruction, usize>) -> bool {
+    let Some(load) = defs.get(&v) else { return false };
+    let Some(Operand::IdRef(p)) = load.operands.first() else {
+        return false;
+    };
+    let private = defs.get(&root(*p, defs)).is_some_and(|x| {
+        x.opcode == Op::Variable && matches!(x.operands.first(), Some(Operand::StorageClass(StorageClass::Function)))
+    });
+    load.opcode == Op::Load && in_loop.contains_key(&(*load as *const Instruction)) && !private
 }
 
 /// The immediate post-dominator of each block (`None`: the exit, or no path to an exit), by

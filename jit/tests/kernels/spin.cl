@@ -34,6 +34,18 @@ kernel void cas_retry(global int *p)
         old = seen;
 }
 
+// Not a spin loop (at -O2): the usual float add by compare-exchange, whose comparator is a
+// plain load of the word in the loop.
+kernel void float_add_retry(global float *sum, float v)
+{
+    global int *p = (global int *)sum;
+    int old, want;
+    do {
+        old = *p;
+        want = as_int(as_float(old) + v);
+    } while (atomic_cmpxchg(p, old, want) != old);
+}
+
 kernel void flag_lock(global atomic_flag *lock, global int *count)
 {
     while (atomic_flag_test_and_set(lock))
