@@ -191,41 +191,29 @@ fn function_spin_edges(f: &Function, reading: &HashSet<Id>, volatile_vars: &Hash
 }
 
 /// The pointer a cast of `p` is (the same bytes, no access chain).
-fn strip_casts(mut p: Id, defs: &HashMap<Id, &Instruction>) -> Id {
-    for _ in 0..64 {
-        let Some(i) = defs.get(&p) else { return p };
-        match (i.opcode, i.operands.first()) {
-            (
-                Op::Bitcast
-                | Op::CopyObject
-                | Op::PtrCastToGeneric
-                | Op::GenericCastToPtr
-                | Op::GenericCastToPtrExplicit,
-                Some(Operand::IdRef(q)),
-            ) => p = *q,
-            _ => return p,
-        }
-    }
-    p
+fn strip_casts(p: Id, defs: &HashMap<Id, &Instruction>) -> Id {
+    follow(p, defs, false)
 }
 
 /// The pointer an access chain or cast of `p` is based on, as far as the function shows.
-fn root(mut p: Id, defs: &HashMap<Id, &Instruction>) -> Id {
+fn root(p: Id, defs: &HashMap<Id, &Instruction>) -> Id {
+    follow(p, defs, true)
+}
+
+/// Follows `p` back through casts, and through access chains too with `chains`.
+fn follow(mut p: Id, defs: &HashMap<Id, &Instruction>, chains: bool) -> Id {
     for _ in 0..64 {
         let Some(i) = defs.get(&p) else { return p };
-        match (i.opcode, i.operands.first()) {
-            (
-                Op::AccessChain
-                | Op::InBoundsAccessChain
-                | Op::PtrAccessChain
-                | Op::InBoundsPtrAccessChain
-                | Op::Bitcast
-                | Op::CopyObject
-                | Op::PtrCastToGeneric
-                | Op::GenericCastToPtr
-                | Op::GenericCastToPtrExplicit,
-                Some(Operand::IdRef(q)),
-            ) => p = *q,
+        let cast = matches!(
+            i.opcode,
+            Op::Bitcast | Op::CopyObject | Op::PtrCastToGeneric | Op::GenericCastToPtr | Op::GenericCastToPtrExplicit
+        );
+        let chain = matches!(
+            i.opcode,
+            Op::AccessChain | Op::InBoundsAccessChain | Op::PtrAccessChain | Op::InBoundsPtrAccessChain
+        );
+        match i.operands.first() {
+            Some(Operand::IdRef(q)) if cast || (chains && chain) => p = *q,
             _ => return p,
         }
     }
