@@ -118,6 +118,26 @@ thread_local! {
     static SPILL: RefCell<Vec<u128>> = const { RefCell::new(Vec::new()) };
 }
 
+/// This thread's spill area of at least `units` 16-byte units, taken out of its slot while in
+/// use (so a nested use, none is expected, would get its own); empty for `units == 0`.
+fn take_spill(units: usize) -> Vec<u128> {
+    if units == 0 {
+        return Vec::new();
+    }
+    let buf = SPILL.with(|s| std::mem::take(&mut *s.borrow_mut()));
+    if buf.len() >= units {
+        return buf;
+    }
+    // The runtime bounds `units` at enqueue; should the allocation still fail, unwind to the
+    // runtime (which fails the command) rather than abort the process.
+    let mut fresh = Vec::new();
+    if fresh.try_reserve_exact(units).is_err() {
+        panic!("cannot allocate {} bytes of work-item spill area", units * 16);
+    }
+    fresh.resize(units, 0u128);
+    fresh
+}
+
 /// Runs `count` work-groups through their work-group function: the one `ctx` describes, then
 /// the ones after it in linear order (`WorkGroupContext::next_group`), as long as `halted`
 /// says no. On `Err`, `ctx` describes the group that faulted.
@@ -138,27 +158,9 @@ pub(crate) unsafe fn run_group_fn(
     // so it is changed between groups only through that same pointer.
     let mut wi = WorkItem::for_group(unsafe { &*ctx }, args);
     let mut frame = Frame::new();
-    // Take the spill buffer out of the thread's slot while it is in use, so a nested use (none
-    // is expected) would get its own. Every group of the run fits in the enqueued size.
-    let mut buf = if record == 0 {
-        Vec::new()
-    } else {
-        SPILL.with(|s| std::mem::take(&mut *s.borrow_mut()))
-    };
-    if record != 0 {
-        let [x, y, z] = unsafe { (*ctx).enqueued_local_size };
-        let units = ((x * y * z) as usize * record).div_ceil(16);
-        if buf.len() < units {
-            // The runtime bounds `units` at enqueue; should the allocation still fail, unwind
-            // to the runtime (which fails the command) rather than abort the process.
-            let mut fresh = Vec::new();
-            if fresh.try_reserve_exact(units).is_err() {
-                panic!("cannot allocate {} bytes of work-item spill area", units * 16);
-            }
-            fresh.resize(units, 0u128);
-            buf = fresh;
-        }
-    }
+    // Every group of the run fits in the enqueued size; no spill area without barriers.
+    let [x, y, z] = unsafe { (*ctx).enqueued_local_size };
+    let mut buf = take_spill(((x * y * z) as usize * record).div_ceil(16));
     let spill = if record == 0 {
         std::ptr::null_mut()
     } else {
@@ -188,12 +190,11 @@ pub(crate) unsafe fn run_group_fn(
     };
     // SAFETY: `f` is a work-group function of signature (args, work item, spill area).
     let result = unsafe { fault::guarded_each(&mut frame, f as usize, next) };
-    if record != 0 {
-        // A fault leaves the spill area in any state; the next group starts every work-item
-        // anew.
-        if result.is_err() {
-            reset_collectives();
-        }
+    // A fault leaves the spill area in any state; the next group starts every work-item anew.
+    if record != 0 && result.is_err() {
+        reset_collectives();
+    }
+    if !buf.is_empty() {
         SPILL.with(|s| {
             let mut slot = s.borrow_mut();
             if slot.len() < buf.len() {
