@@ -183,18 +183,9 @@ fn kernel_walks_a_host_built_list_in_system_memory() {
 
 /// Runs `bump_counter` over `items` work-items in groups of `local` (0: Clift's choice) while
 /// the host increments the same counter until the kernel is done; every increment must count.
-fn race_host_and_kernel(ctx: &Context, k: &Kernel, items: usize, local: usize, rounds: i32) {
-    let q = ctx.queue();
-    let counter = Svm::new(
-        ctx,
-        CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS,
-        4,
-    );
-    let atomic = unsafe { &*(counter.ptr as *const AtomicI32) };
-    atomic.store(0, Ordering::SeqCst);
-    set_svm_arg(k, 0, counter.ptr);
-    k.arg(1, &rounds);
-    k.arg(2, &1000i32);
+/// Enqueues `k` over `items` work-items in groups of `local` (0: Clift chooses) and returns
+/// its event without waiting, so host threads can run beside it.
+fn enqueue_1d(q: &Queue, k: &Kernel, items: usize, local: usize) -> Event {
     let mut ev: cl_event = ptr::null_mut();
     let global = [items];
     let local_size = [local];
@@ -209,7 +200,22 @@ fn race_host_and_kernel(ctx: &Context, k: &Kernel, items: usize, local: usize, r
         ptr::null(),
         &mut ev
     ));
-    let ev = Event(ev);
+    Event(ev)
+}
+
+fn race_host_and_kernel(ctx: &Context, k: &Kernel, items: usize, local: usize, rounds: i32) {
+    let q = ctx.queue();
+    let counter = Svm::new(
+        ctx,
+        CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS,
+        4,
+    );
+    let atomic = unsafe { &*(counter.ptr as *const AtomicI32) };
+    atomic.store(0, Ordering::SeqCst);
+    set_svm_arg(k, 0, counter.ptr);
+    k.arg(1, &rounds);
+    k.arg(2, &1000i32);
+    let ev = enqueue_1d(&q, k, items, local);
     q.flush();
     // The host increments until the kernel is done; the kernel's work-items wait until they
     // see the host's first 1000, so both run at once.
@@ -310,21 +316,7 @@ fn race_host_and_kernel_on_a_double(
                 })
             })
             .collect();
-        let mut ev: cl_event = ptr::null_mut();
-        let global = [items];
-        let local_size = [local];
-        ok!(clEnqueueNDRangeKernel(
-            q.0,
-            k.0,
-            1,
-            ptr::null(),
-            global.as_ptr(),
-            if local == 0 { ptr::null() } else { local_size.as_ptr() },
-            0,
-            ptr::null(),
-            &mut ev
-        ));
-        let ev = Event(ev);
+        let ev = enqueue_1d(&q, k, items, local);
         ev.wait();
         assert_eq!(ev.status(), CL_COMPLETE);
         done.store(true, Ordering::SeqCst);
