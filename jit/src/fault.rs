@@ -137,22 +137,8 @@ pub fn set_current(frame: *mut Frame) -> *mut Frame {
 /// `f` must be JIT code whose arguments are `a`, `b`, `c` (extra arguments are ignored by the
 /// C calling convention); `frame` must stay valid until the call returns.
 pub unsafe fn guarded(frame: *mut Frame, f: usize, a: usize, b: usize, c: usize) -> Result<(), Fault> {
-    imp::prepare_thread();
-    let prev = set_current(frame);
-    // SAFETY: as the caller promised; the trampoline preserves the callee-saved registers.
-    let faulted = unsafe { imp::call(f, a, b, c, frame) };
-    set_current(prev);
-    if faulted == 0 {
-        return Ok(());
-    }
-    // SAFETY: the handler filled the frame before resuming here.
-    let fr = unsafe { &*frame };
-    Err(Fault {
-        signal: fr.signal,
-        code: fr.code,
-        address: fr.address,
-        pc: fr.pc,
-    })
+    // SAFETY: as the caller promised.
+    unsafe { guarded_each(frame, f, |i| (i == 0).then_some((a, b, c))) }
 }
 
 /// As [`guarded`] for a run of calls of `f`: call `i` gets the arguments `next(i)` gives, and
