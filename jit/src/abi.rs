@@ -27,6 +27,10 @@ pub struct WorkGroupContext {
     /// a buffer over SVM or `CL_MEM_USE_HOST_PTR` memory); else 0. With 0 and one work-group,
     /// atomics of every scope are plain loads and stores (`codegen/atomics.rs`).
     pub host_shared: u32,
+    /// 1 when the runtime runs this range's work-groups one after the other on this thread
+    /// and no other thread runs any of them meanwhile; else 0. Then, as in a range of one
+    /// work-group, only this thread takes part in the range's atomics (`codegen/atomics.rs`).
+    pub serial: u32,
     pub global_offset: [u64; 3],
     pub global_size: [u64; 3],
     /// The size of *this* group: smaller than `enqueued_local_size` for the last group of a
@@ -227,6 +231,7 @@ mod tests {
             let mut ctx = WorkGroupContext {
                 work_dim: 3,
                 host_shared: 0,
+                serial: 0,
                 global_offset: [0; 3],
                 global_size: global,
                 local_size: local,

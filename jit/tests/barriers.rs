@@ -61,6 +61,7 @@ fn run_nd(k: &Kernel, args: &[Arg], dim: u32, global: [u64; 3], local: [u64; 3],
                     let ctx = WorkGroupContext {
                         work_dim: dim,
                         host_shared: 0,
+                        serial: 0,
                         global_offset: [0; 3],
                         global_size: global,
                         local_size: ls,

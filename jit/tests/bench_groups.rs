@@ -48,6 +48,7 @@ fn ctx(global: u64, local: u64, g: u64, arena: *mut u8) -> WorkGroupContext {
     WorkGroupContext {
         work_dim: 1,
         host_shared: 0,
+        serial: 0,
         global_offset: [0; 3],
         global_size: [global, 1, 1],
         local_size: [local.min(global - g * local), 1, 1],
@@ -149,6 +150,7 @@ fn bench_barrier_matmul() {
                 let c = WorkGroupContext {
                     work_dim: 2,
                     host_shared: 0,
+                    serial: 0,
                     global_offset: [0; 3],
                     global_size: [n as u64, n as u64, 1],
                     local_size: [t, t, 1],
@@ -211,6 +213,7 @@ fn bench_sgemm() {
                 let c = WorkGroupContext {
                     work_dim: 2,
                     host_shared: 0,
+                    serial: 0,
                     global_offset: [0; 3],
                     global_size: [n as u64, n as u64, 1],
                     local_size: [t, t, 1],

@@ -138,6 +138,7 @@ fn run_nd(k: &Kernel, args: &[Arg], dim: u32, global: [u64; 3], local: [u64; 3],
                     let ctx = WorkGroupContext {
                         work_dim: dim,
                         host_shared: 0,
+                        serial: 0,
                         global_offset: offset,
                         global_size: global,
                         local_size: ls,

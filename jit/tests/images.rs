@@ -119,6 +119,7 @@ fn run_single(k: &jit::Kernel, block: &[u64]) {
     let ctx = WorkGroupContext {
         work_dim: 2,
         host_shared: 0,
+        serial: 0,
         global_offset: [0; 3],
         global_size: [1, 1, 1],
         local_size: [1, 1, 1],

@@ -103,6 +103,7 @@ fn check(p: &Program) {
     let ctx = WorkGroupContext {
         work_dim: 1,
         host_shared: 0,
+        serial: 0,
         global_offset: [0; 3],
         global_size: [1, 1, 1],
         local_size: [1, 1, 1],

@@ -67,6 +67,7 @@ OpFunctionEnd
     let ctx = jit::abi::WorkGroupContext {
         work_dim: 1,
         host_shared: 0,
+        serial: 0,
         global_offset: [0; 3],
         global_size: [8, 1, 1],
         local_size: [8, 1, 1],

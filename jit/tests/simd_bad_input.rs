@@ -39,6 +39,7 @@ fn run(k: &Kernel, out: &mut [u32], local: u64) {
         let ctx = WorkGroupContext {
             work_dim: 1,
             host_shared: 0,
+            serial: 0,
             global_offset: [0; 3],
             global_size: [n, 1, 1],
             local_size: [(n - g * local).min(local), 1, 1],

@@ -45,6 +45,7 @@ fn a_loop_behind_a_guard_and_a_preheader_matches_the_host() {
             let ctx = WorkGroupContext {
                 work_dim: 1,
                 host_shared: 0,
+                serial: 0,
                 global_offset: [0; 3],
                 global_size: [n as u64, 1, 1],
                 local_size: [(n as u64 - g * local).min(local), 1, 1],

@@ -30,6 +30,7 @@ fn spin_loops_run_as_fibers_and_only_they() {
             "through_private",
             "wait_volatile",
             "wait_in_call",
+            "retry_until_flag",
         ] {
             let k = p.kernel(name).unwrap_or_else(|| panic!("{name}"));
             assert_eq!(k.barrier_strategy, BarrierStrategy::Fibers, "{name} ({label})");
@@ -44,6 +45,9 @@ fn spin_loops_run_as_fibers_and_only_they() {
         for (name, want) in [
             ("cas_retry", retry),
             ("float_add_retry", retry),
+            ("exchange_rounds", retry),
+            // At -O0 too: its comparator goes through the `expected` variable either way.
+            ("exchange_rounds_weak", BarrierStrategy::WorkItemLoops),
             ("counting", BarrierStrategy::WorkItemLoops),
             ("histogram", BarrierStrategy::Regions),
             ("inside_only", BarrierStrategy::WorkItemLoops),
@@ -74,6 +78,7 @@ fn a_work_item_waiting_for_a_later_one_finishes() {
             let ctx = WorkGroupContext {
                 work_dim: 1,
                 host_shared: 0,
+                serial: 0,
                 global_offset: [0; 3],
                 global_size: [n, 1, 1],
                 local_size: [n, 1, 1],
@@ -86,6 +91,50 @@ fn a_work_item_waiting_for_a_later_one_finishes() {
             unsafe { k.run_group(block.as_ptr() as *const u8, &ctx) };
             assert_eq!(flag[0], 1, "{label}, {n} work-items");
             assert!(out.iter().all(|&v| v == 1), "{label}, {n} work-items: {out:?}");
+        }
+    }
+}
+
+/// The compare-exchange rounds (no spin loops at -O2, fibers at -O0) run in one group: every
+/// successful exchange swaps the work-item's value with the word's, so the word and the
+/// work-items' values hold each starting value exactly once, and no exchange failed with its
+/// comparator unchanged.
+#[test]
+fn exchange_rounds_swap_every_value_once() {
+    for (label, p) in programs() {
+        for name in ["exchange_rounds", "exchange_rounds_weak"] {
+            let k = p.kernel(name).unwrap_or_else(|| panic!("{name}"));
+            let n = 48u64;
+            let rounds = 200u32;
+            let mut word = [n as u32; 1];
+            let mut mine = vec![0u32; n as usize];
+            let mut block = vec![0u64; k.args_size.div_ceil(8).max(1)];
+            let bytes = block.as_mut_ptr() as *mut u8;
+            assert_eq!(k.args.len(), 3);
+            for (a, ptr) in k.args.iter().zip([word.as_mut_ptr() as u64, mine.as_mut_ptr() as u64]) {
+                assert_eq!(a.kind, ArgKind::Global);
+                unsafe { *(bytes.add(a.offset) as *mut u64) = ptr };
+            }
+            unsafe { *(bytes.add(k.args[2].offset) as *mut u32) = rounds };
+            let mut arena = vec![0u128; jit::abi::LOCAL_ARENA_BYTES.div_ceil(16) + 1];
+            let ctx = WorkGroupContext {
+                work_dim: 1,
+                host_shared: 0,
+                serial: 0,
+                global_offset: [0; 3],
+                global_size: [n, 1, 1],
+                local_size: [n, 1, 1],
+                enqueued_local_size: [n, 1, 1],
+                num_groups: [1, 1, 1],
+                group_id: [0; 3],
+                local_mem: arena.as_mut_ptr() as *mut u8,
+                printf: std::ptr::null_mut(),
+            };
+            unsafe { k.run_group(block.as_ptr() as *const u8, &ctx) };
+            let mut all: Vec<u32> = mine.iter().copied().chain(word).collect();
+            all.sort_unstable();
+            let want: Vec<u32> = (0..=n as u32).collect();
+            assert_eq!(all, want, "{name} ({label}): word {word:?}, values {mine:?}");
         }
     }
 }

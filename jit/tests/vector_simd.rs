@@ -387,6 +387,7 @@ fn run(k: &Kernel, inputs: &[Vec<u8>; 3], trips: i32) -> (Vec<u8>, Vec<u8>) {
         let ctx = WorkGroupContext {
             work_dim: 1,
             host_shared: 0,
+            serial: 0,
             global_offset: [0; 3],
             global_size: [ITEMS, 1, 1],
             local_size: [(ITEMS - g * local).min(local), 1, 1],

@@ -38,10 +38,12 @@ impl NDRange {
         local_mem: *mut u8,
         printf: *mut std::ffi::c_void,
         host_shared: bool,
+        serial: bool,
     ) -> WorkGroupContext {
         let mut ctx = WorkGroupContext {
             work_dim: self.work_dim,
             host_shared: host_shared as u32,
+            serial: serial as u32,
             global_offset: self.offset,
             global_size: self.global,
             local_size: self.local,
@@ -120,9 +122,61 @@ pub enum Failure {
     Stopped(std::time::Duration),
 }
 
+/// How the work-groups of a range are spread over the worker threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Spread {
+    /// Over every worker; atomics on global memory are atomic instructions.
+    Parallel,
+    /// One after the other on one thread, with nothing else of the range running meanwhile:
+    /// the kernel's atomics are plain loads and stores (`WorkGroupContext::serial`).
+    /// Work-groups of one range have no forward-progress guarantee towards each other, so
+    /// any order is a valid execution.
+    Serial,
+}
+
+/// Ranges with fewer work-groups run in parallel without a probe (`probe_spread`).
+const PROBE_MIN_GROUPS: usize = 4;
+
+/// A probe group shorter than this says nothing about the kernel's atomics (timer and launch
+/// noise): the range runs in parallel.
+const PROBE_MIN_TIME: std::time::Duration = std::time::Duration::from_micros(20);
+
+/// How the rest of a range whose first two groups ran as a probe is spread: the first with
+/// plain atomics (`plain`), the second with atomic instructions (`atomic`), each alone. A
+/// group whose atomics dominate its time (the Khronos CTS's c11_atomics kernels, 10,000
+/// exchanges per work-item on one word) runs several times longer with atomic instructions,
+/// and contended across threads longer still; where one thread with plain atomics is faster
+/// than `threads` threads with atomic instructions (`plain * threads < atomic`) the range runs
+/// serially. Kernels whose atomics are a small part of their work take the same time both
+/// ways and keep every worker.
+fn probe_spread(plain: std::time::Duration, atomic: std::time::Duration, threads: usize) -> Spread {
+    if plain < PROBE_MIN_TIME || threads < 2 {
+        return Spread::Parallel;
+    }
+    if plain.saturating_mul(threads as u32) < atomic {
+        Spread::Serial
+    } else {
+        Spread::Parallel
+    }
+}
+
+/// `CLIFT_SPREAD=serial` or `=parallel`: the ranges that would be probed run that way
+/// without a probe (tests and measurements).
+fn forced_spread() -> Option<Spread> {
+    match std::env::var("CLIFT_SPREAD").ok()?.as_str() {
+        "serial" => Some(Spread::Serial),
+        "parallel" => Some(Spread::Parallel),
+        _ => None,
+    }
+}
+
 /// Runs every work-group of `range` and returns when all are done or one failed. What the
 /// kernel printed is written to standard output before this returns, that is before the
 /// command completes.
+///
+/// A kernel with atomics on global memory (`Kernel::shared_atomics`) in a range of at least
+/// `PROBE_MIN_GROUPS` groups first runs two groups alone as a probe (`probe_spread`), which
+/// decides how the others run.
 pub fn run(device: &Device, kernel: Arc<codegen::Kernel>, args: BoundArgs, range: NDRange) -> Result<(), Failure> {
     if range.is_empty() {
         return Ok(());
@@ -130,40 +184,93 @@ pub fn run(device: &Device, kernel: Arc<codegen::Kernel>, args: BoundArgs, range
     let groups = range.num_groups().iter().product::<u64>() as usize;
     let arena = args.local_size;
     let kernel_stack = kernel.private_mem_size;
+    let probe = kernel.shared_atomics && groups >= PROBE_MIN_GROUPS;
     let sink = Arc::new(PrintfSink::default());
     let printed = sink.clone();
     let first_fault: Arc<Mutex<Option<Failure>>> = Arc::default();
     let faults = first_fault.clone();
-    let body = move |groups: std::ops::Range<usize>, local_mem: *mut u8, halted: &dyn Fn() -> bool| {
-        let mut ctx = range.group(
-            groups.start,
-            local_mem,
-            Arc::as_ptr(&sink) as *mut std::ffi::c_void,
-            args.host_shared,
-        );
-        // SAFETY: the argument block was laid out for this kernel by `Kernel::bind`, its
-        // buffers are alive (held by `args`), the arena has `args.local_size` bytes and the
-        // sink outlives the range. What the kernel does with them is its own affair: a fault
-        // in its code ends the group (`jit::fault`).
-        let result = unsafe { kernel.try_run_groups(args.block.as_ptr(), &mut ctx, groups.len(), halted) };
-        let _ = (&args.buffers, &args.svm);
-        match result {
-            Ok(()) => true,
-            // Stopped by the watchdog: the outcome of the range says so.
-            Err(fault) if fault.interrupted() => false,
-            Err(fault) => {
-                let mut first = faults.lock().unwrap_or_else(|e| e.into_inner());
-                first.get_or_insert(Failure::Fault {
-                    fault,
-                    group: ctx.group_id,
-                });
-                false
+    // Groups `first + r` for the `r` a worker takes, or with `serial` all of `first..end` at
+    // the first call.
+    let run_part = Arc::new(
+        move |groups: std::ops::Range<usize>, local_mem: *mut u8, halted: &dyn Fn() -> bool, serial: bool| {
+            let mut ctx = range.group(
+                groups.start,
+                local_mem,
+                Arc::as_ptr(&sink) as *mut std::ffi::c_void,
+                args.host_shared,
+                serial,
+            );
+            // SAFETY: the argument block was laid out for this kernel by `Kernel::bind`, its
+            // buffers are alive (held by `args`), the arena has `args.local_size` bytes and the
+            // sink outlives the range. What the kernel does with them is its own affair: a fault
+            // in its code ends the group (`jit::fault`).
+            let result = unsafe { kernel.try_run_groups(args.block.as_ptr(), &mut ctx, groups.len(), halted) };
+            let _ = (&args.buffers, &args.svm);
+            match result {
+                Ok(()) => true,
+                // Stopped by the watchdog: the outcome of the range says so.
+                Err(fault) if fault.interrupted() => false,
+                Err(fault) => {
+                    let mut first = faults.lock().unwrap_or_else(|e| e.into_inner());
+                    first.get_or_insert(Failure::Fault {
+                        fault,
+                        group: ctx.group_id,
+                    });
+                    false
+                }
             }
-        }
-    };
+        },
+    );
     let stack = stack_need(kernel_stack);
     let limit = crate::watchdog::time_limit();
-    let outcome = workers::run(&device.workers(), groups, arena, stack, limit, Box::new(body));
+    let started = std::time::Instant::now();
+    let pool = device.workers();
+    // Runs groups `first..end` spread as asked; the time limit counts from the range's start.
+    let part = |first: usize, end: usize, spread: Spread| {
+        let run_part = run_part.clone();
+        let left = limit.map(|l| l.saturating_sub(started.elapsed()));
+        let (count, body): (usize, Box<workers::GroupFn>) = match spread {
+            Spread::Parallel => (
+                end - first,
+                Box::new(
+                    move |r: std::ops::Range<usize>, mem: *mut u8, halted: &dyn Fn() -> bool| {
+                        run_part(first + r.start..first + r.end, mem, halted, false)
+                    },
+                ),
+            ),
+            Spread::Serial => (
+                1,
+                Box::new(
+                    move |_: std::ops::Range<usize>, mem: *mut u8, halted: &dyn Fn() -> bool| {
+                        run_part(first..end, mem, halted, true)
+                    },
+                ),
+            ),
+        };
+        workers::run(&pool, count, arena, stack, left, body)
+    };
+    let outcome = if let Some(spread) = forced_spread().filter(|_| probe) {
+        part(0, groups, spread)
+    } else if probe {
+        let timed = |first: usize, spread: Spread| {
+            let t = std::time::Instant::now();
+            let outcome = part(first, first + 1, spread);
+            (outcome, t.elapsed())
+        };
+        let (o0, plain) = timed(0, Spread::Serial);
+        let (o1, atomic) = if o0 == workers::Outcome::Done {
+            timed(1, Spread::Parallel)
+        } else {
+            (o0, Default::default())
+        };
+        if o1 == workers::Outcome::Done {
+            part(2, groups, probe_spread(plain, atomic, pool.parallel().min(groups - 2)))
+        } else {
+            o1
+        }
+    } else {
+        part(0, groups, Spread::Parallel)
+    };
     let text = printed.take();
     if !text.is_empty() {
         use std::io::Write;
@@ -220,6 +327,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn probe_spread_goes_serial_only_where_atomics_dominate() {
+        let us = std::time::Duration::from_micros;
+        // Atomic instructions 4x slower than plain ones: one thread beats two, not eight.
+        assert_eq!(probe_spread(us(100), us(400), 2), Spread::Serial);
+        assert_eq!(probe_spread(us(100), us(400), 8), Spread::Parallel);
+        // A kernel whose atomics cost little keeps every worker.
+        assert_eq!(probe_spread(us(100), us(110), 2), Spread::Parallel);
+        assert_eq!(probe_spread(us(100), us(200), 2), Spread::Parallel);
+        // Too short to tell, or a single thread anyway.
+        assert_eq!(probe_spread(us(5), us(500), 2), Spread::Parallel);
+        assert_eq!(probe_spread(us(100), us(400), 1), Spread::Parallel);
+    }
+
+    #[test]
     fn chosen_sizes_divide_the_range() {
         for g in [1u64, 7, 64, 1000, 1 << 20, 999_983] {
             let l = choose_local_size(1, [g, 1, 1], 4096, 2, false);
@@ -256,7 +377,8 @@ mod tests {
         };
         assert_eq!(r.num_groups(), [3, 1, 1]);
         assert_eq!(
-            r.group(2, std::ptr::null_mut(), std::ptr::null_mut(), false).local_size,
+            r.group(2, std::ptr::null_mut(), std::ptr::null_mut(), false, false)
+                .local_size,
             [2, 1, 1]
         );
     }

@@ -19,6 +19,8 @@ pub struct Options {
     /// `-cl-clift-robust` (Clift's own option; never handed to clang): accesses checked
     /// against their memory object (README "Robust mode"). Also on with `CLIFT_ROBUST=1`.
     pub robust: bool,
+    /// `-cl-no-subgroup-ifp`: the kernels need no independent forward progress.
+    pub no_subgroup_ifp: bool,
     /// The flags to hand on unchanged to clang (`-w`, `-Werror`, the `-cl-*` math flags).
     pub passthrough: Vec<String>,
 }
@@ -171,6 +173,7 @@ impl Options {
             "-cl-fast-relaxed-math" => self.fast_relaxed_math = true,
             "-cl-opt-disable" => self.opt_disable = true,
             "-cl-kernel-arg-info" => self.kernel_arg_info = true,
+            "-cl-no-subgroup-ifp" => self.no_subgroup_ifp = true,
             _ => {}
         }
         self.passthrough.push(word.to_string());

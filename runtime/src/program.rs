@@ -429,6 +429,7 @@ impl Program {
             opt_level_none: opts.opt_disable,
             robust: opts.robust || options::robust_env(),
             specialize: None,
+            no_subgroup_ifp: opts.no_subgroup_ifp,
         };
         let start = std::time::Instant::now();
         let inputs = self.lock().inputs.clone();
@@ -544,8 +545,9 @@ fn native_key(inputs: &[Arc<Vec<u8>>], options: &CompileOptions) -> String {
         .part(format!("{spec:?}").as_bytes())
         .part(
             format!(
-                "{} {} {} {} {:?} {:?} {:?}",
+                "{} {} {} {} {} {:?} {:?} {:?}",
                 options.denorms_are_zero,
+                options.no_subgroup_ifp,
                 options.fast_relaxed_math,
                 options.opt_level_none,
                 options.robust,

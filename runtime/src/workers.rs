@@ -83,6 +83,11 @@ impl Pool {
     /// A pool for the compute units `units` (the CPU of each, `units.len()` at least 1).
     /// With `caller_joins` the enqueuing thread is one of the workers and the pool starts one
     /// thread less (but at least one, for kernels whose stack need is too large for it).
+    /// Threads that may work on a range at once.
+    pub fn parallel(&self) -> usize {
+        self.parallel
+    }
+
     pub fn new(units: &[usize], caller_joins: bool) -> Pool {
         let parallel = units.len().max(1);
         let skip = usize::from(caller_joins && units.len() > 1);

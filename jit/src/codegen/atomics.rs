@@ -8,7 +8,9 @@
 //! can take part:
 //! - on local memory: Workgroup pointers, and generic pointers into this group's arena
 //!   (checked at run time: `jit::abi::LOCAL_ARENA_BYTES`);
-//! - on any memory when the ND-range has a single work-group (checked at run time). Atomics
+//! - on any memory when no other thread runs a work-group of the ND-range meanwhile: it has a
+//!   single work-group, or the runtime runs its groups one after the other on one thread
+//!   (`WorkItem::alone`, checked at run time; `WorkGroupContext::serial`). Atomics
 //!   of another kernel instance have no inclusive scope with this range's unless both work on
 //!   an SVM allocation (OpenCL 3.0 API specification, section 3.3.6, memory model: "inclusive
 //!   scope", "data race"). The host takes part in atomics on SVM memory only at
@@ -84,11 +86,11 @@ impl FnTx<'_, '_, '_> {
         })
     }
 
-    /// Whether the ND-range has a single work-group, whether it also shares no memory with
-    /// host threads, and the local arena's base: computed once per function where `wi` is
-    /// defined (the function's or the work-group function's entry block parameter), so
-    /// before every use; Cranelift does not hoist loads out of the work-item and kernel loops
-    /// on its own.
+    /// Whether no other thread runs a work-group of the ND-range (`WorkItem::alone`), whether
+    /// it also shares no memory with host threads, and the local arena's base: computed once
+    /// per function where `wi` is defined (the function's or the work-group function's entry
+    /// block parameter), so before every use; Cranelift does not hoist loads out of the
+    /// work-item and kernel loops on its own.
     fn atomic_consts(&mut self) -> [Value; 3] {
         use cranelift_codegen::cursor::{Cursor, FuncCursor};
         use cranelift_codegen::ir::ValueDef;
@@ -96,21 +98,16 @@ impl FnTx<'_, '_, '_> {
             return c;
         }
         let wi = self.wi;
-        // Every count is at least 1, so their OR is 1 exactly when each is.
         macro_rules! emit {
             ($ins:expr) => {{
                 let trusted = MemFlagsData::trusted().with_readonly();
-                let g: Vec<Value> = (0..3)
-                    .map(|d| $ins.load(types::I64, trusted, wi, (drv::OFF_NUM_GROUPS + 8 * d) as i32))
-                    .collect();
-                let any = $ins.bor(g[0], g[1]);
-                let any = $ins.bor(any, g[2]);
-                let one = $ins.icmp_imm_u(IntCC::Equal, any, 1);
+                let alone = $ins.load(types::I32, trusted, wi, drv::OFF_ALONE as i32);
+                let one = $ins.icmp_imm_u(IntCC::NotEqual, alone, 0);
                 let shared = $ins.load(types::I32, trusted, wi, drv::OFF_HOST_SHARED as i32);
                 let private = $ins.icmp_imm_u(IntCC::Equal, shared, 0);
-                let one_private = $ins.band(one, private);
+                let alone_private = $ins.band(one, private);
                 let base = $ins.load(types::I64, trusted, wi, drv::OFF_LOCAL_MEM as i32);
-                [one, one_private, base]
+                [one, alone_private, base]
             }};
         }
         let c = match self.b.func.dfg.value_def(wi) {
@@ -132,23 +129,24 @@ impl FnTx<'_, '_, '_> {
     }
 
     /// Whether only this thread can take part in an atomic on `p` (see the module comment):
-    /// the ND-range has a single work-group (and, for `Access::Shared`, shares no memory with
-    /// host threads), or (a generic pointer) `p` lies in this group's local arena.
+    /// no other thread runs a work-group of the ND-range (and, for `Access::Shared`, it shares
+    /// no memory with host threads), or (a generic pointer) `p` lies in this group's local
+    /// arena.
     fn only_this_thread(&mut self, p: Value, access: Access) -> Value {
-        let [one_group, one_private, base] = self.atomic_consts();
-        let (one_group, generic) = match access {
-            Access::Shared(generic) => (one_private, generic),
-            _ => (one_group, access == Access::Generic),
+        let [alone, alone_private, base] = self.atomic_consts();
+        let (alone, generic) = match access {
+            Access::Shared(generic) => (alone_private, generic),
+            _ => (alone, access == Access::Generic),
         };
         if !generic {
-            return one_group;
+            return alone;
         }
         let offset = self.b.ins().isub(p, base);
         let local = self
             .b
             .ins()
             .icmp_imm_u(IntCC::UnsignedLessThan, offset, crate::abi::LOCAL_ARENA_BYTES as i64);
-        self.b.ins().bor(one_group, local)
+        self.b.ins().bor(alone, local)
     }
 
     /// Emits `plain` or `atomic` (each giving the atomic's result, if it has one, of type

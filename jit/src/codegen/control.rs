@@ -1,10 +1,12 @@
 //! Control flow (branches with OpPhi arguments, OpSwitch, returns, OpUnreachable), function
 //! calls, barriers, memory barriers and the asynchronous group copies.
 
+use super::driver as drv;
 use super::layout::Ty;
 use super::state::{op_id, op_lit, result, FnTx, R};
 use crate::spirv::Instruction;
-use cranelift_codegen::ir::{types, Block, BlockArg, InstBuilder};
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{types, Block, BlockArg, InstBuilder, MemFlagsData};
 use cranelift_frontend::Switch;
 use rspirv::dr::Operand;
 use rspirv::spirv::{Op, Scope, StorageClass};
@@ -58,12 +60,27 @@ impl FnTx<'_, '_, '_> {
         Ok((y, Vec::new()))
     }
 
-    /// Fills the blocks of [`Self::spin_edge`]: a yield to the other work-items of the group
-    /// (`clift_spin_yield`, a no-op outside fibers), then the edge.
+    /// Fills the blocks of [`Self::spin_edge`]: the work-item's back-edge count goes up, and
+    /// every `SPIN_BATCH`-th time a yield to the other work-items of the group
+    /// (`clift_spin_yield`, which starts the count again; no suspension outside fibers), then
+    /// the edge. The count is inline: a call at every back-edge took most of the time of a
+    /// compare-exchange loop.
     fn spin_yields(&mut self, spins: Vec<SpinEdge>) -> R {
         for (y, blk, args) in spins {
             self.b.switch_to_block(y);
             let wi = self.wi;
+            let flags = MemFlagsData::trusted();
+            let n = self.b.ins().load(types::I32, flags, wi, drv::OFF_SPINS as i32);
+            let n = self.b.ins().iadd_imm_u(n, 1);
+            self.b.ins().store(flags, n, wi, drv::OFF_SPINS as i32);
+            let full = self
+                .b
+                .ins()
+                .icmp_imm_u(IntCC::UnsignedGreaterThanOrEqual, n, i64::from(drv::SPIN_BATCH));
+            let call = self.b.create_block();
+            self.b.set_cold_block(call);
+            self.b.ins().brif(full, call, &[], blk, &args);
+            self.b.switch_to_block(call);
             self.call_helper("clift_spin_yield", &[types::I64], &[], &[wi])?;
             self.b.ins().jump(blk, &args);
         }

@@ -28,6 +28,13 @@ pub struct WorkItem {
     pub global_offset: [u64; 3],
     pub work_dim: u32,
     pub host_shared: u32,
+    /// Back-edges of potential spin loops this work-item took since it last yielded there
+    /// (`spin_yield`; counted by the compiled code).
+    pub spins: u32,
+    /// 1 when no other thread runs a work-group of this range while this one runs: the range
+    /// has one work-group, or the runtime runs its groups one after the other on this thread
+    /// (`WorkGroupContext::serial`). Atomics are then plain loads and stores (`atomics`).
+    pub alone: u32,
     pub global_linear_id: u64,
     pub local_linear_id: u64,
     pub local_mem: *mut u8,
@@ -50,6 +57,8 @@ pub(crate) const OFF_NUM_GROUPS: usize = offset_of!(WorkItem, num_groups);
 pub(crate) const OFF_GLOBAL_OFFSET: usize = offset_of!(WorkItem, global_offset);
 pub(crate) const OFF_WORK_DIM: usize = offset_of!(WorkItem, work_dim);
 pub(crate) const OFF_HOST_SHARED: usize = offset_of!(WorkItem, host_shared);
+pub(crate) const OFF_SPINS: usize = offset_of!(WorkItem, spins);
+pub(crate) const OFF_ALONE: usize = offset_of!(WorkItem, alone);
 pub(crate) const OFF_GLOBAL_LINEAR_ID: usize = offset_of!(WorkItem, global_linear_id);
 pub(crate) const OFF_LOCAL_LINEAR_ID: usize = offset_of!(WorkItem, local_linear_id);
 pub(crate) const OFF_LOCAL_MEM: usize = offset_of!(WorkItem, local_mem);
@@ -88,6 +97,8 @@ impl WorkItem {
             global_offset: ctx.global_offset,
             work_dim: ctx.work_dim,
             host_shared: ctx.host_shared,
+            spins: 0,
+            alone: (ctx.num_groups == [1, 1, 1] || ctx.serial != 0) as u32,
             global_linear_id: 0,
             local_linear_id: 0,
             local_mem: ctx.local_mem,
@@ -454,34 +465,25 @@ pub(crate) unsafe fn suspend(wi: *mut WorkItem, why: u32) {
     }
 }
 
-// Back-edges of spin loops taken on this thread since its fiber last yielded there.
-thread_local! {
-    static SPINS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
-}
-
-/// How many back-edges of potential spin loops a fiber takes before it yields: a loop the
+/// How many back-edges of potential spin loops a work-item takes before it yields: a loop the
 /// analysis counts as spinning may be a search that ends by itself (the Khronos CTS's
 /// c11_atomics atomic_flag test walks the flags until it sets one), and yielding at each
 /// iteration made that test 3 to 5 times slower; a work-item that does wait for another one
-/// loses at most this many iterations before the others run.
-const SPIN_BATCH: u32 = 64;
+/// loses at most this many iterations before the others run. The compiled back-edge counts in
+/// `WorkItem::spins` itself and calls [`spin_yield`] only when the count reaches this.
+pub(crate) const SPIN_BATCH: u32 = 64;
 
-/// A potential spin loop's back-edge: every `SPIN_BATCH`-th on this thread suspends the
-/// fiber, which stays ready to run (a no-op without fibers).
+/// A potential spin loop's back-edge that completed a batch: the count starts again and the
+/// fiber suspends, staying ready to run (only the count without fibers).
 ///
 /// # Safety
 /// `wi` is a live work-item state.
 pub(crate) unsafe fn spin_yield(wi: *mut WorkItem) {
-    if unsafe { (*wi).fiber.is_null() } {
-        return;
-    }
-    let n = SPINS.with(|c| {
-        let n = c.get() + 1;
-        c.set(if n >= SPIN_BATCH { 0 } else { n });
-        n
-    });
-    if n >= SPIN_BATCH {
-        unsafe { suspend(wi, YIELD_SPIN) }
+    unsafe {
+        (*wi).spins = 0;
+        if !(*wi).fiber.is_null() {
+            suspend(wi, YIELD_SPIN)
+        }
     }
 }
 

@@ -79,6 +79,10 @@ pub struct CompileOptions {
     /// Compile one kernel only, specialised for what an enqueue knows about its image and
     /// sampler arguments (see [`compile_variant`]); `None` for a program build.
     pub specialize: Option<Specialization>,
+    /// `-cl-no-subgroup-ifp`: the program's kernels need no independent forward progress
+    /// (OpenCL API 5.8.6.4), so no loop counts as a potential spin loop (`spin`) and no kernel
+    /// runs on fibers for one.
+    pub no_subgroup_ifp: bool,
 }
 
 /// What an enqueue knows about one image or sampler argument: image reads generated for it
@@ -224,6 +228,10 @@ pub struct Kernel {
     /// Approximate bytes of Function-storage variables per work-item.
     pub private_mem_size: usize,
     pub has_barriers: bool,
+    /// Whether the kernel reaches an atomic on memory other than local memory: then its
+    /// atomics are plain loads and stores when no other thread runs a work-group of its range
+    /// (`WorkGroupContext::serial`, `atomics`), which the runtime may choose to do.
+    pub shared_atomics: bool,
     /// Robust mode: the offset in the argument block of the bounds the runtime writes for
     /// every argument (`robust::robust_tail`); `None` for a kernel compiled without it.
     pub robust_tail: Option<usize>,
@@ -255,6 +263,7 @@ impl fmt::Debug for Kernel {
             .field("args_size", &self.args_size)
             .field("static_local_size", &self.static_local_size)
             .field("has_barriers", &self.has_barriers)
+            .field("shared_atomics", &self.shared_atomics)
             .field("barrier_strategy", &self.barrier_strategy)
             .finish()
     }

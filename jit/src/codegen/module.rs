@@ -9,6 +9,7 @@ use super::native;
 use super::program::{new_jit, program_from, Code, Kernel0, Pending, ARENA_RESERVE};
 use super::{group, inline, translate, BarrierStrategy, CompileError, CompileOptions, Program};
 use crate::spirv::module::{ConstantValue, Function};
+use crate::spirv::validate::is_atomic;
 use crate::spirv::Module;
 use cranelift_codegen::ir::{types, AbiParam, InstBuilder, UserFuncName};
 use cranelift_codegen::Context;
@@ -300,7 +301,11 @@ pub(crate) fn compile_program(
         native: record.then(Recorder::new),
         image_facts: HashMap::new(),
         rb_variant: Default::default(),
-        spin_edges: super::spin::spin_edges(m),
+        spin_edges: if opts.no_subgroup_ifp {
+            HashSet::new()
+        } else {
+            super::spin::spin_edges(m)
+        },
     };
     for d in &m.decorations {
         if d.member.is_some() {
@@ -431,6 +436,7 @@ pub(crate) fn compile_program(
         body: Option<Function>,
         has_barriers: bool,
         private: usize,
+        calls: CallScan,
     }
     let mut plans = Vec::new();
     for (i, ep) in m.entry_points.iter().enumerate() {
@@ -443,7 +449,8 @@ pub(crate) fn compile_program(
         let f = m
             .function(ep.function)
             .ok_or_else(|| err(format!("OpEntryPoint {}: function %{} not found", ep.name, ep.function)))?;
-        let (has_barriers, private) = scan_calls(m, &cx, f.id);
+        let calls = scan_calls(m, &cx, f.id);
+        let (has_barriers, private) = (calls.barrier, calls.private);
         let (strategy, body) = if super::spin::reaches_spin(m, f.id, &cx.spin_edges) {
             // A potential spin loop: the work-items run as fibers that yield at its
             // back-edges, so the work-item it waits for runs (`spin`).
@@ -476,6 +483,7 @@ pub(crate) fn compile_program(
             body,
             has_barriers,
             private,
+            calls,
         });
     }
 
@@ -557,6 +565,7 @@ pub(crate) fn compile_program(
             hint: None,
             private: p.private,
             has_barriers: p.has_barriers,
+            shared_atomics: p.calls.shared_atomics,
             robust_tail,
         };
         for em in m.execution_modes.iter().filter(|e| e.entry == p.func) {
@@ -659,16 +668,57 @@ fn build_wrapper(
 
 /// Whether the call graph from `root` contains a work-group barrier (or a wait for group
 /// events), and the bytes of Function variables along it.
-fn scan_calls(m: &Module, cx: &Ctx, root: Id) -> (bool, usize) {
+/// What a kernel reaches through its calls.
+#[derive(Clone, Copy)]
+struct CallScan {
+    /// A work-group barrier (or a wait for events).
+    barrier: bool,
+    /// Bytes of Function-storage variables, all functions together.
+    private: usize,
+    /// An atomic on memory that may not be local memory (see `Kernel::shared_atomics`).
+    shared_atomics: bool,
+}
+
+fn scan_calls(m: &Module, cx: &Ctx, root: Id) -> CallScan {
     let mut seen = HashSet::new();
     let mut stack = vec![root];
-    let mut barrier = false;
-    let mut private = 0usize;
+    let mut scan = CallScan {
+        barrier: false,
+        private: 0,
+        shared_atomics: false,
+    };
+    let workgroup_vars: HashSet<Id> = m
+        .variables
+        .iter()
+        .filter(|v| v.storage == StorageClass::Workgroup)
+        .map(|v| v.id)
+        .collect();
     while let Some(fid) = stack.pop() {
         if !seen.insert(fid) {
             continue;
         }
         let Some(f) = m.function(fid) else { continue };
+        // The pointer types of the function's values.
+        let types: HashMap<Id, Id> = f
+            .params
+            .iter()
+            .copied()
+            .chain(
+                f.blocks
+                    .iter()
+                    .flat_map(|b| &b.instructions)
+                    .filter_map(|i| Some((i.result_id?, i.result_type?))),
+            )
+            .collect();
+        let local = |p: Id| {
+            workgroup_vars.contains(&p)
+                || types.get(&p).is_some_and(|t| {
+                    matches!(
+                        cx.layout.get(*t).map(|i| &i.ty),
+                        Ok(Ty::Pointer(StorageClass::Workgroup, _))
+                    )
+                })
+        };
         for blk in &f.blocks {
             for inst in &blk.instructions {
                 match inst.opcode {
@@ -677,20 +727,24 @@ fn scan_calls(m: &Module, cx: &Ctx, root: Id) -> (bool, usize) {
                             stack.push(*c);
                         }
                     }
-                    Op::ControlBarrier | Op::GroupWaitEvents => barrier = true,
+                    Op::ControlBarrier | Op::GroupWaitEvents => scan.barrier = true,
                     Op::Variable => {
                         if let Some(ty) = inst.result_type {
                             if let Ok(Ty::Pointer(_, p)) = cx.layout.get(ty).map(|i| i.ty.clone()) {
-                                private += cx.layout.get(p).map(|i| i.size as usize).unwrap_or(0);
+                                scan.private += cx.layout.get(p).map(|i| i.size as usize).unwrap_or(0);
                             }
                         }
+                    }
+                    op if is_atomic(op) => {
+                        let on_local = matches!(inst.operands.first(), Some(Operand::IdRef(p)) if local(*p));
+                        scan.shared_atomics |= !on_local;
                     }
                     _ => {}
                 }
             }
         }
     }
-    (barrier, private)
+    scan
 }
 
 // Keep `WorkItem` referenced from this module for documentation links.

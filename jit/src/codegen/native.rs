@@ -257,6 +257,7 @@ pub(crate) fn encode(jit: &JITModule, rec: &Recorder, kernels: &[Pending]) -> Op
         w.opt3(k.hint);
         w.u64(k.private as u64);
         w.u8(k.has_barriers as u8);
+        w.u8(k.shared_atomics as u8);
         w.u64(k.robust_tail.map_or(0, |t| t as u64 + 1));
         w.u8(strategy_code(p.strategy));
         match p.code {
@@ -473,6 +474,7 @@ pub fn load(image: &[u8]) -> Result<Program, CompileError> {
         let hint = r.opt3().ok_or_else(|| bad("work-group size hint"))?;
         let private = r.len().ok_or_else(|| bad("private size"))?;
         let has_barriers = r.u8().ok_or_else(|| bad("barriers"))? != 0;
+        let shared_atomics = r.u8().ok_or_else(|| bad("atomics"))? != 0;
         let robust_tail = match r.len().ok_or_else(|| bad("robust tail"))? {
             0 => None,
             t if t - 1 + crate::codegen::robust::robust_tail(args.len()) == args_size => Some(t - 1),
@@ -501,6 +503,7 @@ pub fn load(image: &[u8]) -> Result<Program, CompileError> {
                 hint,
                 private,
                 has_barriers,
+                shared_atomics,
                 robust_tail,
             },
             code,

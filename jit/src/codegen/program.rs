@@ -122,6 +122,7 @@ pub(crate) fn program_from(jit: JITModule, pending: Vec<Pending>) -> Program {
                 work_group_size_hint: k.hint,
                 private_mem_size: k.private,
                 has_barriers: k.has_barriers,
+                shared_atomics: k.shared_atomics,
                 robust_tail: k.robust_tail,
                 barrier_strategy: p.strategy,
                 exec,
@@ -142,6 +143,7 @@ pub(crate) struct Kernel0 {
     pub hint: Option<[u32; 3]>,
     pub private: usize,
     pub has_barriers: bool,
+    pub shared_atomics: bool,
     pub robust_tail: Option<usize>,
 }
 

@@ -220,6 +220,20 @@ fn follow(mut p: Id, defs: &HashMap<Id, &Instruction>, chains: bool) -> Id {
     p
 }
 
+/// One natural loop of a function, with what the analysis needs to look at it.
+struct LoopView<'a> {
+    f: &'a Function,
+    body: &'a HashSet<usize>,
+    header: usize,
+    succ: &'a [Vec<usize>],
+    ipdom: &'a [Option<usize>],
+    defs: &'a HashMap<Id, &'a Instruction>,
+    reading: &'a HashSet<Id>,
+    volatile_vars: &'a HashSet<Id>,
+    /// The loop's instructions, with their block.
+    block_of: HashMap<*const Instruction, usize>,
+}
+
 #[allow(clippy::too_many_arguments)]
 fn spins(
     f: &Function,
@@ -231,24 +245,6 @@ fn spins(
     reading: &HashSet<Id>,
     volatile_vars: &HashSet<Id>,
 ) -> bool {
-    let is_private_var = |r: Id| {
-        defs.get(&r).is_some_and(|i| {
-            i.opcode == Op::Variable
-                && matches!(i.operands.first(), Some(Operand::StorageClass(StorageClass::Function)))
-        })
-    };
-    let insts: Vec<&Instruction> = {
-        let mut blocks: Vec<usize> = body.iter().copied().collect();
-        blocks.sort_unstable();
-        blocks.iter().flat_map(|&b| &f.blocks[b].instructions).collect()
-    };
-    let mut tainted: HashSet<Id> = HashSet::new();
-    let mut vars: HashSet<Id> = HashSet::new();
-    let mut any_memory = false;
-    // Blocks whose execution depends on a branch on a tainted condition (their stores write
-    // tainted values), and blocks whose phis choose by such a branch.
-    let mut dependent: HashSet<usize> = HashSet::new();
-    let mut joins: HashSet<usize> = HashSet::new();
     let block_of: HashMap<*const Instruction, usize> = body
         .iter()
         .flat_map(|&b| {
@@ -258,125 +254,281 @@ fn spins(
                 .map(move |i| (i as *const Instruction, b))
         })
         .collect();
-    loop {
-        let before = (tainted.len(), vars.len(), any_memory, dependent.len());
-        for &b in body {
-            let Some(t) = f.blocks[b].instructions.last() else {
+    let lv = LoopView {
+        f,
+        body,
+        header,
+        succ,
+        ipdom,
+        defs,
+        reading,
+        volatile_vars,
+        block_of,
+    };
+    lv.spins()
+}
+
+impl LoopView<'_> {
+    /// Whether the loop is a potential spin loop: a branch that leaves it or returns to its
+    /// header has a condition computed from a read of the loop (`taint`).
+    ///
+    /// A lock-free compare-exchange retry's success (`retry_success`) is no such read: a
+    /// retry whose comparator was read in the loop succeeds unless another work-item wrote
+    /// in between, which the other work-items of the group, running one at a time, do not.
+    /// So a loop that counts its successes (`for (i = 0; i < n || wins == 0; i++)`) is no
+    /// spin, and neither is an exit reached only when such an exchange failed (a `break` on
+    /// a spurious failure), as long as the loop has a conditional exit that depends on no
+    /// read: the exits reached only through a failure can end the loop early, never keep it
+    /// going.
+    fn spins(&self) -> bool {
+        let first = self.taint(&HashSet::new());
+        let success = self.retry_successes(&first);
+        let tainted = if success.is_empty() {
+            first
+        } else {
+            self.taint(&success)
+        };
+        let exits: Vec<(usize, Id)> = self
+            .body
+            .iter()
+            .filter_map(|&b| {
+                let t = self.f.blocks[b].instructions.last()?;
+                let cond = match (t.opcode, t.operands.first()) {
+                    (Op::BranchConditional | Op::Switch, Some(Operand::IdRef(c))) => *c,
+                    _ => return None,
+                };
+                self.succ[b]
+                    .iter()
+                    .any(|s| *s == self.header || !self.body.contains(s))
+                    .then_some((b, cond))
+            })
+            .collect();
+        let clean_exit = exits.iter().any(|(_, c)| !tainted.contains(c));
+        let after_failure = if clean_exit {
+            self.after_failure(&success)
+        } else {
+            HashSet::new()
+        };
+        exits.iter().any(|&(b, cond)| {
+            tainted.contains(&cond)
+                && !after_failure.contains(&b)
+                && !retry_success(cond, self.defs, &tainted, &self.block_of)
+        })
+    }
+
+    /// The comparisons of the loop that test a lock-free retry's success (`retry_success`),
+    /// given what `tainted` says was read in the loop.
+    fn retry_successes(&self, tainted: &HashSet<Id>) -> HashSet<Id> {
+        self.body
+            .iter()
+            .flat_map(|&b| &self.f.blocks[b].instructions)
+            .filter(|i| matches!(i.opcode, Op::IEqual | Op::INotEqual))
+            .filter_map(|i| i.result_id)
+            .filter(|&r| retry_success(r, self.defs, tainted, &self.block_of))
+            .collect()
+    }
+
+    /// The blocks of the loop reached only through the failure of a retry's compare-exchange:
+    /// from the branch on one of `success` (perhaps negated) along its failure edge, up to the
+    /// branch's immediate post-dominator.
+    fn after_failure(&self, success: &HashSet<Id>) -> HashSet<usize> {
+        let mut out = HashSet::new();
+        for &b in self.body {
+            let Some(t) = self.f.blocks[b].instructions.last() else {
                 continue;
             };
-            let tainted_branch = matches!(
-                (t.opcode, t.operands.first()),
-                (Op::BranchConditional | Op::Switch, Some(Operand::IdRef(c))) if tainted.contains(c)
-            );
-            if !tainted_branch {
+            let (Op::BranchConditional, Some(Operand::IdRef(c))) = (t.opcode, t.operands.first()) else {
                 continue;
+            };
+            // Through negations to the comparison: true on success for OpIEqual.
+            let (mut c, mut success_when_true) = (*c, true);
+            while let Some(n) = self.defs.get(&c).filter(|i| i.opcode == Op::LogicalNot) {
+                let Some(Operand::IdRef(x)) = n.operands.first() else {
+                    break;
+                };
+                c = *x;
+                success_when_true = !success_when_true;
             }
-            // The blocks reached from the branch before its immediate post-dominator (all of
-            // the loop's when it has none), within the loop.
-            let stop = ipdom[b];
-            if let Some(j) = stop {
-                joins.insert(j);
+            let Some(cmp) = self.defs.get(&c).filter(|_| success.contains(&c)) else {
+                continue;
+            };
+            if cmp.opcode == Op::INotEqual {
+                success_when_true = !success_when_true;
             }
-            let mut work: Vec<usize> = succ[b].clone();
-            while let Some(x) = work.pop() {
-                if Some(x) == stop || x == header || !body.contains(&x) || !dependent.insert(x) {
-                    continue;
-                }
-                joins.insert(x);
-                work.extend(succ[x].iter().copied());
-            }
-        }
-        // Per block: the whole private variables stored so far, and whether the value was
-        // tainted (a load after such a store reads that value, not what came round the loop).
-        let mut stored: HashMap<Id, bool> = HashMap::new();
-        let mut cur_block = None;
-        for inst in &insts {
-            let in_block = block_of.get(&(*inst as *const Instruction)).copied();
-            if in_block != cur_block {
-                stored.clear();
-                cur_block = in_block;
-            }
-            let controlled = in_block.is_some_and(|b| dependent.contains(&b));
-            let ids = || {
-                inst.operands.iter().filter_map(|o| match o {
-                    Operand::IdRef(x) => Some(*x),
+            let targets: Vec<u32> = t
+                .operands
+                .iter()
+                .skip(1)
+                .filter_map(|o| match o {
+                    Operand::IdRef(l) => Some(*l),
                     _ => None,
                 })
+                .collect();
+            let Some(&failed) = targets.get(if success_when_true { 1 } else { 0 }) else {
+                continue;
             };
-            let from_operands = ids().any(|x| tainted.contains(&x));
-            let called = callee(inst).is_some_and(|c| reading.contains(&c));
-            let volatile_load = matches!(inst.opcode, Op::Load)
-                && matches!(inst.operands.first(), Some(Operand::IdRef(p)) if volatile_vars.contains(&root(*p, defs)));
-            let whole = |i: usize| match inst.operands.get(i) {
-                Some(Operand::IdRef(p)) => Some(strip_casts(*p, defs)).filter(|v| is_private_var(*v)),
-                _ => None,
+            let Some(start) = (0..self.f.blocks.len()).find(|&x| self.f.blocks[x].label == failed) else {
+                continue;
             };
-            let loaded = inst.opcode == Op::Load
-                && match whole(0).and_then(|v| stored.get(&v)) {
-                    Some(t) => *t,
-                    None => matches!(inst.operands.first(), Some(Operand::IdRef(p)) if {
-                        let r = root(*p, defs);
-                        vars.contains(&r) || (any_memory && !is_private_var(r))
-                    }),
-                };
-            if inst.opcode == Op::Store {
-                if let (Some(v), Some(Operand::IdRef(x))) = (whole(0), inst.operands.get(1)) {
-                    stored.insert(v, controlled || tainted.contains(x));
+            let stop = self.ipdom[b];
+            let mut work = vec![start];
+            while let Some(x) = work.pop() {
+                if Some(x) == stop || x == self.header || !self.body.contains(&x) || !out.insert(x) {
+                    continue;
                 }
-            }
-            let chosen = inst.opcode == Op::Phi && in_block.is_some_and(|b| joins.contains(&b) && b != header);
-            if let Some(r) = inst.result_id {
-                if is_source(inst) || called || volatile_load || loaded || from_operands || chosen {
-                    tainted.insert(r);
-                }
-            }
-            // What a tainted value is written to (a store, a copy, a call's pointer arguments).
-            let writes = match inst.opcode {
-                Op::Store | Op::AtomicStore => (controlled
-                    || inst
-                        .operands
-                        .iter()
-                        .rev()
-                        .find_map(|o| match o {
-                            Operand::IdRef(v) => Some(tainted.contains(v)),
-                            _ => None,
-                        })
-                        .unwrap_or(false))
-                .then(|| vec![root_of(inst, 0, defs)]),
-                Op::CopyMemory | Op::CopyMemorySized if from_operands || is_source(inst) => {
-                    Some(vec![root_of(inst, 0, defs)])
-                }
-                Op::FunctionCall if from_operands || called => {
-                    Some(ids().skip(1).map(|a| Some(root(a, defs))).collect())
-                }
-                _ => None,
-            };
-            for w in writes.into_iter().flatten().flatten() {
-                if is_private_var(w) {
-                    vars.insert(w);
-                } else {
-                    any_memory = true;
-                }
+                work.extend(self.succ[x].iter().copied());
             }
         }
-        if (tainted.len(), vars.len(), any_memory, dependent.len()) == before {
-            break;
-        }
+        out
     }
-    // A branch that leaves the loop or returns to the header, on a tainted condition (other
-    // than a lock-free retry's success).
-    body.iter().any(|&b| {
-        let Some(t) = f.blocks[b].instructions.last() else {
-            return false;
+
+    /// The values of the loop computed from a read of the loop (see the module docs), leaving
+    /// out the retry successes `success` (neither tainted themselves nor making the blocks
+    /// their branches choose dependent).
+    fn taint(&self, success: &HashSet<Id>) -> HashSet<Id> {
+        let LoopView {
+            f,
+            body,
+            header,
+            succ,
+            ipdom,
+            defs,
+            reading,
+            volatile_vars,
+            ref block_of,
+        } = *self;
+        let is_private_var = |r: Id| {
+            defs.get(&r).is_some_and(|i| {
+                i.opcode == Op::Variable
+                    && matches!(i.operands.first(), Some(Operand::StorageClass(StorageClass::Function)))
+            })
         };
-        let cond = match (t.opcode, t.operands.first()) {
-            (Op::BranchConditional | Op::Switch, Some(Operand::IdRef(c))) => *c,
-            _ => return false,
+        let insts: Vec<&Instruction> = {
+            let mut blocks: Vec<usize> = body.iter().copied().collect();
+            blocks.sort_unstable();
+            blocks.iter().flat_map(|&b| &f.blocks[b].instructions).collect()
         };
-        tainted.contains(&cond)
-            && succ[b].iter().any(|s| *s == header || !body.contains(s))
-            && !retry_success(cond, defs, &tainted, &block_of)
-    })
+        let mut tainted: HashSet<Id> = HashSet::new();
+        let mut vars: HashSet<Id> = HashSet::new();
+        let mut any_memory = false;
+        // Blocks whose execution depends on a branch on a tainted condition (their stores write
+        // tainted values), and blocks whose phis choose by such a branch.
+        let mut dependent: HashSet<usize> = HashSet::new();
+        let mut joins: HashSet<usize> = HashSet::new();
+        loop {
+            let before = (tainted.len(), vars.len(), any_memory, dependent.len());
+            for &b in body {
+                let Some(t) = f.blocks[b].instructions.last() else {
+                    continue;
+                };
+                let tainted_branch = matches!(
+                    (t.opcode, t.operands.first()),
+                    (Op::BranchConditional | Op::Switch, Some(Operand::IdRef(c))) if tainted.contains(c) && !success.contains(c)
+                );
+                if !tainted_branch {
+                    continue;
+                }
+                // The blocks reached from the branch before its immediate post-dominator (all of
+                // the loop's when it has none), within the loop. Their phis choose by the branch
+                // only when two of its ways stay in the loop: a way out of the loop (a `break`)
+                // reaches none of them.
+                let inside: HashSet<usize> = succ[b].iter().copied().filter(|x| body.contains(x)).collect();
+                let chooses = inside.len() >= 2;
+                let stop = ipdom[b];
+                if let Some(j) = stop.filter(|_| chooses) {
+                    joins.insert(j);
+                }
+                let mut work: Vec<usize> = succ[b].clone();
+                while let Some(x) = work.pop() {
+                    if Some(x) == stop || x == header || !body.contains(&x) || !dependent.insert(x) {
+                        continue;
+                    }
+                    if chooses {
+                        joins.insert(x);
+                    }
+                    work.extend(succ[x].iter().copied());
+                }
+            }
+            // Per block: the whole private variables stored so far, and whether the value was
+            // tainted (a load after such a store reads that value, not what came round the loop).
+            let mut stored: HashMap<Id, bool> = HashMap::new();
+            let mut cur_block = None;
+            for inst in &insts {
+                let in_block = block_of.get(&(*inst as *const Instruction)).copied();
+                if in_block != cur_block {
+                    stored.clear();
+                    cur_block = in_block;
+                }
+                let controlled = in_block.is_some_and(|b| dependent.contains(&b));
+                let ids = || {
+                    inst.operands.iter().filter_map(|o| match o {
+                        Operand::IdRef(x) => Some(*x),
+                        _ => None,
+                    })
+                };
+                let from_operands = ids().any(|x| tainted.contains(&x));
+                let called = callee(inst).is_some_and(|c| reading.contains(&c));
+                let volatile_load = matches!(inst.opcode, Op::Load)
+                    && matches!(inst.operands.first(), Some(Operand::IdRef(p)) if volatile_vars.contains(&root(*p, defs)));
+                let whole = |i: usize| match inst.operands.get(i) {
+                    Some(Operand::IdRef(p)) => Some(strip_casts(*p, defs)).filter(|v| is_private_var(*v)),
+                    _ => None,
+                };
+                let loaded = inst.opcode == Op::Load
+                    && match whole(0).and_then(|v| stored.get(&v)) {
+                        Some(t) => *t,
+                        None => matches!(inst.operands.first(), Some(Operand::IdRef(p)) if {
+                            let r = root(*p, defs);
+                            vars.contains(&r) || (any_memory && !is_private_var(r))
+                        }),
+                    };
+                if inst.opcode == Op::Store {
+                    if let (Some(v), Some(Operand::IdRef(x))) = (whole(0), inst.operands.get(1)) {
+                        stored.insert(v, controlled || tainted.contains(x));
+                    }
+                }
+                let chosen = inst.opcode == Op::Phi && in_block.is_some_and(|b| joins.contains(&b) && b != header);
+                if let Some(r) = inst.result_id {
+                    let tainting = is_source(inst) || called || volatile_load || loaded || from_operands || chosen;
+                    if tainting && !success.contains(&r) {
+                        tainted.insert(r);
+                    }
+                }
+                // What a tainted value is written to (a store, a copy, a call's pointer arguments).
+                let writes = match inst.opcode {
+                    Op::Store | Op::AtomicStore => (controlled
+                        || inst
+                            .operands
+                            .iter()
+                            .rev()
+                            .find_map(|o| match o {
+                                Operand::IdRef(v) => Some(tainted.contains(v)),
+                                _ => None,
+                            })
+                            .unwrap_or(false))
+                    .then(|| vec![root_of(inst, 0, defs)]),
+                    Op::CopyMemory | Op::CopyMemorySized if from_operands || is_source(inst) => {
+                        Some(vec![root_of(inst, 0, defs)])
+                    }
+                    Op::FunctionCall if from_operands || called => {
+                        Some(ids().skip(1).map(|a| Some(root(a, defs))).collect())
+                    }
+                    _ => None,
+                };
+                for w in writes.into_iter().flatten().flatten() {
+                    if is_private_var(w) {
+                        vars.insert(w);
+                    } else {
+                        any_memory = true;
+                    }
+                }
+            }
+            if (tainted.len(), vars.len(), any_memory, dependent.len()) == before {
+                break;
+            }
+        }
+        tainted
+    }
 }
 
 /// Whether `cond` tests whether a compare-exchange of the loop succeeded (its result equal or

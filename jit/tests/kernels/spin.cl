@@ -46,6 +46,53 @@ kernel void float_add_retry(global float *sum, float v)
     } while (atomic_cmpxchg(p, old, want) != old);
 }
 
+// Not spin loops (at -O2): a bounded number of exchanges that counts its successes and goes on
+// until it has one; the strong form leaves the loop on a failure that saw the comparator
+// unchanged (which only a faulty exchange would give). Both exchanges' comparators are the
+// last exchange's result, through the `expected` variable.
+kernel void exchange_rounds(global atomic_uint *word, global uint *mine, uint rounds)
+{
+    uint id = get_global_id(0);
+    uint want = id, before;
+    uint wins = 0;
+    mine[id] = id;
+    for (uint r = 0; r < rounds || wins == 0; r++) {
+        before = want;
+        if (atomic_compare_exchange_strong(word, &want, mine[id])) {
+            mine[id] = want;
+            wins++;
+        } else if (before == want) {
+            mine[id] = 0xffffffffu;
+            break;
+        }
+    }
+}
+
+kernel void exchange_rounds_weak(global atomic_uint *word, global uint *mine, uint rounds)
+{
+    uint id = get_global_id(0);
+    uint want = id;
+    uint wins = 0;
+    mine[id] = id;
+    for (uint r = 0; r < rounds || wins == 0; r++) {
+        if (atomic_compare_exchange_weak(word, &want, mine[id])) {
+            mine[id] = want;
+            wins++;
+        }
+    }
+}
+
+// A spin loop: its only exit is taken after a failed exchange, when another work-item has
+// raised the flag; alone, the exchanges keep succeeding and the loop never ends.
+kernel void retry_until_flag(global atomic_uint *word, global atomic_int *flag)
+{
+    uint want = atomic_load(word);
+    for (;;) {
+        if (!atomic_compare_exchange_strong(word, &want, want + 1) && atomic_load(flag) != 0)
+            break;
+    }
+}
+
 kernel void flag_lock(global atomic_flag *lock, global int *count)
 {
     while (atomic_flag_test_and_set(lock))
