@@ -68,27 +68,7 @@ fn a_work_item_waiting_for_a_later_one_finishes() {
         for n in [2u64, 33, 100] {
             let mut flag = [0i32; 1];
             let mut out = vec![0i32; n as usize];
-            let mut block = vec![0u64; k.args_size.div_ceil(8).max(1)];
-            let bytes = block.as_mut_ptr() as *mut u8;
-            for (a, ptr) in k.args.iter().zip([flag.as_mut_ptr() as u64, out.as_mut_ptr() as u64]) {
-                assert_eq!(a.kind, ArgKind::Global);
-                unsafe { *(bytes.add(a.offset) as *mut u64) = ptr };
-            }
-            let mut arena = vec![0u128; jit::abi::LOCAL_ARENA_BYTES.div_ceil(16) + 1];
-            let ctx = WorkGroupContext {
-                work_dim: 1,
-                host_shared: 0,
-                serial: 0,
-                global_offset: [0; 3],
-                global_size: [n, 1, 1],
-                local_size: [n, 1, 1],
-                enqueued_local_size: [n, 1, 1],
-                num_groups: [1, 1, 1],
-                group_id: [0; 3],
-                local_mem: arena.as_mut_ptr() as *mut u8,
-                printf: std::ptr::null_mut(),
-            };
-            unsafe { k.run_group(block.as_ptr() as *const u8, &ctx) };
+            run_one_group(&k, n, &[flag.as_mut_ptr() as u64, out.as_mut_ptr() as u64], &[]);
             assert_eq!(flag[0], 1, "{label}, {n} work-items");
             assert!(out.iter().all(|&v| v == 1), "{label}, {n} work-items: {out:?}");
         }
@@ -108,33 +88,41 @@ fn exchange_rounds_swap_every_value_once() {
             let rounds = 200u32;
             let mut word = [n as u32; 1];
             let mut mine = vec![0u32; n as usize];
-            let mut block = vec![0u64; k.args_size.div_ceil(8).max(1)];
-            let bytes = block.as_mut_ptr() as *mut u8;
-            assert_eq!(k.args.len(), 3);
-            for (a, ptr) in k.args.iter().zip([word.as_mut_ptr() as u64, mine.as_mut_ptr() as u64]) {
-                assert_eq!(a.kind, ArgKind::Global);
-                unsafe { *(bytes.add(a.offset) as *mut u64) = ptr };
-            }
-            unsafe { *(bytes.add(k.args[2].offset) as *mut u32) = rounds };
-            let mut arena = vec![0u128; jit::abi::LOCAL_ARENA_BYTES.div_ceil(16) + 1];
-            let ctx = WorkGroupContext {
-                work_dim: 1,
-                host_shared: 0,
-                serial: 0,
-                global_offset: [0; 3],
-                global_size: [n, 1, 1],
-                local_size: [n, 1, 1],
-                enqueued_local_size: [n, 1, 1],
-                num_groups: [1, 1, 1],
-                group_id: [0; 3],
-                local_mem: arena.as_mut_ptr() as *mut u8,
-                printf: std::ptr::null_mut(),
-            };
-            unsafe { k.run_group(block.as_ptr() as *const u8, &ctx) };
+            run_one_group(&k, n, &[word.as_mut_ptr() as u64, mine.as_mut_ptr() as u64], &[rounds]);
             let mut all: Vec<u32> = mine.iter().copied().chain(word).collect();
             all.sort_unstable();
             let want: Vec<u32> = (0..=n as u32).collect();
             assert_eq!(all, want, "{name} ({label}): word {word:?}, values {mine:?}");
         }
     }
+}
+
+/// Runs kernel `k` as one work-group of `n` work-items: its global pointer arguments first
+/// (`globals`), then 32-bit values (`values`).
+fn run_one_group(k: &jit::Kernel, n: u64, globals: &[u64], values: &[u32]) {
+    let mut block = vec![0u64; k.args_size.div_ceil(8).max(1)];
+    let bytes = block.as_mut_ptr() as *mut u8;
+    assert_eq!(k.args.len(), globals.len() + values.len());
+    for (a, ptr) in k.args.iter().zip(globals) {
+        assert_eq!(a.kind, ArgKind::Global);
+        unsafe { *(bytes.add(a.offset) as *mut u64) = *ptr };
+    }
+    for (a, v) in k.args[globals.len()..].iter().zip(values) {
+        unsafe { *(bytes.add(a.offset) as *mut u32) = *v };
+    }
+    let mut arena = vec![0u128; jit::abi::LOCAL_ARENA_BYTES.div_ceil(16) + 1];
+    let ctx = WorkGroupContext {
+        work_dim: 1,
+        host_shared: 0,
+        serial: 0,
+        global_offset: [0; 3],
+        global_size: [n, 1, 1],
+        local_size: [n, 1, 1],
+        enqueued_local_size: [n, 1, 1],
+        num_groups: [1, 1, 1],
+        group_id: [0; 3],
+        local_mem: arena.as_mut_ptr() as *mut u8,
+        printf: std::ptr::null_mut(),
+    };
+    unsafe { k.run_group(block.as_ptr() as *const u8, &ctx) };
 }

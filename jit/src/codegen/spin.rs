@@ -182,7 +182,18 @@ fn function_spin_edges(f: &Function, reading: &HashSet<Id>, volatile_vars: &Hash
                 work.extend(pred[b].iter().copied());
             }
         }
-        if spins(f, &body, h, &succ, &ipdom, &defs, reading, volatile_vars) {
+        let view = LoopView {
+            f,
+            body: &body,
+            header: h,
+            succ: &succ,
+            ipdom: &ipdom,
+            defs: &defs,
+            reading,
+            volatile_vars,
+            block_of: blocks_of(f, &body),
+        };
+        if view.spins() {
             for &l in ls {
                 out.insert((f.blocks[l].label, f.blocks[h].label));
             }
@@ -234,38 +245,16 @@ struct LoopView<'a> {
     block_of: HashMap<*const Instruction, usize>,
 }
 
-#[allow(clippy::too_many_arguments)]
-fn spins(
-    f: &Function,
-    body: &HashSet<usize>,
-    header: usize,
-    succ: &[Vec<usize>],
-    ipdom: &[Option<usize>],
-    defs: &HashMap<Id, &Instruction>,
-    reading: &HashSet<Id>,
-    volatile_vars: &HashSet<Id>,
-) -> bool {
-    let block_of: HashMap<*const Instruction, usize> = body
-        .iter()
+/// The loop's instructions with the index of their block.
+fn blocks_of(f: &Function, body: &HashSet<usize>) -> HashMap<*const Instruction, usize> {
+    body.iter()
         .flat_map(|&b| {
             f.blocks[b]
                 .instructions
                 .iter()
                 .map(move |i| (i as *const Instruction, b))
         })
-        .collect();
-    let lv = LoopView {
-        f,
-        body,
-        header,
-        succ,
-        ipdom,
-        defs,
-        reading,
-        volatile_vars,
-        block_of,
-    };
-    lv.spins()
+        .collect()
 }
 
 impl LoopView<'_> {
