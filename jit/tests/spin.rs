@@ -126,3 +126,19 @@ fn run_one_group(k: &jit::Kernel, n: u64, globals: &[u64], values: &[u32]) {
     };
     unsafe { k.run_group(block.as_ptr() as *const u8, &ctx) };
 }
+
+/// `-cl-no-subgroup-ifp` (`CompileOptions::no_subgroup_ifp`): the program needs no independent
+/// forward progress, so no kernel runs on fibers for a spin loop.
+#[test]
+fn no_subgroup_ifp_keeps_spin_loops_off_the_fibers() {
+    let m = jit::spirv::parse(include_bytes!("kernels/spin.spv")).expect("parse");
+    let opts = jit::CompileOptions {
+        no_subgroup_ifp: true,
+        ..Default::default()
+    };
+    let p = jit::compile(&m, &opts).expect("compile");
+    for name in ["wait_load", "cas_lock", "flag_lock", "wait_volatile", "wait_in_call"] {
+        let k = p.kernel(name).unwrap_or_else(|| panic!("{name}"));
+        assert_eq!(k.barrier_strategy, BarrierStrategy::WorkItemLoops, "{name}");
+    }
+}
