@@ -212,6 +212,9 @@ mod tests {
 
     #[test]
     fn refuses_unknown_options() {
+        assert!(parse("-cl-no-subgroup-ifp", Stage::Build).unwrap().no_subgroup_ifp);
+        assert!(parse("-cl-no-subgroup-ifp", Stage::Link).unwrap().no_subgroup_ifp);
+        assert!(!parse("-cl-mad-enable", Stage::Build).unwrap().no_subgroup_ifp);
         assert!(parse("-cl-no-such-thing", Stage::Build).is_err());
         assert!(parse("-cl-std=CL9.9", Stage::Compile).is_err());
         assert!(parse("-cl-mad-enable", Stage::Link).is_err());
