@@ -27,7 +27,12 @@
 //! wrote in between, which the work-items of the same group, running one at a time, do not.
 //! A plain load of shared memory in the loop counts as such a read too (`old = *p`, the usual
 //! float add by compare-exchange); a comparator held in a private variable (`-O0` code) does
-//! not, so those retries count as spin loops.
+//! not, so those retries count as spin loops. Such a retry's success taints nothing (a loop
+//! that counts its successes, `for (i = 0; i < n || wins == 0; i++)`, is no spin), and an
+//! exit reached only after such an exchange failed (the Khronos CTS's `break` on a spurious
+//! failure) does not make the loop a spin when it has another conditional exit that depends on
+//! no read (`LoopView::spins`). A branch one of whose ways leaves the loop chooses no phi of
+//! the loop: the values that reach a join inside the loop do not depend on it.
 //!
 //! Why fibers for these kernels only, and what it costs (measured on the shared 2-core
 //! machine at load 10 to 13, one worker thread, 4M work-items of 256): a fiber runs one
