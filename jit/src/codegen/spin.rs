@@ -14,8 +14,9 @@
 //! something inside the loop is not a spin loop.
 //!
 //! A kernel that reaches a potential spin loop runs its work-groups as fibers (`driver`),
-//! and each back-edge of the loop calls `clift_spin_yield`, which suspends the fiber (every
-//! `driver::SPIN_BATCH`-th time) so that the other work-items of the group run (independent
+//! and each back-edge of the loop counts in the work-item's state (`WorkItem::spins`); every
+//! `driver::SPIN_BATCH`-th one calls `clift_spin_yield`, which suspends the fiber so that the
+//! other work-items of the group run (independent
 //! forward progress, as `cl_khr_subgroups` requires between sub-groups; here between all
 //! work-items). Every other kernel is compiled as before: the work-item loops, region loops
 //! and vector loops are untouched, and the benchmark kernels (BENCHMARKS.md; the histogram's
