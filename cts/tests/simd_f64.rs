@@ -1,6 +1,7 @@
 //! Doubles in the vector loop (kernels/source/simd_f64.cl), held as two two-lane vectors:
 //! arithmetic, `fma`/`mad`, consecutive loads and stores, gathers, comparisons, selects,
-//! conversions, built-in calls, masked branches and loops, a local-memory tree across barriers.
+//! conversions, built-in calls, masked branches and loops, a local-memory tree across barriers,
+//! size_t ids compared for equality.
 //! Two child processes run every kernel over launches with scalar tails and several group
 //! sizes, one with `CLIFT_SIMD=strict` (each kernel and region must take the vector loop) and
 //! one with `CLIFT_SIMD=0`; the outputs must be bit-identical (NaNs compare as a class). The
@@ -60,7 +61,15 @@ fn f64_child() {
         (N, vec![1]),
         (64, vec![4]),
     ];
-    for name in ["d_arith", "d_gather", "d_select", "d_branch_store", "d_loops", "d_tree"] {
+    for name in [
+        "d_arith",
+        "d_gather",
+        "d_select",
+        "d_branch_store",
+        "d_eq",
+        "d_loops",
+        "d_tree",
+    ] {
         let k = p.kernel(name);
         for (global, local) in &launches {
             if name == "d_tree" && !local.first().is_some_and(|l| l.is_power_of_two()) {
@@ -71,7 +80,7 @@ fn f64_child() {
             let args: Vec<&Mem> = match name {
                 "d_arith" | "d_select" => vec![&bx, &by, &o],
                 "d_gather" => vec![&bx, &bi, &o],
-                "d_branch_store" | "d_tree" => vec![&bx, &o],
+                "d_branch_store" | "d_eq" | "d_tree" => vec![&bx, &o],
                 _ => vec![&bx, &by, &bc, &o],
             };
             for (a, m) in args.iter().enumerate() {
@@ -122,8 +131,8 @@ fn double_lanes_match_the_scalar_loop() {
         std::fs::read_to_string(v).expect("vector"),
         std::fs::read_to_string(s).expect("scalar"),
     );
-    // 5 launches for 5 kernels, 3 (power-of-two groups) for the tree.
-    assert_eq!(v.lines().count(), 28);
+    // 5 launches for 6 kernels, 3 (power-of-two groups) for the tree.
+    assert_eq!(v.lines().count(), 33);
     assert_eq!(v.lines().count(), s.lines().count());
     for (lv, ls) in v.lines().zip(s.lines()) {
         let head: Vec<&str> = lv.splitn(4, ' ').take(3).collect();

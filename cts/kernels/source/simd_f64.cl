@@ -93,3 +93,27 @@ __kernel void d_tail(__global const double *x, __global const int *cnt, __global
         s = fma(x[i + k * n], 1.5, s);
     o[i] = s;
 }
+
+// size_t ids compared for equality with uniform values (one lane at most holds): constants,
+// arguments, a stride of -1 and of 3, a difference that does not fit in 32 bits; in selects
+// and in a branch that stores.
+__kernel void d_eq(__global const double *x, __global double *o, uint n) {
+    size_t i = get_global_id(0);
+    size_t l = get_local_id(0);
+    double v = x[i];
+    if (i == 5)
+        v = v * 2.0;
+    if (l == (size_t)n / 3)
+        v += 1.0;
+    if ((size_t)n - i == 17)
+        v -= 3.0;
+    if (i * 3 == 2 * (size_t)n)
+        v = -v;
+    if (i == (size_t)n + 0x100000000UL)
+        v += 0.5;
+    if (l != 2)
+        v *= 1.5;
+    o[i] = v;
+    if (i == (size_t)n / 2)
+        o[n + i] = v;
+}

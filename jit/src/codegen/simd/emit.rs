@@ -1455,6 +1455,11 @@ impl FnTx<'_, '_, '_> {
     /// A comparison or logical operation as a four-lane mask.
     fn simd_mask(&mut self, inst: &Instruction, plan: &Plan, vecs: &Vecs) -> R<Value> {
         let op = inst.opcode;
+        if matches!(op, Op::IEqual | Op::INotEqual) {
+            if let Some(m) = self.affine_eq_mask(inst, plan)? {
+                return Ok(if op == Op::INotEqual { self.b.ins().bnot(m) } else { m });
+            }
+        }
         let a = self.lanes(op_id(inst, 0)?, plan, vecs)?;
         if op == Op::LogicalNot {
             return Ok(self.b.ins().bnot(a));
@@ -1484,6 +1489,44 @@ impl FnTx<'_, '_, '_> {
                 _ => Err(self.err(inst, "vector plan: unexpected comparison")),
             },
         }
+    }
+
+    /// `a == u` of a 64-bit affine `a` (stride `s`) and a uniform `u` as a four-lane mask:
+    /// lane `l` holds when `u - base` is `s * l` (`None`: the operands are not of that kind).
+    fn affine_eq_mask(&mut self, inst: &Instruction, plan: &Plan) -> R<Option<Value>> {
+        let (x, y) = (op_id(inst, 0)?, op_id(inst, 1)?);
+        let class = |id: Id| plan.class.get(&id).copied().unwrap_or(Class::Uniform);
+        let (a, s, u) = match (class(x), class(y)) {
+            (Class::Affine(s), Class::Uniform) => (x, s, y),
+            (Class::Uniform, Class::Affine(s)) => (y, s, x),
+            _ => return Ok(None),
+        };
+        let (base, uv) = (self.val1(a)?, self.val1(u)?);
+        if self.b.func.dfg.value_type(base) != types::I64 || self.b.func.dfg.value_type(uv) != types::I64 {
+            return Ok(None);
+        }
+        let diff = self.b.ins().isub(uv, base);
+        // (A difference that does not fit in 32 bits is no lane's `s * l`.)
+        let narrow = self.b.ins().ireduce(types::I32, diff);
+        let back = self.b.ins().sextend(types::I64, narrow);
+        let fits = self.b.ins().icmp(IntCC::Equal, back, diff);
+        let d = self.b.ins().splat(types::I32X4, narrow);
+        let mut bytes = Vec::with_capacity(16);
+        for l in 0..LANES {
+            bytes.extend_from_slice(&(s.wrapping_mul(l) as i32).to_le_bytes());
+        }
+        let c = self.b.func.dfg.constants.insert(ConstantData::from(bytes));
+        let steps = self.b.ins().vconst(types::I32X4, c);
+        let m = self.b.ins().icmp(IntCC::Equal, d, steps);
+        let zero = self.zero_of(types::I32X4);
+        Ok(Some(self.b.ins().select(fits, m, zero)))
+    }
+
+    /// Whether all four lanes of execution mask `m` (lanes all ones or zero) are on: its sign
+    /// bits (one `movmskps` the masked accesses of a round share, then a compare each).
+    fn mask_full(&mut self, m: Value) -> Value {
+        let bits = self.b.ins().vhigh_bits(types::I32, m);
+        self.b.ins().icmp_imm_s(IntCC::Equal, bits, 0xf)
     }
 
     /// The leaf type, leaf count and component stride of a loaded or stored value of type `ty`.
@@ -1669,7 +1712,7 @@ impl FnTx<'_, '_, '_> {
         let held = rep(self.cx, ty).ok_or_else(|| self.err(inst, "vector plan: not a scalar or vector load"))?;
         let m = self.b.use_var(var);
         let (fast, slow, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
-        let all = self.b.ins().vall_true(m);
+        let all = self.mask_full(m);
         self.b.ins().brif(all, fast, &[], slow, &[]);
         self.b.seal_block(fast);
         self.b.seal_block(slow);
@@ -1717,7 +1760,7 @@ impl FnTx<'_, '_, '_> {
         let (p, vid) = (op_id(inst, 0)?, op_id(inst, 1)?);
         let m = self.b.use_var(var);
         let (fast, slow, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
-        let all = self.b.ins().vall_true(m);
+        let all = self.mask_full(m);
         self.b.ins().brif(all, fast, &[], slow, &[]);
         self.b.seal_block(fast);
         self.b.seal_block(slow);

@@ -1416,6 +1416,18 @@ fn classify_vector(
         {
             Some((Step::Deferred, Some(Monotone)))
         }
+        // A 64-bit affine value (`lid == 0` on size_t) against a uniform one: holds in at most
+        // one lane, which one follows from their difference (no lane by lane comparisons).
+        Op::IEqual | Op::INotEqual
+            if matches!((c(0)?, c(1)?), (Affine(s), Uniform) | (Uniform, Affine(s)) if s != 0 && s.abs() < 1 << 28)
+                && [0, 1]
+                    .iter()
+                    .find_map(|&k| value_type(cx, tys, id(k)?))
+                    .and_then(|t| int_bits(cx, t))
+                    == Some(64) =>
+        {
+            Some((Step::Vector, Some(Varying)))
+        }
         _ if is_compare(op) && !all_uniform => {
             // Four lanes of 32-bit operands give a mask (all ones where true).
             let t = value_type(cx, tys, id(0)?)?;
