@@ -2,9 +2,10 @@
 //! arithmetic, `fma`/`mad`, consecutive loads and stores, gathers, comparisons, selects,
 //! conversions, built-in calls, masked branches and loops, a local-memory tree across barriers,
 //! size_t ids compared for equality.
-//! Two child processes run every kernel over launches with scalar tails and several group
-//! sizes, one with `CLIFT_SIMD=strict` (each kernel and region must take the vector loop) and
-//! one with `CLIFT_SIMD=0`; the outputs must be bit-identical (NaNs compare as a class). The
+//! Child processes run every kernel over launches with scalar tails and several group sizes,
+//! with `CLIFT_SIMD=strict` (each kernel and region must take the vector loop), the same in
+//! robust mode, and with `CLIFT_SIMD=0`; the outputs must be bit-identical (NaNs compare as a
+//! class). The
 //! arithmetic is also checked against the host, and loads under a mask must not read past the
 //! end of a buffer that ends at an inaccessible page. Clift only.
 
@@ -103,16 +104,18 @@ fn f64_child() {
     std::fs::write(out, text).expect("write the outputs");
 }
 
-fn run_child(simd: &str, out: &std::path::Path) {
-    let r = test_child("f64_child")
-        .env("CTS_SIMD_F64_OUT", out)
+fn run_child(simd: &str, robust: bool, out: &std::path::Path) {
+    let mut cmd = test_child("f64_child");
+    cmd.env("CTS_SIMD_F64_OUT", out)
         .env("CLIFT_SIMD", simd)
-        .env("CLIFT_CACHE", "0")
-        .output()
-        .expect("run the child");
+        .env("CLIFT_CACHE", "0");
+    if robust {
+        cmd.env("CLIFT_ROBUST", "1");
+    }
+    let r = cmd.output().expect("run the child");
     assert!(
         r.status.success() && out.exists(),
-        "child with CLIFT_SIMD={simd} failed:\n{}\n{}",
+        "child with CLIFT_SIMD={simd} (robust: {robust}) failed:\n{}\n{}",
         String::from_utf8_lossy(&r.stdout),
         String::from_utf8_lossy(&r.stderr)
     );
@@ -124,13 +127,21 @@ fn double_lanes_match_the_scalar_loop() {
         return;
     }
     let dir = TempDir::new("simd-f64");
-    let (v, s) = (dir.path().join("vector"), dir.path().join("scalar"));
-    run_child("strict", &v);
-    run_child("0", &s);
-    let (v, s) = (
+    let (v, r, s) = (
+        dir.path().join("vector"),
+        dir.path().join("robust"),
+        dir.path().join("scalar"),
+    );
+    run_child("strict", false, &v);
+    // (Robust mode: the double loads and stores lane by lane, each address checked.)
+    run_child("strict", true, &r);
+    run_child("0", false, &s);
+    let (v, r, s) = (
         std::fs::read_to_string(v).expect("vector"),
+        std::fs::read_to_string(r).expect("robust"),
         std::fs::read_to_string(s).expect("scalar"),
     );
+    assert!(r == s, "robust mode's vector loop and the scalar loop differ");
     // 5 launches for 6 kernels, 3 (power-of-two groups) for the tree.
     assert_eq!(v.lines().count(), 33);
     assert_eq!(v.lines().count(), s.lines().count());
