@@ -47,8 +47,8 @@ __kernel void d_branch_store(__global const double *x, __global double *o, uint 
 }
 
 // A grid-strided loop with a trip count of each work-item's own, under a mask (dot-product
-// like), and a loop with two exits (the second on a double), its double kept as each lane
-// leaves.
+// like), a loop with two exits (the second on a double), its double kept as each lane
+// leaves, and a loop all work-items go round together.
 __kernel void d_loops(__global const double *x, __global const double *y, __global const int *cnt,
                       __global double *o, uint n) {
     size_t i = get_global_id(0);
@@ -64,6 +64,11 @@ __kernel void d_loops(__global const double *x, __global const double *y, __glob
         k++;
     }
     o[n + i] = t;
+    // The same trip count for all: the four go round together, the double in a phi.
+    double u = x[i];
+    for (int k = 1; k < 4; k++)
+        u = u * 0.5 + y[i + k * n];
+    o[2 * n + i] = u;
 }
 
 // A work-group tree of doubles in local memory (a barrier per level), doubles kept across
