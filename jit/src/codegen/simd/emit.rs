@@ -73,6 +73,8 @@ pub(crate) struct Vecs {
     v: HashMap<Id, Value>,
     /// Four scalars, one per lane.
     q: HashMap<Id, [Value; LANES as usize]>,
+    /// Two two-lane vectors, lanes 0-1 and 2-3 (Rep::Pair).
+    p: HashMap<Id, [Value; 2]>,
     /// One four-lane vector per component (Rep::Soa).
     s: HashMap<Id, Vec<Value>>,
     /// The execution mask (`I32X4`, all ones in the lanes whose work-items run this code)
@@ -84,10 +86,16 @@ impl Vecs {
     /// The values holding `id`'s lanes (one vector, four scalars or one vector per
     /// component), taken out.
     fn take(&mut self, id: Id) -> Vec<Value> {
-        match (self.v.remove(&id), self.q.remove(&id), self.s.remove(&id)) {
+        match (
+            self.v.remove(&id),
+            self.q.remove(&id),
+            self.s.remove(&id),
+            self.p.remove(&id),
+        ) {
             (Some(v), ..) => vec![v],
-            (_, Some(q), _) => q.to_vec(),
-            (.., Some(s)) => s,
+            (_, Some(q), ..) => q.to_vec(),
+            (_, _, Some(s), _) => s,
+            (.., Some(p)) => p.to_vec(),
             _ => vec![],
         }
     }
@@ -107,6 +115,11 @@ impl Vecs {
             }
             Rep::Soa(..) => {
                 self.s.insert(id, vals.to_vec());
+            }
+            Rep::Pair(_) => {
+                if let Ok(p) = <[Value; 2]>::try_from(vals) {
+                    self.p.insert(id, p);
+                }
             }
         }
     }
@@ -434,6 +447,10 @@ impl FnTx<'_, '_, '_> {
                 Some(v) => {
                     vecs.v.insert(id, v);
                 }
+                None if self.b.func.dfg.value_type(xs[0]) == types::F64 => {
+                    let p = self.pair_of(*xs);
+                    vecs.p.insert(id, p);
+                }
                 None => {
                     vecs.q.insert(id, *xs);
                 }
@@ -709,6 +726,7 @@ impl FnTx<'_, '_, '_> {
             Rep::Vector(t) => vec![self.b.declare_var(t)],
             Rep::Quad(t) => (0..LANES).map(|_| self.b.declare_var(t)).collect(),
             Rep::Soa(t, n) => (0..n).map(|_| self.b.declare_var(t)).collect(),
+            Rep::Pair(t) => (0..2).map(|_| self.b.declare_var(t)).collect(),
         }
     }
 
@@ -719,7 +737,32 @@ impl FnTx<'_, '_, '_> {
             Rep::Vector(_) => Ok(vec![self.lanes(id, plan, vecs)?]),
             Rep::Quad(_) => Ok(self.quad(id, plan, vecs)?.to_vec()),
             Rep::Soa(..) => self.comps(id, plan, vecs),
+            Rep::Pair(_) => Ok(self.pair(id, plan, vecs)?.to_vec()),
         }
+    }
+
+    /// Double `id`'s lanes as two two-lane vectors (Rep::Pair; a uniform value splat).
+    fn pair(&mut self, id: Id, plan: &Plan, vecs: &Vecs) -> R<[Value; 2]> {
+        if let Some(p) = vecs.p.get(&id) {
+            return Ok(*p);
+        }
+        if plan.class.get(&id).is_none_or(|c| *c == Class::Uniform) && !vecs.q.contains_key(&id) {
+            let x = self.val1(id)?;
+            if self.b.func.dfg.value_type(x) == types::F64 {
+                let v = self.b.ins().splat(types::F64X2, x);
+                return Ok([v, v]);
+            }
+        }
+        let q = self.quad(id, plan, vecs)?;
+        Ok(self.pair_of(q))
+    }
+
+    /// Four f64 lanes as two two-lane vectors.
+    fn pair_of(&mut self, q: [Value; LANES as usize]) -> [Value; 2] {
+        [0, 2].map(|l| {
+            let v = self.b.ins().scalar_to_vector(types::F64X2, q[l]);
+            self.b.ins().insertlane(v, q[l + 1], 1)
+        })
     }
 
     /// The components of vector value `id` as four-lane vectors (a uniform one splat).
@@ -765,7 +808,7 @@ impl FnTx<'_, '_, '_> {
     /// Defines varying phis' variables as zeros (the lanes no path defines yet).
     fn zero_phis(&mut self, phis: &[BranchPhi]) -> R {
         for p in phis {
-            let Some(Rep::Vector(t) | Rep::Quad(t) | Rep::Soa(t, _)) = p.rep else {
+            let Some(Rep::Vector(t) | Rep::Quad(t) | Rep::Soa(t, _) | Rep::Pair(t)) = p.rep else {
                 return Err(CompileError::new("vector plan: uniform phi of a masked branch"));
             };
             for var in &p.vars {
@@ -811,6 +854,20 @@ impl FnTx<'_, '_, '_> {
 
     /// `mask ? a : b` lane by lane, for values held as `rep` (one value or one per lane).
     fn select_rep(&mut self, mask: Value, a: &[Value], b: &[Value]) -> Vec<Value> {
+        if let ([a0, a1], [b0, b1]) = (a, b) {
+            if self.b.func.dfg.value_type(*a0) == types::F64X2 {
+                // Two two-lane vectors (Rep::Pair): the mask's lanes 0-1, then 2-3, widened.
+                let le = MemFlagsData::new().with_endianness(cranelift_codegen::ir::Endianness::Little);
+                let m0 = self.b.ins().swiden_low(mask);
+                let m1 = self.b.ins().swiden_high(mask);
+                let m0 = self.b.ins().bitcast(types::F64X2, le, m0);
+                let m1 = self.b.ins().bitcast(types::F64X2, le, m1);
+                return vec![
+                    self.b.ins().bitselect(m0, *a0, *b0),
+                    self.b.ins().bitselect(m1, *a1, *b1),
+                ];
+            }
+        }
         if a.first().is_some_and(|x| self.b.func.dfg.value_type(*x).is_vector()) {
             // One vector, or one per component.
             return a
@@ -1177,6 +1234,10 @@ impl FnTx<'_, '_, '_> {
         if let Some(q) = vecs.q.get(&id) {
             return Ok(q[l]);
         }
+        if let Some(p) = vecs.p.get(&id) {
+            let v = p[l / 2];
+            return Ok(self.b.ins().extractlane(v, (l % 2) as u8));
+        }
         if vecs.v.contains_key(&id) || plan.monotone.contains_key(&id) {
             let v = self.lanes(id, plan, vecs)?;
             let x = self.b.ins().extractlane(v, l as u8);
@@ -1209,6 +1270,7 @@ impl FnTx<'_, '_, '_> {
         if plan.class.get(&id).is_none_or(|c| *c == Class::Uniform)
             && !vecs.v.contains_key(&id)
             && !vecs.q.contains_key(&id)
+            && !vecs.p.contains_key(&id)
         {
             // (All the leaves: a uniform value may be a vector, or a promoted variable of no
             // SPIR-V type.)
@@ -1270,6 +1332,10 @@ impl FnTx<'_, '_, '_> {
             }
             Some(Rep::Quad(_)) => {
                 vecs.q.insert(r, xs);
+            }
+            Some(Rep::Pair(_)) => {
+                let p = self.pair_of(xs);
+                vecs.p.insert(r, p);
             }
             Some(Rep::Soa(..)) | None => return Err(CompileError::new(format!("vector plan: %{r} is not a scalar"))),
         }
@@ -1389,6 +1455,11 @@ impl FnTx<'_, '_, '_> {
     /// A comparison or logical operation as a four-lane mask.
     fn simd_mask(&mut self, inst: &Instruction, plan: &Plan, vecs: &Vecs) -> R<Value> {
         let op = inst.opcode;
+        if matches!(op, Op::IEqual | Op::INotEqual) {
+            if let Some(m) = self.affine_eq_mask(inst, plan)? {
+                return Ok(if op == Op::INotEqual { self.b.ins().bnot(m) } else { m });
+            }
+        }
         let a = self.lanes(op_id(inst, 0)?, plan, vecs)?;
         if op == Op::LogicalNot {
             return Ok(self.b.ins().bnot(a));
@@ -1418,6 +1489,44 @@ impl FnTx<'_, '_, '_> {
                 _ => Err(self.err(inst, "vector plan: unexpected comparison")),
             },
         }
+    }
+
+    /// `a == u` of a 64-bit affine `a` (stride `s`) and a uniform `u` as a four-lane mask:
+    /// lane `l` holds when `u - base` is `s * l` (`None`: the operands are not of that kind).
+    fn affine_eq_mask(&mut self, inst: &Instruction, plan: &Plan) -> R<Option<Value>> {
+        let (x, y) = (op_id(inst, 0)?, op_id(inst, 1)?);
+        let class = |id: Id| plan.class.get(&id).copied().unwrap_or(Class::Uniform);
+        let (a, s, u) = match (class(x), class(y)) {
+            (Class::Affine(s), Class::Uniform) => (x, s, y),
+            (Class::Uniform, Class::Affine(s)) => (y, s, x),
+            _ => return Ok(None),
+        };
+        let (base, uv) = (self.val1(a)?, self.val1(u)?);
+        if self.b.func.dfg.value_type(base) != types::I64 || self.b.func.dfg.value_type(uv) != types::I64 {
+            return Ok(None);
+        }
+        let diff = self.b.ins().isub(uv, base);
+        // (A difference that does not fit in 32 bits is no lane's `s * l`.)
+        let narrow = self.b.ins().ireduce(types::I32, diff);
+        let back = self.b.ins().sextend(types::I64, narrow);
+        let fits = self.b.ins().icmp(IntCC::Equal, back, diff);
+        let d = self.b.ins().splat(types::I32X4, narrow);
+        let mut bytes = Vec::with_capacity(16);
+        for l in 0..LANES {
+            bytes.extend_from_slice(&(s.wrapping_mul(l) as i32).to_le_bytes());
+        }
+        let c = self.b.func.dfg.constants.insert(ConstantData::from(bytes));
+        let steps = self.b.ins().vconst(types::I32X4, c);
+        let m = self.b.ins().icmp(IntCC::Equal, d, steps);
+        let zero = self.zero_of(types::I32X4);
+        Ok(Some(self.b.ins().select(fits, m, zero)))
+    }
+
+    /// Whether all four lanes of execution mask `m` (lanes all ones or zero) are on: its sign
+    /// bits (one `movmskps` the masked accesses of a round share, then a compare each).
+    fn mask_full(&mut self, m: Value) -> Value {
+        let bits = self.b.ins().vhigh_bits(types::I32, m);
+        self.b.ins().icmp_imm_s(IntCC::Equal, bits, 0xf)
     }
 
     /// The leaf type, leaf count and component stride of a loaded or stored value of type `ty`.
@@ -1503,6 +1612,13 @@ impl FnTx<'_, '_, '_> {
                 return Ok(());
             }
         }
+        if let (Some(Class::Affine(8)), Some(Rep::Pair(vt)), None) = (class, rep(self.cx, ty), &self.robust) {
+            // Doubles of four consecutive work-items: two 16-byte loads.
+            let base = self.val1(p)?;
+            let pr = [0, 16].map(|o| self.b.ins().load(vt, flags, base, o));
+            vecs.p.insert(r, pr);
+            return Ok(());
+        }
         // Lane by lane (a gather), each at its lane's address.
         let addrs = self.quad(p, plan, vecs)?;
         let addrs = self.rb_quad(p, addrs, u64::from(t.bytes()), false);
@@ -1552,6 +1668,13 @@ impl FnTx<'_, '_, '_> {
         let vector = vecs.v.contains_key(&vid) || plan.class.get(&vid).is_some_and(|c| *c != Class::Uniform);
         let vt = plan.tys.get(&vid).and_then(|t| rep(self.cx, *t));
         match plan.class.get(&p).copied().unwrap_or(Class::Uniform) {
+            // Doubles of four consecutive work-items: two 16-byte stores.
+            Class::Affine(8) if matches!(vt, Some(Rep::Pair(_))) && self.robust.is_none() => {
+                let pr = self.pair(vid, plan, vecs)?;
+                let base = self.val1(p)?;
+                self.b.ins().store(flags, pr[0], base, 0);
+                self.b.ins().store(flags, pr[1], base, 16);
+            }
             Class::Affine(4) if vector && matches!(vt, Some(Rep::Vector(_))) => {
                 let v = self.lanes(vid, plan, vecs)?;
                 let base = self.val1(p)?;
@@ -1589,7 +1712,7 @@ impl FnTx<'_, '_, '_> {
         let held = rep(self.cx, ty).ok_or_else(|| self.err(inst, "vector plan: not a scalar or vector load"))?;
         let m = self.b.use_var(var);
         let (fast, slow, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
-        let all = self.b.ins().vall_true(m);
+        let all = self.mask_full(m);
         self.b.ins().brif(all, fast, &[], slow, &[]);
         self.b.seal_block(fast);
         self.b.seal_block(slow);
@@ -1637,7 +1760,7 @@ impl FnTx<'_, '_, '_> {
         let (p, vid) = (op_id(inst, 0)?, op_id(inst, 1)?);
         let m = self.b.use_var(var);
         let (fast, slow, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
-        let all = self.b.ins().vall_true(m);
+        let all = self.mask_full(m);
         self.b.ins().brif(all, fast, &[], slow, &[]);
         self.b.seal_block(fast);
         self.b.seal_block(slow);
@@ -1781,6 +1904,11 @@ impl FnTx<'_, '_, '_> {
             _ => {
                 let (r, ty) = result(inst)?;
                 let t = self.cx.layout.get(ty)?.leaves.first().copied().unwrap_or(types::I32);
+                if t == types::F64 {
+                    let v = self.simd_pair(inst, plan, vecs)?;
+                    vecs.p.insert(r, v);
+                    return Ok(());
+                }
                 let vt = vec_type(t).ok_or_else(|| self.err(inst, "vector plan: not a 32-bit result"))?;
                 if op == Op::ExtInst {
                     let v = self.simd_ext(inst, plan, vecs)?;
@@ -1830,6 +1958,42 @@ impl FnTx<'_, '_, '_> {
             }
         }
         Ok(())
+    }
+
+    /// An operation on doubles held as two two-lane vectors (Rep::Pair), each half as the
+    /// scalar translation computes each lane: `+ - * /`, negation, `fma` and `mad`.
+    fn simd_pair(&mut self, inst: &Instruction, plan: &Plan, vecs: &Vecs) -> R<[Value; 2]> {
+        let op = inst.opcode;
+        let first = usize::from(op == Op::ExtInst) * 2;
+        let mut args = Vec::new();
+        for i in first..inst.operands.len() {
+            args.push(self.pair(op_id(inst, i)?, plan, vecs)?);
+        }
+        if op == Op::ExtInst {
+            let name = ext_name(self.cx, inst).ok_or_else(|| self.err(inst, "vector plan: unknown instruction"))?;
+            if !matches!(base_name(&name), "fma" | "mad") || args.len() != 3 {
+                return Err(self.err(inst, "vector plan: unexpected double function"));
+            }
+            return Ok([0, 1].map(|h| self.b.ins().fma(args[0][h], args[1][h], args[2][h])));
+        }
+        let a = *args.first().ok_or_else(|| self.err(inst, "vector plan: no operand"))?;
+        if op == Op::FNegate {
+            return Ok(a.map(|x| self.b.ins().fneg(x)));
+        }
+        let b = *args
+            .get(1)
+            .ok_or_else(|| self.err(inst, "vector plan: no second operand"))?;
+        let mut out = Vec::with_capacity(2);
+        for h in 0..2 {
+            out.push(match op {
+                Op::FAdd => self.b.ins().fadd(a[h], b[h]),
+                Op::FSub => self.b.ins().fsub(a[h], b[h]),
+                Op::FMul => self.b.ins().fmul(a[h], b[h]),
+                Op::FDiv => self.b.ins().fdiv(a[h], b[h]),
+                _ => return Err(self.err(inst, "vector plan: unexpected double instruction")),
+            });
+        }
+        Ok([out[0], out[1]])
     }
 
     /// An operation on values of OpenCL vector type held as components (Rep::Soa): each

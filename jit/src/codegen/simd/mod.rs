@@ -51,10 +51,15 @@
 //! than the scalar path's one register per value once the component-wise built-ins it calls
 //! (`clamp`, `fmax`, vector `select`) had four-lane forms (`vec4`, measured).
 //!
-//! Values that are not 32-bit (size_t and long arithmetic, pointers, doubles, chars) are held
-//! as four scalars, one per lane (`Rep::Quad`); operations without a four-lane form (64-bit
-//! arithmetic, divisions, built-in calls) run the scalar translation once per lane
-//! (Step::Lanes), so vector and scalar loops compute bit-identical results.
+//! Doubles are held as two two-lane vectors (`Rep::Pair`: lanes 0-1 and 2-3, `F64X2`): a
+//! load or store through an affine pointer of stride 8 is two 16-byte accesses, and `+ - * /`,
+//! negation, `fma` and `mad` are two two-lane operations, bit for bit the scalar ones (each
+//! lane rounded as the scalar instruction rounds). Other values that are not 32-bit (size_t
+//! and long arithmetic, pointers, chars) are held as four scalars, one per lane
+//! (`Rep::Quad`); operations without a four-lane form (64-bit arithmetic, divisions, built-in
+//! calls, double comparisons and conversions) run the scalar translation once per lane
+//! (Step::Lanes, on lanes taken out of the pairs and put back), so vector and scalar loops
+//! compute bit-identical results.
 //!
 //! Values of OpenCL vector type with 32-bit components (`float4`, `uint4`, `float2`...) are
 //! held as structure of arrays (`Rep::Soa`): one four-lane vector per component, lane `l` of
@@ -193,9 +198,11 @@ enum Rep {
     /// One four-lane vector of this type: 32-bit integers and floats, and booleans as masks
     /// (`I32X4`, all ones where true).
     Vector(Type),
-    /// Four scalars of this type, one per lane: 64-bit integers, pointers, doubles, 8- and
-    /// 16-bit integers.
+    /// Four scalars of this type, one per lane: 64-bit integers, pointers, 8- and 16-bit
+    /// integers.
     Quad(Type),
+    /// Two two-lane vectors of this type (`F64X2`: doubles), lanes 0-1 and lanes 2-3.
+    Pair(Type),
     /// A value of OpenCL vector type with `n` 32-bit components, as structure of arrays: one
     /// four-lane vector of this type per component (`float4`: four `F32X4`, lane `l` of
     /// vector `k` being component `k` of work-item `l`).
@@ -209,6 +216,7 @@ fn rep(cx: &Ctx, ty: Id) -> Option<Rep> {
         Ty::Scalar(Scalar::Bool) => Some(Rep::Vector(types::I32X4)),
         Ty::Scalar(Scalar::Int(32)) => Some(Rep::Vector(types::I32X4)),
         Ty::Scalar(Scalar::Float(32)) => Some(Rep::Vector(types::F32X4)),
+        Ty::Scalar(Scalar::Float(64)) => Some(Rep::Pair(types::F64X2)),
         Ty::Scalar(_) | Ty::Pointer(..) if info.leaves.len() == 1 => Some(Rep::Quad(info.leaves[0])),
         Ty::Vector(Scalar::Int(32), n) => Some(Rep::Soa(types::I32X4, n as usize)),
         Ty::Vector(Scalar::Float(32), n) => Some(Rep::Soa(types::F32X4, n as usize)),

@@ -22,6 +22,17 @@ fn scalar32(cx: &Ctx, ty: Id) -> Option<Type> {
     }
 }
 
+/// Whether `ty` is `double` (held as `Rep::Pair`).
+fn is_f64(cx: &Ctx, ty: Id) -> bool {
+    cx.layout
+        .get(ty)
+        .is_ok_and(|i| matches!(i.ty, Ty::Scalar(Scalar::Float(64))))
+}
+
+/// The OpenCL.std functions the vector loop computes on doubles two lanes at a time (one IEEE
+/// operation each, the scalar translation's `fma`).
+pub(super) const VECTOR_EXT_F64: [&str; 2] = ["fma", "mad"];
+
 /// Comparisons: a four-lane mask from two 32-bit operands.
 pub(super) fn is_compare(op: Op) -> bool {
     use Op::*;
@@ -593,7 +604,10 @@ fn plan_with(
                     _ => false,
                 });
                 let scalar = match inst.result_type {
-                    Some(t) => matches!(rep(cx, t), Some(super::Rep::Vector(_) | super::Rep::Quad(_))),
+                    Some(t) => matches!(
+                        rep(cx, t),
+                        Some(super::Rep::Vector(_) | super::Rep::Quad(_) | super::Rep::Pair(_))
+                    ),
                     None => true,
                 };
                 if !ok || !scalar {
@@ -1285,6 +1299,7 @@ fn classify_vector(
     use Class::*;
     let rty = inst.result_type;
     let v32 = rty.and_then(|t| scalar32(cx, t)).is_some();
+    let f64 = rty.is_some_and(|t| is_f64(cx, t));
     let c = |i: usize| ids.get(i).map(cls);
     let id = |k: usize| ids.get(k).copied();
     let op = inst.opcode;
@@ -1369,7 +1384,8 @@ fn classify_vector(
             let known = match rt {
                 Some(types::F32) => VECTOR_EXT_F32.contains(&base) || base == "fmax_common",
                 Some(types::I32) => VECTOR_EXT_I32.contains(&base),
-                _ => false,
+                // Doubles (`Rep::Pair`): the inline functions that are one IEEE operation.
+                _ => rty.is_some_and(|t| is_f64(cx, t)) && VECTOR_EXT_F64.contains(&base),
             };
             if !known {
                 return None;
@@ -1399,6 +1415,18 @@ fn classify_vector(
                     .is_some_and(|b| b == 32 || b == 64) =>
         {
             Some((Step::Deferred, Some(Monotone)))
+        }
+        // A 64-bit affine value (`lid == 0` on size_t) against a uniform one: holds in at most
+        // one lane, which one follows from their difference (no lane by lane comparisons).
+        Op::IEqual | Op::INotEqual
+            if matches!((c(0)?, c(1)?), (Affine(s), Uniform) | (Uniform, Affine(s)) if s != 0 && s.abs() < 1 << 28)
+                && [0, 1]
+                    .iter()
+                    .find_map(|&k| value_type(cx, tys, id(k)?))
+                    .and_then(|t| int_bits(cx, t))
+                    == Some(64) =>
+        {
+            Some((Step::Vector, Some(Varying)))
         }
         _ if is_compare(op) && !all_uniform => {
             // Four lanes of 32-bit operands give a mask (all ones where true).
@@ -1626,10 +1654,11 @@ fn classify_vector(
             }
             None
         }
-        Op::FAdd | Op::FSub | Op::FMul | Op::FDiv | Op::BitwiseAnd | Op::BitwiseXor => {
-            vector_op(v32, &[c(0)?, c(1)?], false)
-        }
-        Op::FNegate | Op::Not => vector_op(v32, &[c(0)?], false),
+        // (Doubles as two two-lane vectors, `Rep::Pair`.)
+        Op::FAdd | Op::FSub | Op::FMul | Op::FDiv => vector_op(v32 || f64, &[c(0)?, c(1)?], false),
+        Op::BitwiseAnd | Op::BitwiseXor => vector_op(v32, &[c(0)?, c(1)?], false),
+        Op::FNegate => vector_op(v32 || f64, &[c(0)?], false),
+        Op::Not => vector_op(v32, &[c(0)?], false),
         Op::Bitcast => {
             scalar32(cx, value_type(cx, tys, id(0)?)?)?;
             vector_op(v32, &[c(0)?], false)
