@@ -811,6 +811,85 @@ fn float4_and_uint4_values() {
     }
 }
 
+/// The host's rounds of kernel `chains` for work-item `i`: its two uint4 outputs and its float4.
+fn chains_ref(w_in: &[u32], i: usize, n: u32) -> ([u32; 8], [f32; 4]) {
+    let v = |k: usize| -> [u32; 4] { std::array::from_fn(|c| w_in[16 * i + 4 * k + c]) };
+    let map2 =
+        |x: [u32; 4], y: [u32; 4], f: fn(u32, u32) -> u32| -> [u32; 4] { std::array::from_fn(|c| f(x[c], y[c])) };
+    let xor = |x, y| map2(x, y, |p, q| p ^ q);
+    let add = |x, y| map2(x, y, |p: u32, q| p.wrapping_add(q));
+    let mut w = [[0u32; 4]; 8];
+    for (k, wk) in w.iter_mut().enumerate().take(4) {
+        *wk = v(k);
+    }
+    w[4] = xor(w[0], w[1]);
+    w[5] = xor(w[1], w[2]);
+    w[6] = xor(w[2], w[3]);
+    w[7] = xor(w[3], w[0]);
+    let (mut a, mut b, mut c, mut d) = (xor(w[0], w[2]), w[1], add(w[2], [i as u32; 4]), w[3]);
+    let mut f: [f32; 4] = std::array::from_fn(|c| (w[0][c] & 1023) as f32);
+    let order: Vec<u32> = (0..8).chain(0..8).chain((0..8).rev()).collect();
+    for _ in 0..n + (i % 3) as u32 {
+        for &r in &order {
+            let bs: [u32; 4] = std::array::from_fn(|k| (d[k] & !b[k]) | (c[k] & b[k]));
+            let x = add(add(add(a, bs), w[r as usize]), [(r + 1).wrapping_mul(0x9e37_79b9); 4]);
+            a = d;
+            d = c;
+            c = b;
+            b = std::array::from_fn(|k| b[k].wrapping_add(x[k].rotate_left((r * 5) % 31 + 1)));
+            let m = 0.5f32 + r as f32 * 0.01f32;
+            f = std::array::from_fn(|k| f[k] * m + (b[k] & 255) as f32 * 0.25f32);
+        }
+        w[0] = add(w[0], a);
+        w[5] = xor(w[5], [b[1], b[2], b[3], b[0]]);
+    }
+    let (o0, o1) = (xor(a, c), add(b, d));
+    let mut o = [0u32; 8];
+    o[..4].copy_from_slice(&o0);
+    o[4..].copy_from_slice(&o1);
+    (o, f)
+}
+
+#[test]
+fn long_chains_cut_into_blocks() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("simd.cl", OPTS);
+    let n = 203usize;
+    let trips = 3u32;
+    let mut rng = Rng::new(29);
+    let w: Vec<u32> = (0..16 * n).map(|_| rng.next_u64() as u32).collect();
+    let bw = ctx.buffer_from(as_bytes(&w));
+    let k = p.kernel("chains");
+    for (off, global, local) in launches(n) {
+        let (o, of) = (ctx.buffer(32 * n), ctx.buffer(16 * n));
+        k.arg_mem(0, &bw);
+        k.arg_mem(1, &o);
+        k.arg_mem(2, &of);
+        k.arg(3, &trips);
+        q.run(&k, &off, &global, &local);
+        let go = from_bytes::<u32>(&q.read(&o, 0, 32 * n));
+        let gf = read_f32(&q, &of, 4 * n);
+        let start = off.first().copied().unwrap_or(0);
+        for i in start..start + global[0] {
+            let (wo, wf) = chains_ref(&w, i, trips);
+            assert_eq!(
+                &go[8 * i..8 * i + 8],
+                &wo,
+                "chains {local:?}: uint4 outputs of work-item {i}"
+            );
+            for c in 0..4 {
+                assert!(
+                    same(gf[4 * i + c], wf[c]),
+                    "chains {local:?}: of[{i}].{c} = {} want {}",
+                    gf[4 * i + c],
+                    wf[c]
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn built_in_calls() {
     let ctx = Context::new();
@@ -852,7 +931,7 @@ fn built_in_calls() {
     }
 }
 
-const VECTORIZED: [&str; 27] = [
+const VECTORIZED: [&str; 28] = [
     "cas_long",
     "v_float4",
     "v_uint4",
@@ -880,6 +959,7 @@ const VECTORIZED: [&str; 27] = [
     "linear",
     "to_float",
     "cmp_select",
+    "chains",
 ];
 
 #[test]
@@ -1148,6 +1228,13 @@ fn every_kernel_gets_the_vector_loop() {
                 .join("\n")
         );
     }
+    // The long chains of `chains` were cut into blocks (`simd/chains.rs`).
+    let after = stderr.split("== kernel chains: vector loop yes").nth(1).unwrap_or("");
+    let own = after.split("== kernel").next().unwrap_or("");
+    assert!(
+        own.contains("vector code cut"),
+        "kernel chains: its vector code was not cut for its dependency chains"
+    );
     for (k, region) in VECTOR_REGIONS {
         assert!(
             stderr.contains(&format!("== kernel {k}: region {region} vector loop yes")),

@@ -376,3 +376,36 @@ kernel void cas_ulong_local(volatile global ulong *acc, global ulong *old, globa
     barrier(CLK_LOCAL_MEM_FENCE);
     if (get_local_id(0) == 0) atom_add(&acc[get_group_id(0)], *tmp);
 }
+
+// Long dependency chains on uint4 and float4 values (the hash benchmark's shape): 24 unrolled
+// rounds per trip of a loop whose trip count differs between work-items (so it runs under an
+// execution mask). The vector code is cut into blocks every so many instructions so that the
+// chains of the four components interleave; the values passed across a cut are the same
+// values, and the results must match the host's rounds bit for bit.
+#pragma OPENCL FP_CONTRACT OFF
+#define CH_ROUND(r)                                                                           \
+    {                                                                                         \
+        uint4 x = a + bitselect(d, c, b) + w##r + (uint4)((r + 1) * 0x9e3779b9u);             \
+        a = d;                                                                                \
+        d = c;                                                                                \
+        c = b;                                                                                \
+        b = b + rotate(x, (uint4)((r * 5) % 31 + 1));                                         \
+        f = f * (float4)(0.5f + r * 0.01f) + convert_float4(b & (uint4)(255u)) * (float4)(0.25f); \
+    }
+kernel void chains(global const uint4 *in, global uint4 *o, global float4 *of, uint n) {
+    size_t i = get_global_id(0);
+    uint4 w0 = in[4 * i], w1 = in[4 * i + 1], w2 = in[4 * i + 2], w3 = in[4 * i + 3];
+    uint4 w4 = w0 ^ w1, w5 = w1 ^ w2, w6 = w2 ^ w3, w7 = w3 ^ w0;
+    uint4 a = w0 ^ w2, b = w1, c = w2 + (uint4)((uint)i), d = w3;
+    float4 f = convert_float4(w0 & (uint4)(1023u));
+    for (uint it = 0; it < n + (uint)(i % 3); it++) {
+        CH_ROUND(0) CH_ROUND(1) CH_ROUND(2) CH_ROUND(3) CH_ROUND(4) CH_ROUND(5) CH_ROUND(6) CH_ROUND(7)
+        CH_ROUND(0) CH_ROUND(1) CH_ROUND(2) CH_ROUND(3) CH_ROUND(4) CH_ROUND(5) CH_ROUND(6) CH_ROUND(7)
+        CH_ROUND(7) CH_ROUND(6) CH_ROUND(5) CH_ROUND(4) CH_ROUND(3) CH_ROUND(2) CH_ROUND(1) CH_ROUND(0)
+        w0 += a;
+        w5 ^= b.yzwx;
+    }
+    o[2 * i] = a ^ c;
+    o[2 * i + 1] = b + d;
+    of[i] = f;
+}

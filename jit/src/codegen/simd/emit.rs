@@ -92,6 +92,24 @@ impl Vecs {
         }
     }
 
+    /// Whether `id` has lanes here.
+    fn holds(&self, id: Id) -> bool {
+        self.v.contains_key(&id) || self.q.contains_key(&id) || self.s.contains_key(&id)
+    }
+
+    /// The values holding `id`'s lanes, to replace in place (none if it has none here).
+    fn held_mut(&mut self, id: Id) -> &mut [Value] {
+        if let Some(v) = self.v.get_mut(&id) {
+            std::slice::from_mut(v)
+        } else if let Some(q) = self.q.get_mut(&id) {
+            &mut q[..]
+        } else if let Some(s) = self.s.get_mut(&id) {
+            &mut s[..]
+        } else {
+            &mut []
+        }
+    }
+
     /// Puts back what [`Vecs::take`] gave for a value held as `rep`.
     fn put(&mut self, id: Id, rep: Rep, vals: &[Value]) {
         match rep {
@@ -153,21 +171,122 @@ impl FnTx<'_, '_, '_> {
         let mut vecs = inputs;
         let mut branch: Option<Branch> = None;
         let mut looping: Option<Loop> = None;
+        let mut chains = super::chains::Chains::new(plan, self.b.func.dfg.num_insts());
         for (k, (inst, step)) in plan.steps.iter().enumerate() {
-            match *step {
+            if let Some(live) = chains.due(k, self.b.func.dfg.num_insts()) {
+                chains.cuts += usize::from(self.chain_cut(&live, &mut vecs));
+            }
+            if let Some(r) = inst.result_id.filter(|r| vecs.holds(*r)) {
+                // (Before the step: a value of an earlier step redefined here is fresh again.)
+                chains.fresh.retain(|x| *x != r);
+            }
+            self.simd_step(
+                k,
+                inst,
+                *step,
+                plan,
+                &mut vecs,
+                &mut branch,
+                &mut looping,
+                bail,
+                bail_args,
+                cut,
+            )?;
+            if let Some(r) = inst.result_id.filter(|r| vecs.holds(*r)) {
+                chains.fresh.push(r);
+            }
+            if !matches!(
+                step,
+                Step::Scalar
+                    | Step::ScalarGuarded(_)
+                    | Step::Builtin
+                    | Step::Vector
+                    | Step::CaseEq
+                    | Step::Private
+                    | Step::Lanes
+                    | Step::Deferred
+            ) {
+                // A branch, a loop or a merge: values defined before may not dominate what
+                // follows (an arm's), so only the stretch from here on is passed at cuts.
+                chains.fresh.clear();
+            }
+        }
+        // With CLIFT_DUMP_CODE (debugging aid), say where the code was cut.
+        if chains.cuts > 0 && std::env::var_os("CLIFT_DUMP_CODE").is_some() {
+            eprintln!("   vector code cut {} times for its dependency chains", chains.cuts);
+        }
+        Ok(vecs)
+    }
+
+    /// Ends the current block with a branch to a new one that takes the vector values of `ids`
+    /// as parameters, and goes on there with them (see [`super::chains`]). The new block has a
+    /// second way in, never taken (the function's first argument, a pointer, is not null),
+    /// passing the same values again (`x | x`): a block whose parameters all come from one
+    /// branch would have them replaced by the values before the optimizer runs.
+    fn chain_cut(&mut self, ids: &[Id], vecs: &mut Vecs) -> bool {
+        let Some(entry) = self.b.func.layout.entry_block() else {
+            return false;
+        };
+        let Some(&p0) = self.b.func.dfg.block_params(entry).first() else {
+            return false;
+        };
+        let mut args = Vec::new();
+        let next = self.b.create_block();
+        for &id in ids {
+            for x in vecs.held_mut(id) {
+                let ty = self.b.func.dfg.value_type(*x);
+                if ty.is_vector() {
+                    args.push(*x);
+                    *x = self.b.append_block_param(next, ty);
+                }
+            }
+        }
+        if args.is_empty() {
+            return false;
+        }
+        let dead = self.b.create_block();
+        let null = self.b.ins().icmp_imm_u(IntCC::Equal, p0, 0);
+        let taken: Vec<BlockArg> = args.iter().map(|x| BlockArg::Value(*x)).collect();
+        self.b.ins().brif(null, dead, &[], next, &taken);
+        self.b.seal_block(dead);
+        self.b.switch_to_block(dead);
+        let again: Vec<BlockArg> = args.iter().map(|x| BlockArg::Value(self.b.ins().bor(*x, *x))).collect();
+        self.b.ins().jump(next, &again);
+        self.b.seal_block(next);
+        self.b.switch_to_block(next);
+        true
+    }
+
+    /// One step of [`FnTx::simd_body`].
+    #[allow(clippy::too_many_arguments)]
+    fn simd_step(
+        &mut self,
+        k: usize,
+        inst: &Instruction,
+        step: Step,
+        plan: &Plan,
+        vecs: &mut Vecs,
+        branch: &mut Option<Branch>,
+        looping: &mut Option<Loop>,
+        bail: Block,
+        bail_args: &[BlockArg],
+        cut: Option<&RowCut>,
+    ) -> R {
+        {
+            match step {
                 Step::Deferred | Step::Phi | Step::Yield | Step::LoopPhi | Step::LoopExitPhi => {}
                 Step::LoopHead { negate, masked } => {
-                    let mut lp = self.open_loop(plan, k, masked, &vecs)?;
+                    let mut lp = self.open_loop(plan, k, masked, vecs)?;
                     match (op_id(inst, 2), masked) {
                         (Err(_), false) => {
                             self.b.ins().jump(lp.head, &[]);
                         }
                         (Ok(c), false) => {
-                            self.all_or_none_branch(c, negate, [lp.head, lp.exit], plan, &vecs, bail, bail_args)?
+                            self.all_or_none_branch(c, negate, [lp.head, lp.exit], plan, vecs, bail, bail_args)?
                         }
                         (guard, true) => {
                             // The work-items that enter run the loop under a mask of their own.
-                            let all = self.exec_mask(&vecs);
+                            let all = self.exec_mask(vecs);
                             let var = self.b.declare_var(types::I32X4);
                             lp.outer = vecs.exec.replace(var);
                             match guard {
@@ -176,7 +295,7 @@ impl FnTx<'_, '_, '_> {
                                     self.b.ins().jump(lp.head, &[]);
                                 }
                                 Ok(c) => {
-                                    let m = self.mask(c, negate, plan, &vecs)?;
+                                    let m = self.mask(c, negate, plan, vecs)?;
                                     let e = self.b.ins().band(all, m);
                                     self.b.def_var(var, e);
                                     let any = self.b.ins().vany_true(e);
@@ -186,8 +305,8 @@ impl FnTx<'_, '_, '_> {
                         }
                     }
                     self.b.switch_to_block(lp.head);
-                    self.use_phis(&lp.phis, &mut vecs);
-                    looping = Some(lp);
+                    self.use_phis(&lp.phis, vecs);
+                    *looping = Some(lp);
                 }
                 Step::LoopExit { negate } => {
                     let lp = looping
@@ -200,10 +319,10 @@ impl FnTx<'_, '_, '_> {
                     match vecs.exec {
                         Some(var) => {
                             // The lanes for which it holds leave with their values.
-                            let leave = self.mask(c, negate, plan, &vecs)?;
+                            let leave = self.mask(c, negate, plan, vecs)?;
                             let cur = self.b.use_var(var);
                             let leaving = self.b.ins().band(cur, leave);
-                            self.capture_leaving(&exit_phis, at, leaving, plan, &vecs)?;
+                            self.capture_leaving(&exit_phis, at, leaving, plan, vecs)?;
                             let stay = self.b.ins().band_not(cur, leave);
                             self.b.def_var(var, stay);
                             let any = self.b.ins().vany_true(stay);
@@ -211,8 +330,8 @@ impl FnTx<'_, '_, '_> {
                         }
                         None => {
                             // All four leave, or none does (else they go to the scalar loop).
-                            self.def_phis(&exit_phis, at, plan, &vecs)?;
-                            self.all_or_none_branch(c, negate, [exit, cont], plan, &vecs, bail, bail_args)?;
+                            self.def_phis(&exit_phis, at, plan, vecs)?;
+                            self.all_or_none_branch(c, negate, [exit, cont], plan, vecs, bail, bail_args)?;
                         }
                     }
                     self.b.seal_block(cont);
@@ -222,7 +341,7 @@ impl FnTx<'_, '_, '_> {
                     let lp = looping
                         .take()
                         .ok_or_else(|| self.err(inst, "vector plan: loop end without a head"))?;
-                    self.def_phis(&lp.phis, 1, plan, &vecs)?;
+                    self.def_phis(&lp.phis, 1, plan, vecs)?;
                     let c = op_id(inst, 2)?;
                     let uniform = plan.class.get(&c).is_none_or(|x| *x == Class::Uniform);
                     match vecs.exec {
@@ -235,7 +354,7 @@ impl FnTx<'_, '_, '_> {
                             self.b.seal_block(leave);
                             self.b.switch_to_block(leave);
                             let cur = self.b.use_var(var);
-                            self.capture(&lp.exit_phis, lp.exits, cur, plan, &vecs)?;
+                            self.capture(&lp.exit_phis, lp.exits, cur, plan, vecs)?;
                             self.b.ins().jump(lp.exit, &[]);
                             vecs.exec = lp.outer;
                         }
@@ -243,7 +362,7 @@ impl FnTx<'_, '_, '_> {
                             if plan.monotone.contains_key(&c) {
                                 // Lanes 0 and 3 decide the usual cases: every lane goes round
                                 // again, or every lane leaves; the mask only when they differ.
-                                let (all, none) = self.all_or_none(c, plan, &vecs)?;
+                                let (all, none) = self.all_or_none(c, plan, vecs)?;
                                 let (all, none) = if negate { (none, all) } else { (all, none) };
                                 let (check, leave, mixed) =
                                     (self.b.create_block(), self.b.create_block(), self.b.create_block());
@@ -255,14 +374,14 @@ impl FnTx<'_, '_, '_> {
                                 self.b.seal_block(mixed);
                                 self.b.switch_to_block(leave);
                                 let cur = self.b.use_var(var);
-                                self.capture(&lp.exit_phis, lp.exits, cur, plan, &vecs)?;
+                                self.capture(&lp.exit_phis, lp.exits, cur, plan, vecs)?;
                                 self.b.ins().jump(lp.exit, &[]);
                                 self.b.switch_to_block(mixed);
                             }
-                            let again = self.mask(c, negate, plan, &vecs)?;
+                            let again = self.mask(c, negate, plan, vecs)?;
                             let cur = self.b.use_var(var);
                             let leaving = self.b.ins().band_not(cur, again);
-                            self.capture_leaving(&lp.exit_phis, lp.exits, leaving, plan, &vecs)?;
+                            self.capture_leaving(&lp.exit_phis, lp.exits, leaving, plan, vecs)?;
                             let cont = self.b.ins().band(cur, again);
                             self.b.def_var(var, cont);
                             let any = self.b.ins().vany_true(cont);
@@ -270,23 +389,23 @@ impl FnTx<'_, '_, '_> {
                             vecs.exec = lp.outer;
                         }
                         _ => {
-                            self.def_phis(&lp.exit_phis, lp.exits, plan, &vecs)?;
-                            self.all_or_none_branch(c, negate, [lp.head, lp.exit], plan, &vecs, bail, bail_args)?;
+                            self.def_phis(&lp.exit_phis, lp.exits, plan, vecs)?;
+                            self.all_or_none_branch(c, negate, [lp.head, lp.exit], plan, vecs, bail, bail_args)?;
                         }
                     }
                     self.b.seal_block(lp.head);
                     self.b.seal_block(lp.exit);
                     self.b.switch_to_block(lp.exit);
-                    self.use_phis(&lp.exit_phis, &mut vecs);
+                    self.use_phis(&lp.exit_phis, vecs);
                 }
                 Step::If { negate, masked } => {
                     let c = op_id(inst, 0)?;
-                    let mut br = self.open_branch(plan, k, &vecs)?;
+                    let mut br = self.open_branch(plan, k, vecs)?;
                     let (first, second) = (br.first, br.second);
                     if masked {
                         // Each arm that some lane takes runs under the mask of its lanes.
-                        let outer = self.exec_mask(&vecs);
-                        let m = self.mask(c, negate, plan, &vecs)?;
+                        let outer = self.exec_mask(vecs);
+                        let m = self.mask(c, negate, plan, vecs)?;
                         let t = self.b.ins().band(outer, m);
                         let f = self.b.ins().band_not(outer, m);
                         if br.has_else {
@@ -300,15 +419,15 @@ impl FnTx<'_, '_, '_> {
                         self.b.switch_to_block(first);
                         self.b.def_var(ev, t);
                     } else if let Some(cut) = cut.filter(|cut| cut.step == k) {
-                        self.cut_branch(c, negate, [first, second], cut, plan, &vecs, bail, bail_args)?;
+                        self.cut_branch(c, negate, [first, second], cut, plan, vecs, bail, bail_args)?;
                         self.b.seal_block(first);
                         self.b.switch_to_block(first);
                     } else {
-                        self.all_or_none_branch(c, negate, [first, second], plan, &vecs, bail, bail_args)?;
+                        self.all_or_none_branch(c, negate, [first, second], plan, vecs, bail, bail_args)?;
                         self.b.seal_block(first);
                         self.b.switch_to_block(first);
                     }
-                    branch = Some(br);
+                    *branch = Some(br);
                 }
                 Step::Else => {
                     let br = branch
@@ -318,7 +437,7 @@ impl FnTx<'_, '_, '_> {
                     let phis = br.phis.clone();
                     match br.masked {
                         Some((t, f, ev, _)) => {
-                            self.capture(&phis, 0, t, plan, &vecs)?;
+                            self.capture(&phis, 0, t, plan, vecs)?;
                             let any = self.b.ins().vany_true(f);
                             self.b.ins().brif(any, second, &[], after, &[]);
                             self.b.seal_block(second);
@@ -326,7 +445,7 @@ impl FnTx<'_, '_, '_> {
                             self.b.def_var(ev, f);
                         }
                         None => {
-                            self.def_phis(&phis, 0, plan, &vecs)?;
+                            self.def_phis(&phis, 0, plan, vecs)?;
                             self.b.ins().jump(after, &[]);
                             self.b.seal_block(second);
                             self.b.switch_to_block(second);
@@ -341,15 +460,15 @@ impl FnTx<'_, '_, '_> {
                     match br.masked {
                         Some((t, f, _, outer)) => {
                             let (at, lanes) = if br.has_else { (1, f) } else { (0, t) };
-                            self.capture(&br.phis, at, lanes, plan, &vecs)?;
+                            self.capture(&br.phis, at, lanes, plan, vecs)?;
                             vecs.exec = outer;
                         }
-                        None => self.def_phis(&br.phis, usize::from(br.has_else), plan, &vecs)?,
+                        None => self.def_phis(&br.phis, usize::from(br.has_else), plan, vecs)?,
                     }
                     self.b.ins().jump(br.after, &[]);
                     self.b.seal_block(br.after);
                     self.b.switch_to_block(br.after);
-                    self.use_phis(&br.phis, &mut vecs);
+                    self.use_phis(&br.phis, vecs);
                 }
                 Step::Scalar => self.inst(inst)?,
                 Step::ScalarGuarded(guard) => self.guarded(inst, plan, guard, bail, bail_args)?,
@@ -361,8 +480,8 @@ impl FnTx<'_, '_, '_> {
                         .ok_or_else(|| self.err(inst, "vector plan: builtin not available"))?;
                     self.def(r, ty, v);
                 }
-                Step::Vector => self.simd_inst(inst, plan, &mut vecs)?,
-                Step::CaseEq => self.case_eq(inst, plan, &mut vecs)?,
+                Step::Vector => self.simd_inst(inst, plan, vecs)?,
+                Step::CaseEq => self.case_eq(inst, plan, vecs)?,
                 Step::Private => {
                     // Four copies side by side: lane l's at base + l * size.
                     let (r, ty) = result(inst)?;
@@ -381,10 +500,10 @@ impl FnTx<'_, '_, '_> {
                     self.rb_vector_private(r, a, size as u64);
                     self.def(r, ty, vec![a]);
                 }
-                Step::Lanes => self.by_lanes(inst, plan, &mut vecs)?,
+                Step::Lanes => self.by_lanes(inst, plan, vecs)?,
             }
         }
-        Ok(vecs)
+        Ok(())
     }
 
     /// The values of carried phis where their paths meet: four lanes, or the scalar value.

@@ -74,6 +74,7 @@
 //! first store, sends the four work-items to the scalar loop when one would.
 
 mod cfg;
+mod chains;
 mod emit;
 mod image;
 mod plan;
