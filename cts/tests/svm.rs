@@ -4,6 +4,8 @@
 //! - a linked list built by the host in fine-grain SVM memory, and one built in plain host
 //!   memory (`Box`es: fine-grain system SVM), walked and updated by a kernel;
 //! - the host and a running kernel incrementing one SVM atomic concurrently, nothing lost;
+//!   two host threads and a kernel subtracting from one SVM `atomic_double` through a generic
+//!   pointer (the CTS's svm_atomic_fetch_sub case), nothing lost;
 //! - SVM pointer arguments at offsets into an allocation, `CL_KERNEL_EXEC_INFO_SVM_PTRS`, and
 //!   buffers created over SVM memory (`CL_MEM_USES_SVM_POINTER`, shared bytes);
 //! - the SVM commands (memcpy, fill, map, unmap, migrate, free with and without a callback) and
@@ -181,18 +183,9 @@ fn kernel_walks_a_host_built_list_in_system_memory() {
 
 /// Runs `bump_counter` over `items` work-items in groups of `local` (0: Clift's choice) while
 /// the host increments the same counter until the kernel is done; every increment must count.
-fn race_host_and_kernel(ctx: &Context, k: &Kernel, items: usize, local: usize, rounds: i32) {
-    let q = ctx.queue();
-    let counter = Svm::new(
-        ctx,
-        CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS,
-        4,
-    );
-    let atomic = unsafe { &*(counter.ptr as *const AtomicI32) };
-    atomic.store(0, Ordering::SeqCst);
-    set_svm_arg(k, 0, counter.ptr);
-    k.arg(1, &rounds);
-    k.arg(2, &1000i32);
+/// Enqueues `k` over `items` work-items in groups of `local` (0: Clift chooses) and returns
+/// its event without waiting, so host threads can run beside it.
+fn enqueue_1d(q: &Queue, k: &Kernel, items: usize, local: usize) -> Event {
     let mut ev: cl_event = ptr::null_mut();
     let global = [items];
     let local_size = [local];
@@ -207,7 +200,22 @@ fn race_host_and_kernel(ctx: &Context, k: &Kernel, items: usize, local: usize, r
         ptr::null(),
         &mut ev
     ));
-    let ev = Event(ev);
+    Event(ev)
+}
+
+fn race_host_and_kernel(ctx: &Context, k: &Kernel, items: usize, local: usize, rounds: i32) {
+    let q = ctx.queue();
+    let counter = Svm::new(
+        ctx,
+        CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS,
+        4,
+    );
+    let atomic = unsafe { &*(counter.ptr as *const AtomicI32) };
+    atomic.store(0, Ordering::SeqCst);
+    set_svm_arg(k, 0, counter.ptr);
+    k.arg(1, &rounds);
+    k.arg(2, &1000i32);
+    let ev = enqueue_1d(&q, k, items, local);
     q.flush();
     // The host increments until the kernel is done; the kernel's work-items wait until they
     // see the host's first 1000, so both run at once.
@@ -242,6 +250,147 @@ fn host_and_kernel_increment_one_svm_atomic_concurrently() {
     // is then the only other party to the atomic).
     race_host_and_kernel(&ctx, &k, 256, 0, 4000);
     race_host_and_kernel(&ctx, &k, 64, 64, 20_000);
+}
+
+/// Runs `sub_double` (a double `atomic_fetch_sub_explicit` through a generic pointer in a
+/// function of its own, relaxed, at `memory_scope_all_svm_devices` or `_all_devices`) over
+/// `items` work-items in groups of `local` (0: Clift's choice) while two host threads subtract
+/// from the same fine-grain SVM double with compare-exchange loops, until the kernel is done.
+/// Every amount is a whole number, so the total is exact in any order: a lost update shows.
+/// `via_buffer`: the kernel gets the double through a buffer created with
+/// `CL_MEM_USE_HOST_PTR` over the SVM allocation (as the CTS passes it), not as an SVM
+/// pointer argument.
+fn race_host_and_kernel_on_a_double(
+    ctx: &Context,
+    k: &Kernel,
+    items: usize,
+    local: usize,
+    all_svm: bool,
+    via_buffer: bool,
+) {
+    use std::sync::atomic::{AtomicBool, AtomicU64};
+    let q = ctx.queue();
+    let total = Svm::new(
+        ctx,
+        CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS,
+        8,
+    );
+    let bits = unsafe { &*(total.ptr as *const AtomicU64) };
+    bits.store(0f64.to_bits(), Ordering::SeqCst);
+    let amounts: Vec<f64> = (0..items).map(|i| (i % 7 + 1) as f64).collect();
+    let amounts_mem = ctx.buffer_from(unsafe { std::slice::from_raw_parts(amounts.as_ptr() as *const u8, items * 8) });
+    let rounds = 2000i32;
+    let over = via_buffer.then(|| ctx.buffer_with(CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, 8, total.ptr));
+    match &over {
+        Some(m) => k.arg(0, &m.0),
+        None => set_svm_arg(k, 0, total.ptr),
+    }
+    k.arg(1, &amounts_mem.0);
+    k.arg(2, &rounds);
+    // The kernel starts once the host threads have subtracted 600 (2 threads x 100 x 3.0).
+    k.arg(3, &-600.0f64);
+    k.arg(4, &(all_svm as i32));
+    // The host's part: `x - 3.0` by compare-exchange on the double's bits (std's atomics are
+    // the C11 ones the OpenCL memory model composes with).
+    let sub3 = |bits: &AtomicU64| {
+        let mut seen = bits.load(Ordering::Relaxed);
+        loop {
+            let new = (f64::from_bits(seen) - 3.0).to_bits();
+            match bits.compare_exchange_weak(seen, new, Ordering::Relaxed, Ordering::Relaxed) {
+                Ok(_) => return,
+                Err(now) => seen = now,
+            }
+        }
+    };
+    let done = AtomicBool::new(false);
+    let host_ops = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut n = 0u64;
+                    while n < 100 || !done.load(Ordering::SeqCst) {
+                        sub3(bits);
+                        n += 1;
+                    }
+                    n
+                })
+            })
+            .collect();
+        let ev = enqueue_1d(&q, k, items, local);
+        ev.wait();
+        assert_eq!(ev.status(), CL_COMPLETE);
+        done.store(true, Ordering::SeqCst);
+        workers.into_iter().map(|w| w.join().expect("host thread")).sum::<u64>()
+    });
+    let kernel_part: f64 = amounts.iter().sum::<f64>() * rounds as f64;
+    let expected = -(kernel_part + 3.0 * host_ops as f64);
+    let got = f64::from_bits(bits.load(Ordering::SeqCst));
+    assert_eq!(
+        got, expected,
+        "an update was lost ({items} work-items, groups of {local}, {host_ops} host subtractions, all_svm {all_svm}, via_buffer {via_buffer})"
+    );
+}
+
+#[test]
+fn host_threads_and_kernel_subtract_from_one_svm_double_through_a_generic_pointer() {
+    if !has(CL_DEVICE_SVM_FINE_GRAIN_BUFFER | CL_DEVICE_SVM_ATOMICS) {
+        return;
+    }
+    let ctx = Context::new();
+    if !device_string(CL_DEVICE_EXTENSIONS)
+        .split(' ')
+        .any(|x| x == "cl_ext_float_atomics")
+    {
+        eprintln!("skipped: no cl_ext_float_atomics");
+        return;
+    }
+    let p = ctx.built_source("svm.cl", OPTIONS);
+    let k = p.kernel("sub_double");
+    for (all_svm, via_buffer) in [(true, false), (false, false), (true, true), (false, true)] {
+        // One work-group (the CTS's case: one worker thread, the host threads the only other
+        // parties), and many groups on every worker.
+        race_host_and_kernel_on_a_double(&ctx, &k, 1024, 1024, all_svm, via_buffer);
+        race_host_and_kernel_on_a_double(&ctx, &k, 1024, 0, all_svm, via_buffer);
+    }
+}
+
+/// The same subtraction on an ordinary buffer (no host thread can take part: Clift runs a
+/// one-group range's atomics of every scope as plain loads and stores then), in one
+/// work-group and in many, at both all-devices scopes: every update counts.
+#[test]
+fn all_devices_atomics_on_an_ordinary_buffer_in_one_group_and_in_many() {
+    if !device_string(CL_DEVICE_EXTENSIONS)
+        .split(' ')
+        .any(|x| x == "cl_ext_float_atomics")
+    {
+        eprintln!("skipped: no cl_ext_float_atomics");
+        return;
+    }
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("svm.cl", OPTIONS);
+    let k = p.kernel("sub_double");
+    let items = 1024usize;
+    let amounts: Vec<f64> = (0..items).map(|i| (i % 5 + 1) as f64).collect();
+    let amounts_mem = ctx.buffer_from(unsafe { std::slice::from_raw_parts(amounts.as_ptr() as *const u8, items * 8) });
+    let rounds = 300i32;
+    for all_svm in [true, false] {
+        for local in [items, 16, 0] {
+            let total = ctx.buffer_from(&10.0f64.to_ne_bytes());
+            k.arg(0, &total.0);
+            k.arg(1, &amounts_mem.0);
+            k.arg(2, &rounds);
+            // No host thread: the kernel's wait for one ends at once (the total is below).
+            k.arg(3, &1.0e9f64);
+            k.arg(4, &(all_svm as i32));
+            let local_size = [local];
+            q.run(&k, &[], &[items], if local == 0 { &[] } else { &local_size });
+            let out = q.read(&total, 0, 8);
+            let got = f64::from_ne_bytes(out[..8].try_into().expect("8 bytes"));
+            let expected = 10.0 - amounts.iter().sum::<f64>() * rounds as f64;
+            assert_eq!(got, expected, "groups of {local}, all_svm {all_svm}");
+        }
+    }
 }
 
 #[test]

@@ -22,7 +22,11 @@ pub const SUB_GROUP_SIZE: usize = 32;
 pub struct WorkGroupContext {
     /// 1, 2 or 3 (unused dimensions have size 1, offset 0, id 0).
     pub work_dim: u32,
-    pub _pad: u32,
+    /// 1 when host threads may take part in this command's atomics: it reaches memory the
+    /// host can use while it runs (an SVM pointer argument or `CL_KERNEL_EXEC_INFO_SVM_PTRS`,
+    /// a buffer over SVM or `CL_MEM_USE_HOST_PTR` memory); else 0. With 0 and one work-group,
+    /// atomics of every scope are plain loads and stores (`codegen/atomics.rs`).
+    pub host_shared: u32,
     pub global_offset: [u64; 3],
     pub global_size: [u64; 3],
     /// The size of *this* group: smaller than `enqueued_local_size` for the last group of a
@@ -42,6 +46,46 @@ pub struct WorkGroupContext {
     pub local_mem: *mut u8,
     /// The command's `PrintfSink` (never null when the runtime launches a kernel).
     pub printf: *mut c_void,
+}
+
+impl WorkGroupContext {
+    /// Makes this the context of group `linear` (dimension 0 fastest) of its ND-range.
+    pub fn set_group(&mut self, linear: u64) {
+        let n = self.num_groups;
+        self.group_id = [linear % n[0], (linear / n[0]) % n[1], linear / (n[0] * n[1])];
+        self.set_group_size();
+    }
+
+    /// Moves to the next group in linear order, without a division (a worker runs its groups
+    /// in runs of consecutive indices), and returns its `group_id` and `local_size`.
+    pub fn next_group(&mut self) -> ([u64; 3], [u64; 3]) {
+        let mut id = self.group_id;
+        for (i, n) in id.iter_mut().zip(self.num_groups) {
+            *i += 1;
+            if *i < n {
+                break;
+            }
+            *i = 0;
+        }
+        // Computed in registers and then stored, never read back right after the stores:
+        // a caller copies both into its work-item.
+        let size = std::array::from_fn(|d| self.size_of(id, d));
+        self.group_id = id;
+        self.local_size = size;
+        (id, size)
+    }
+
+    /// `local_size` of the group `group_id` names.
+    fn set_group_size(&mut self) {
+        self.local_size = std::array::from_fn(|d| self.size_of(self.group_id, d));
+    }
+
+    /// The size in dimension `d` of group `id`: the enqueued size, or what is left of the
+    /// global size for the last group of a dimension (a non-uniform ND-range).
+    fn size_of(&self, id: [u64; 3], d: usize) -> u64 {
+        let rest = self.global_size[d] - id[d] * self.enqueued_local_size[d];
+        rest.min(self.enqueued_local_size[d])
+    }
 }
 
 /// What kind of value a kernel argument is, and how it sits in the argument block.
@@ -163,4 +207,54 @@ pub mod sampler_bits {
     pub const FILTER_MASK: u32 = 0x30;
     pub const FILTER_NEAREST: u32 = 0x10;
     pub const FILTER_LINEAR: u32 = 0x20;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::WorkGroupContext;
+
+    /// Walking the groups one by one gives every group the id and size that computing it from
+    /// its linear index gives, in 1 to 3 dimensions, with partial last groups.
+    #[test]
+    fn next_group_agrees_with_set_group() {
+        for (global, local) in [
+            ([7u64, 1, 1], [3u64, 1, 1]),
+            ([1, 1, 1], [1, 1, 1]),
+            ([10, 6, 1], [4, 5, 1]),
+            ([5, 4, 9], [2, 4, 2]),
+            ([33, 2, 3], [33, 1, 3]),
+        ] {
+            let mut ctx = WorkGroupContext {
+                work_dim: 3,
+                host_shared: 0,
+                global_offset: [0; 3],
+                global_size: global,
+                local_size: local,
+                enqueued_local_size: local,
+                num_groups: std::array::from_fn(|d| global[d].div_ceil(local[d])),
+                group_id: [0; 3],
+                local_mem: std::ptr::null_mut(),
+                printf: std::ptr::null_mut(),
+            };
+            let total: u64 = ctx.num_groups.iter().product();
+            let mut walk = ctx;
+            walk.set_group(0);
+            let mut items = 0;
+            for linear in 0..total {
+                if linear > 0 {
+                    let (id, size) = walk.next_group();
+                    assert_eq!((id, size), (walk.group_id, walk.local_size));
+                }
+                ctx.set_group(linear);
+                assert_eq!(walk.group_id, ctx.group_id, "group {linear} of {global:?} / {local:?}");
+                assert_eq!(
+                    walk.local_size, ctx.local_size,
+                    "group {linear} of {global:?} / {local:?}"
+                );
+                items += walk.local_size.iter().product::<u64>();
+            }
+            // The groups cover the range exactly.
+            assert_eq!(items, global.iter().product::<u64>());
+        }
+    }
 }

@@ -137,22 +137,48 @@ pub fn set_current(frame: *mut Frame) -> *mut Frame {
 /// `f` must be JIT code whose arguments are `a`, `b`, `c` (extra arguments are ignored by the
 /// C calling convention); `frame` must stay valid until the call returns.
 pub unsafe fn guarded(frame: *mut Frame, f: usize, a: usize, b: usize, c: usize) -> Result<(), Fault> {
-    imp::prepare_thread();
-    let prev = set_current(frame);
-    // SAFETY: as the caller promised; the trampoline preserves the callee-saved registers.
-    let faulted = unsafe { imp::call(f, a, b, c, frame) };
-    set_current(prev);
-    if faulted == 0 {
-        return Ok(());
+    // SAFETY: as the caller promised.
+    unsafe { guarded_each(frame, f, |i| (i == 0).then_some((a, b, c))) }
+}
+
+/// As [`guarded`] for a run of calls of `f`: call `i` gets the arguments `next(i)` gives, and
+/// the run ends when `next` gives `None` or a call faults. The thread's fault state is set up
+/// once for the whole run (work-groups of one or a few work-items are common, and then the
+/// per-call set-up would cost more than the call).
+///
+/// # Safety
+/// As [`guarded`], for every call; `next` runs between the calls, outside JIT code.
+pub unsafe fn guarded_each(
+    frame: *mut Frame,
+    f: usize,
+    mut next: impl FnMut(usize) -> Option<(usize, usize, usize)>,
+) -> Result<(), Fault> {
+    /// Restores the previous frame however the run ends (a panic in `next` included), so the
+    /// thread never keeps a frame that is gone.
+    struct Restore(*mut Frame);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            set_current(self.0);
+        }
     }
-    // SAFETY: the handler filled the frame before resuming here.
-    let fr = unsafe { &*frame };
-    Err(Fault {
-        signal: fr.signal,
-        code: fr.code,
-        address: fr.address,
-        pc: fr.pc,
-    })
+    imp::prepare_thread();
+    let _restore = Restore(set_current(frame));
+    let mut i = 0;
+    while let Some((a, b, c)) = next(i) {
+        // SAFETY: as the caller promised; the trampoline preserves the callee-saved registers.
+        if unsafe { imp::call(f, a, b, c, frame) } != 0 {
+            // SAFETY: the handler filled the frame before resuming here.
+            let fr = unsafe { &*frame };
+            return Err(Fault {
+                signal: fr.signal,
+                code: fr.code,
+                address: fr.address,
+                pc: fr.pc,
+            });
+        }
+        i += 1;
+    }
+    Ok(())
 }
 
 /// Whether faults in JIT code are contained on this platform.

@@ -60,7 +60,7 @@ fn run_nd(k: &Kernel, args: &[Arg], dim: u32, global: [u64; 3], local: [u64; 3],
                     let ls = [0, 1, 2].map(|d| (global[d] - gid[d] * local[d]).min(local[d]));
                     let ctx = WorkGroupContext {
                         work_dim: dim,
-                        _pad: 0,
+                        host_shared: 0,
                         global_offset: [0; 3],
                         global_size: global,
                         local_size: ls,

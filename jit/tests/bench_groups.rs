@@ -47,7 +47,7 @@ fn arg_block(k: &Kernel, vals: &[u64]) -> Vec<u64> {
 fn ctx(global: u64, local: u64, g: u64, arena: *mut u8) -> WorkGroupContext {
     WorkGroupContext {
         work_dim: 1,
-        _pad: 0,
+        host_shared: 0,
         global_offset: [0; 3],
         global_size: [global, 1, 1],
         local_size: [local.min(global - g * local), 1, 1],
@@ -148,7 +148,7 @@ fn bench_barrier_matmul() {
             for gx in 0..n as u64 / t {
                 let c = WorkGroupContext {
                     work_dim: 2,
-                    _pad: 0,
+                    host_shared: 0,
                     global_offset: [0; 3],
                     global_size: [n as u64, n as u64, 1],
                     local_size: [t, t, 1],
@@ -210,7 +210,7 @@ fn bench_sgemm() {
             for gx in 0..n as u64 / t {
                 let c = WorkGroupContext {
                     work_dim: 2,
-                    _pad: 0,
+                    host_shared: 0,
                     global_offset: [0; 3],
                     global_size: [n as u64, n as u64, 1],
                     local_size: [t, t, 1],

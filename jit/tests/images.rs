@@ -118,7 +118,7 @@ fn desc(data: &mut [u8], order: u32, ty: u32, elem: u32, w: u64, h: u64) -> Imag
 fn run_single(k: &jit::Kernel, block: &[u64]) {
     let ctx = WorkGroupContext {
         work_dim: 2,
-        _pad: 0,
+        host_shared: 0,
         global_offset: [0; 3],
         global_size: [1, 1, 1],
         local_size: [1, 1, 1],

@@ -68,7 +68,7 @@ fn run(k: &Kernel, ptrs: &[*mut u8], global: u64, local: u64, sink: bool) -> Str
                 while g < num {
                     let ctx = WorkGroupContext {
                         work_dim: 1,
-                        _pad: 0,
+                        host_shared: 0,
                         global_offset: [0; 3],
                         global_size: [global, 1, 1],
                         local_size: [(global - g * local).min(local), 1, 1],

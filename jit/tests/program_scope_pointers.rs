@@ -102,7 +102,7 @@ fn check(p: &Program) {
     block[0] = out.as_mut_ptr() as u64;
     let ctx = WorkGroupContext {
         work_dim: 1,
-        _pad: 0,
+        host_shared: 0,
         global_offset: [0; 3],
         global_size: [1, 1, 1],
         local_size: [1, 1, 1],

@@ -66,7 +66,7 @@ OpFunctionEnd
     let args = (out.as_mut_ptr() as u64).to_ne_bytes();
     let ctx = jit::abi::WorkGroupContext {
         work_dim: 1,
-        _pad: 0,
+        host_shared: 0,
         global_offset: [0; 3],
         global_size: [8, 1, 1],
         local_size: [8, 1, 1],

@@ -38,7 +38,7 @@ fn run(k: &Kernel, out: &mut [u32], local: u64) {
     for g in 0..groups {
         let ctx = WorkGroupContext {
             work_dim: 1,
-            _pad: 0,
+            host_shared: 0,
             global_offset: [0; 3],
             global_size: [n, 1, 1],
             local_size: [(n - g * local).min(local), 1, 1],

@@ -44,7 +44,7 @@ fn a_loop_behind_a_guard_and_a_preheader_matches_the_host() {
         for g in 0..groups {
             let ctx = WorkGroupContext {
                 work_dim: 1,
-                _pad: 0,
+                host_shared: 0,
                 global_offset: [0; 3],
                 global_size: [n as u64, 1, 1],
                 local_size: [(n as u64 - g * local).min(local), 1, 1],

@@ -54,7 +54,7 @@ fn float4_kernel_runs() {
     let mut arena = vec![0u128; jit::abi::LOCAL_ARENA_BYTES.div_ceil(16) + 1];
     let ctx = WorkGroupContext {
         work_dim: 1,
-        _pad: 0,
+        host_shared: 0,
         global_offset: [0; 3],
         global_size: [1, 1, 1],
         local_size: [1, 1, 1],

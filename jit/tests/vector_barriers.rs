@@ -40,7 +40,7 @@ fn run(k: &Kernel, args: &[Arg], local: u64, groups: u64) {
     for g in 0..groups {
         let ctx = WorkGroupContext {
             work_dim: 1,
-            _pad: 0,
+            host_shared: 0,
             global_offset: [0; 3],
             global_size: [global, 1, 1],
             local_size: [local, 1, 1],

@@ -386,7 +386,7 @@ fn run(k: &Kernel, inputs: &[Vec<u8>; 3], trips: i32) -> (Vec<u8>, Vec<u8>) {
     for g in 0..groups {
         let ctx = WorkGroupContext {
             work_dim: 1,
-            _pad: 0,
+            host_shared: 0,
             global_offset: [0; 3],
             global_size: [ITEMS, 1, 1],
             local_size: [(ITEMS - g * local).min(local), 1, 1],

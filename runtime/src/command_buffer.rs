@@ -143,6 +143,7 @@ impl Launch {
             svm: self.args.svm.clone(),
             facts: self.args.facts.clone(),
             local_size: self.args.local_size,
+            host_shared: self.args.host_shared,
         };
         ndrange::run_command(context, device, self.compiled.clone(), args, self.range)
     }

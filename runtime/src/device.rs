@@ -78,7 +78,7 @@ const V3_0: cl_version = info::version(3, 0, 0);
 /// global and local memory, non-uniform work-groups, double precision, images and samplers
 /// (1D, 1D buffer, 1D array, 2D, 2D array, 3D; read, write and read-write; depth and sRGB;
 /// 2D images from buffers), half precision (cl_khr_fp16), work-group collectives, sub-groups
-/// (`__opencl_c_subgroups`; not cl_khr_subgroups), pipes. Not yet: device enqueue. Each later
+/// (`__opencl_c_subgroups`, cl_khr_subgroups), pipes. Not yet: device enqueue. Each later
 /// issue adds its entries here.
 pub const FEATURES: Features = Features {
     extensions: &[
@@ -113,12 +113,11 @@ pub const FEATURES: Features = Features {
         // clock_read_device / clock_read_work_group (SPV_KHR_shader_clock; the OpenCL C
         // built-ins come from clc's feature header and the SPIR-V linker).
         ("cl_khr_kernel_clock", V1_0),
-        // Not cl_khr_subgroups: the extension (unlike OpenCL 3.0's __opencl_c_subgroups,
-        // reported below) requires sub-groups to make independent forward progress ("an
-        // optional device property in OpenCL 2.1", says its text, i.e. not optional for the
-        // extension; the Khronos CTS's subgroups ifp_ext fails a device that reports the
-        // extension with CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS false), and the
-        // sub-groups of a Clift work-group run on one thread (jit codegen/collective.rs).
+        // Sub-groups with independent forward progress, which the extension (unlike OpenCL
+        // 3.0's __opencl_c_subgroups, reported below) requires: a kernel with a potential
+        // spin loop runs its work-items as fibers that yield at the loop's back-edges, where a
+        // sub-group barrier waits for its own sub-group only (jit codegen/spin.rs, driver.rs).
+        ("cl_khr_subgroups", V1_0),
         // The sub-group extensions (jit codegen/collective.rs: non-uniform operations as call
         // sites that only the arriving work-items join; the CTS subgroups suite passes them).
         ("cl_khr_subgroup_extended_types", V1_0),
@@ -743,14 +742,15 @@ impl Device {
             CL_DEVICE_MAX_PARAMETER_SIZE => info::size(MAX_PARAMETER_SIZE),
             CL_DEVICE_PRINTF_BUFFER_SIZE => info::size(PRINTF_BUFFER_SIZE),
             // Sub-groups of `jit::abi::SUB_GROUP_SIZE` work-items (jit codegen/collective.rs).
-            // The work-items of a group run region by region on one thread, so sub-groups do
-            // not make progress independently of each other.
+            // They make independent forward progress: a kernel whose work-items may wait for
+            // each other in a spin loop runs them as fibers that yield in that loop (jit
+            // codegen/spin.rs); the others cannot tell.
             CL_DEVICE_MAX_NUM_SUB_GROUPS => info::uint(if FEATURES.sub_groups() {
                 MAX_WORK_GROUP_SIZE.div_ceil(jit::abi::SUB_GROUP_SIZE) as cl_uint
             } else {
                 0
             }),
-            CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS => info::boolean(false),
+            CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS => info::boolean(FEATURES.sub_groups()),
             _ => return None,
         })
     }

@@ -432,9 +432,7 @@ pub unsafe fn fill(image: &Image, base: *mut u8, origin: [usize; 3], region: [us
     let bytes = image.byte_region(region);
     for (start, end) in r.rows(bytes) {
         let row = std::slice::from_raw_parts_mut(base.add(start), end - start);
-        for pixel in row.chunks_exact_mut(texel.len()) {
-            pixel.copy_from_slice(texel);
-        }
+        crate::memory::fill_pattern(row, texel);
     }
 }
 

@@ -65,6 +65,13 @@ pub struct BoundArgs {
     /// Bytes of local memory the launch needs: static Workgroup variables, then the
     /// `__local` arguments.
     pub local_size: usize,
+    /// Whether host threads may take part in the launch's atomics (`WorkGroupContext::
+    /// host_shared`): it has SVM pointers (arguments or `CL_KERNEL_EXEC_INFO_SVM_PTRS`) or a
+    /// buffer over SVM or `CL_MEM_USE_HOST_PTR` memory. The host can use no other memory
+    /// while a kernel runs: a buffer's own storage only through a map, which the kernel must
+    /// not write meanwhile, and a fine-grain system SVM pointer reaches a kernel only through
+    /// its arguments or the SVM memory they point to (`CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM`).
+    pub host_shared: bool,
 }
 
 /// `__local` arguments start at this alignment in the arena (the largest OpenCL type, long16).
@@ -209,12 +216,14 @@ impl Kernel {
                 block[at + 8..at + 16].copy_from_slice(&size.to_ne_bytes());
             }
         }
+        let host_shared = !svm.is_empty() || buffers.iter().any(|m| m.host_may_share());
         Some(BoundArgs {
             block,
             buffers,
             svm: crate::svm::hold(svm),
             facts,
             local_size: local,
+            host_shared,
         })
     }
 }

@@ -6,10 +6,44 @@ use crate::callback::{run_destructors, ObjectCallback};
 use crate::context::Context;
 use crate::image::Image;
 use crate::object::{ClObject, Header, Kind};
-use opencl_sys::{cl_map_flags, cl_mem_flags, cl_mem_object_type, cl_mem_properties, CL_MEM_OBJECT_BUFFER};
+use opencl_sys::{
+    cl_map_flags, cl_mem_flags, cl_mem_object_type, cl_mem_properties, CL_MEM_OBJECT_BUFFER, CL_MEM_USE_HOST_PTR,
+};
 use std::alloc::Layout;
 use std::ffi::c_void;
 use std::sync::{Arc, Mutex};
+
+/// Fills `dst` with copies of `pattern` (clEnqueueFillBuffer, clEnqueueSVMMemFill, image
+/// fills and their command-buffer forms; `dst.len()` is a multiple of `pattern.len()`). One
+/// `memset` where every byte of the pattern is the same, else the pattern doubled up to a
+/// block of a few KiB that is then copied whole: copying the pattern element by element costs
+/// a call per element (seconds for a buffer of half a GiB).
+pub fn fill_pattern(dst: &mut [u8], pattern: &[u8]) {
+    let Some(&first) = pattern.first() else {
+        return;
+    };
+    if dst.is_empty() {
+        return;
+    }
+    if pattern.iter().all(|&b| b == first) {
+        dst.fill(first);
+        return;
+    }
+    const BLOCK: usize = 4096;
+    let block = (BLOCK / pattern.len()).max(1) * pattern.len();
+    let head = block.min(dst.len());
+    let (start, rest) = dst.split_at_mut(head);
+    let mut filled = pattern.len().min(head);
+    start[..filled].copy_from_slice(&pattern[..filled]);
+    while filled < head {
+        let n = filled.min(head - filled);
+        start.copy_within(..n, filled);
+        filled += n;
+    }
+    for chunk in rest.chunks_mut(head) {
+        chunk.copy_from_slice(&start[..chunk.len()]);
+    }
+}
 
 /// Bytes of memory a memory object lives in: allocated by Clift, or the application's
 /// (`CL_MEM_USE_HOST_PTR`).
@@ -342,6 +376,15 @@ impl Mem {
         }
     }
 
+    /// Whether the host may use this object's bytes while a kernel runs (they are the
+    /// application's: `CL_MEM_USE_HOST_PTR`, over SVM memory or not), itself or through the
+    /// object it was made from.
+    pub fn host_may_share(&self) -> bool {
+        self.uses_svm_pointer
+            || self.flags & CL_MEM_USE_HOST_PTR != 0
+            || self.parent.as_ref().is_some_and(|p| p.host_may_share())
+    }
+
     /// The first byte of this object's contents.
     pub fn base(&self) -> *mut u8 {
         self.storage.ptr().wrapping_add(self.offset)
@@ -399,5 +442,35 @@ impl HostPtr {
     /// The address (a method, so closures capture the whole `HostPtr`, which is `Send`).
     pub fn get(self) -> *mut u8 {
         self.0
+    }
+}
+
+#[cfg(test)]
+mod fill_tests {
+    use super::fill_pattern;
+
+    /// Every pattern size the API allows, against the element-by-element fill, on lengths
+    /// around the block size.
+    #[test]
+    fn fill_pattern_repeats_the_pattern() {
+        for size in [1usize, 2, 4, 8, 16, 32, 64, 128] {
+            for same in [false, true] {
+                let pattern: Vec<u8> = (0..size).map(|i| if same { 7 } else { (i * 37 + 1) as u8 }).collect();
+                for count in [
+                    0usize,
+                    1,
+                    3,
+                    4096 / size,
+                    4096 / size + 1,
+                    3 * 4096 / size + 5,
+                    20_000 / size,
+                ] {
+                    let mut got = vec![0xAAu8; count * size];
+                    fill_pattern(&mut got, &pattern);
+                    let want: Vec<u8> = pattern.iter().copied().cycle().take(count * size).collect();
+                    assert_eq!(got, want, "pattern of {size} bytes, {count} copies");
+                }
+            }
+        }
     }
 }

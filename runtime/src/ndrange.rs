@@ -32,23 +32,27 @@ impl NDRange {
     }
 
     /// The context of the group with the given linear index (x fastest).
-    fn group(&self, linear: usize, local_mem: *mut u8, printf: *mut std::ffi::c_void) -> WorkGroupContext {
-        let n = self.num_groups();
-        let linear = linear as u64;
-        let id = [linear % n[0], (linear / n[0]) % n[1], linear / (n[0] * n[1])];
-        let size = std::array::from_fn(|d| (self.global[d] - id[d] * self.local[d]).min(self.local[d]));
-        WorkGroupContext {
+    fn group(
+        &self,
+        linear: usize,
+        local_mem: *mut u8,
+        printf: *mut std::ffi::c_void,
+        host_shared: bool,
+    ) -> WorkGroupContext {
+        let mut ctx = WorkGroupContext {
             work_dim: self.work_dim,
-            _pad: 0,
+            host_shared: host_shared as u32,
             global_offset: self.offset,
             global_size: self.global,
-            local_size: size,
+            local_size: self.local,
             enqueued_local_size: self.local,
-            num_groups: n,
-            group_id: id,
+            num_groups: self.num_groups(),
+            group_id: [0; 3],
             local_mem,
             printf,
-        }
+        };
+        ctx.set_group(linear as u64);
+        ctx
     }
 }
 
@@ -130,13 +134,18 @@ pub fn run(device: &Device, kernel: Arc<codegen::Kernel>, args: BoundArgs, range
     let printed = sink.clone();
     let first_fault: Arc<Mutex<Option<Failure>>> = Arc::default();
     let faults = first_fault.clone();
-    let body = move |linear: usize, local_mem: *mut u8| {
-        let ctx = range.group(linear, local_mem, Arc::as_ptr(&sink) as *mut std::ffi::c_void);
+    let body = move |groups: std::ops::Range<usize>, local_mem: *mut u8, halted: &dyn Fn() -> bool| {
+        let mut ctx = range.group(
+            groups.start,
+            local_mem,
+            Arc::as_ptr(&sink) as *mut std::ffi::c_void,
+            args.host_shared,
+        );
         // SAFETY: the argument block was laid out for this kernel by `Kernel::bind`, its
         // buffers are alive (held by `args`), the arena has `args.local_size` bytes and the
         // sink outlives the range. What the kernel does with them is its own affair: a fault
         // in its code ends the group (`jit::fault`).
-        let result = unsafe { kernel.try_run_group(args.block.as_ptr(), &ctx) };
+        let result = unsafe { kernel.try_run_groups(args.block.as_ptr(), &mut ctx, groups.len(), halted) };
         let _ = (&args.buffers, &args.svm);
         match result {
             Ok(()) => true,
@@ -247,7 +256,7 @@ mod tests {
         };
         assert_eq!(r.num_groups(), [3, 1, 1]);
         assert_eq!(
-            r.group(2, std::ptr::null_mut(), std::ptr::null_mut()).local_size,
+            r.group(2, std::ptr::null_mut(), std::ptr::null_mut(), false).local_size,
             [2, 1, 1]
         );
     }

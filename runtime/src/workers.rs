@@ -9,9 +9,12 @@ use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
-/// The per-work-group body: `(linear group index, local-memory arena)`; false when the group
-/// failed (its kernel faulted), which skips the range's groups not yet started.
-pub type GroupFn = dyn Fn(usize, *mut u8) -> bool + Send + Sync;
+/// The body of a range: `(groups, local-memory arena, halted)` runs the groups of a run of
+/// consecutive linear indices one after the other in the arena, checking `halted` between
+/// them (true once the range failed or was stopped: the rest of the run is skipped); false
+/// when a group failed (its kernel faulted), which skips the range's groups not yet started.
+/// Runs, not single groups, so that a range of tiny groups pays its per-call costs per run.
+pub type GroupFn = dyn Fn(std::ops::Range<usize>, *mut u8, &dyn Fn() -> bool) -> bool + Send + Sync;
 
 /// Stack of each worker thread. Address space only: pages are committed as a kernel's
 /// private memory touches them. A kernel needing more is refused at enqueue.
@@ -157,13 +160,13 @@ fn work_chunks(range: &Range) {
             break;
         }
         let end = (start + chunk).min(range.groups);
-        for group in start..end {
-            // Once a group failed, the command has failed: the others are counted, not run.
-            if range.failed.load(Ordering::Relaxed) || range.stopped.load(Ordering::Relaxed) {
-                continue;
-            }
+        // Once a group failed, the command has failed: the others are counted, not run.
+        let halted = || range.failed.load(Ordering::Relaxed) || range.stopped.load(Ordering::Relaxed);
+        if !halted() {
             // A panic must not leave the range unfinished (the enqueuer would wait forever).
-            let ok = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (range.body)(group, arena)));
+            let ok = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                (range.body)(start..end, arena, &halted)
+            }));
             if !matches!(ok, Ok(true)) {
                 range.failed.store(true, Ordering::Relaxed);
             }
@@ -240,6 +243,22 @@ pub fn run(
 mod tests {
     use super::*;
 
+    /// A range body from a per-group one, run as the ND-range's body runs its groups: each in
+    /// turn, ending the run at a failed group or once the range is halted.
+    fn per_group(f: impl Fn(usize, *mut u8) -> bool + Send + Sync + 'static) -> Box<GroupFn> {
+        Box::new(move |groups, arena, halted| {
+            for g in groups {
+                if halted() {
+                    break;
+                }
+                if !f(g, arena) {
+                    return false;
+                }
+            }
+            true
+        })
+    }
+
     #[test]
     fn every_group_runs_once() {
         let seen: Arc<Vec<AtomicUsize>> = Arc::new((0..1000).map(|_| AtomicUsize::new(0)).collect());
@@ -251,7 +270,7 @@ mod tests {
             64,
             0,
             None,
-            Box::new(move |g, arena| {
+            per_group(move |g, arena| {
                 assert_eq!(arena as usize % 128, 0);
                 s[g].fetch_add(1, Ordering::Relaxed);
                 true
@@ -274,7 +293,7 @@ mod tests {
             64,
             0,
             None,
-            Box::new(move |g, _| {
+            per_group(move |g, _| {
                 r.fetch_add(1, Ordering::Relaxed);
                 g != 0
             }),
@@ -292,7 +311,7 @@ mod tests {
             64,
             0,
             None,
-            Box::new(move |_, _| {
+            per_group(move |_, _| {
                 r.fetch_add(1, Ordering::Relaxed);
                 true
             }),
@@ -314,7 +333,7 @@ mod tests {
             64,
             0,
             Some(std::time::Duration::from_millis(30)),
-            Box::new(move |_, _| {
+            per_group(move |_, _| {
                 r.fetch_add(1, Ordering::Relaxed);
                 std::thread::sleep(std::time::Duration::from_millis(2));
                 true

@@ -52,3 +52,31 @@ kernel void gather(global const global_int_ptr *table, global int *out) {
     size_t i = get_global_id(0);
     out[i] = *table[i];
 }
+
+// A double subtracted from `total` through a generic pointer in a function of its own, as the
+// Khronos CTS's svm_atomic_fetch_sub does for atomic_double, while host threads subtract from
+// the same SVM double. Every work-item subtracts `amounts[i]` `rounds` times. Each amount is a
+// small whole number, so every sum is exact in any order and nothing lost shows as a wrong
+// total. It starts once it sees the host at work (`total` at `host_seen` or below; bounded).
+#if defined(__opencl_c_ext_fp64_global_atomic_add) && defined(__opencl_c_generic_address_space)
+void sub_through_generic(volatile atomic_double *total, double amount, int all_svm) {
+    if (all_svm) {
+        atomic_fetch_sub_explicit(total, amount, memory_order_relaxed, memory_scope_all_svm_devices);
+    } else {
+        atomic_fetch_sub_explicit(total, amount, memory_order_relaxed, memory_scope_all_devices);
+    }
+}
+
+kernel void sub_double(global atomic_double *total, global const double *amounts, int rounds,
+                       double host_seen, int all_svm) {
+    for (int spin = 0; spin < (1 << 26); spin++) {
+        if (atomic_load_explicit(total, memory_order_relaxed, memory_scope_all_svm_devices) <= host_seen) {
+            break;
+        }
+    }
+    double amount = amounts[get_global_id(0)];
+    for (int i = 0; i < rounds; i++) {
+        sub_through_generic(total, amount, all_svm);
+    }
+}
+#endif

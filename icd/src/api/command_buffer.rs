@@ -468,9 +468,7 @@ pub unsafe extern "C" fn clCommandFillBufferKHR(
         let op: HostOp = Arc::new(move || {
             // SAFETY: range checked at recording.
             let dst = unsafe { std::slice::from_raw_parts_mut(mem.base().add(offset), size) };
-            for chunk in dst.chunks_exact_mut(bytes.len()) {
-                chunk.copy_from_slice(&bytes);
-            }
+            runtime::memory::fill_pattern(dst, &bytes);
             Ok(())
         });
         finish_host(&cb, op, sync_point)
@@ -799,9 +797,7 @@ pub unsafe extern "C" fn clCommandSVMMemFillKHR(
                 Ok(Arc::new(move || {
                     // SAFETY: as for clCommandSVMMemcpyKHR.
                     let dst = unsafe { std::slice::from_raw_parts_mut(at.0 as *mut u8, size) };
-                    for chunk in dst.chunks_exact_mut(bytes.len()) {
-                        chunk.copy_from_slice(&bytes);
-                    }
+                    runtime::memory::fill_pattern(dst, &bytes);
                     Ok(())
                 }) as HostOp)
             },

@@ -721,9 +721,7 @@ pub unsafe extern "C" fn clEnqueueFillBuffer(
         let work = Box::new(move || {
             // SAFETY: range checked above.
             let dst = unsafe { std::slice::from_raw_parts_mut(mem.base().add(offset), size) };
-            for chunk in dst.chunks_exact_mut(bytes.len()) {
-                chunk.copy_from_slice(&bytes);
-            }
+            runtime::memory::fill_pattern(dst, &bytes);
             Ok(())
         });
         complete_enqueue(t.queue.enqueue(CL_COMMAND_FILL_BUFFER, t.deps, work), event, false)

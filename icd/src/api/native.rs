@@ -107,7 +107,7 @@ pub unsafe extern "C" fn clEnqueueNativeKernel(
             let arg = block.patch(&mems) as usize;
             // One "work-group" on the device's workers, with a worker's full stack: the
             // function's stack need is unknown.
-            let body = move |_: usize, _: *mut u8| {
+            let body = move |_: std::ops::Range<usize>, _: *mut u8, _: &dyn Fn() -> bool| {
                 // SAFETY: the application enqueued this host function with this block.
                 unsafe { func(arg as *mut c_void) };
                 true

@@ -273,9 +273,7 @@ pub unsafe extern "C" fn clEnqueueSVMMemFill(
             // SAFETY: the application promises the range is valid until the command
             // completes; an SVM allocation is held alive by `held`.
             let out = unsafe { std::slice::from_raw_parts_mut(dst.get(), size) };
-            for chunk in out.chunks_exact_mut(bytes.len()) {
-                chunk.copy_from_slice(&bytes);
-            }
+            runtime::memory::fill_pattern(out, &bytes);
             drop(held);
             Ok(())
         });

@@ -13,7 +13,9 @@
 //!   an SVM allocation (OpenCL 3.0 API specification, section 3.3.6, memory model: "inclusive
 //!   scope", "data race"). The host takes part in atomics on SVM memory only at
 //!   `memory_scope_all_svm_devices` (SPIR-V CrossDevice scope), so atomics of that scope on
-//!   global and generic pointers never take the shortcut (`Access::Shared`); kernel instances
+//!   global and generic pointers take the shortcut only when the command reaches no memory
+//!   the host can use while it runs (`Access::Shared`, `WorkGroupContext::host_shared`: no
+//!   SVM pointer, no buffer over SVM or `CL_MEM_USE_HOST_PTR` memory); kernel instances
 //!   sharing an SVM allocation through device-scope atomics at once are not covered yet.
 //!
 //! Floating-point values (OpAtomicLoad, OpAtomicStore, OpAtomicExchange) move as integers of
@@ -21,7 +23,7 @@
 
 use super::driver as drv;
 use super::layout::Ty;
-use super::translate::{op_id, result, FnTx, R};
+use super::state::{op_id, result, FnTx, R};
 use crate::spirv::Instruction;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{types, AtomicRmwOp, BlockArg, InstBuilder, MemFlagsData, Type, Value};
@@ -37,9 +39,10 @@ enum Access {
     /// A generic pointer: plain in a one-group range or inside this group's local arena, else
     /// atomic instructions.
     Generic,
-    /// A global or generic pointer at `memory_scope_all_svm_devices`: always atomic
-    /// instructions (host threads may take part, whatever the range).
-    Shared,
+    /// A global or generic pointer at `memory_scope_all_svm_devices`: as `Generic`, but
+    /// atomic instructions whenever host threads may take part (the command reaches memory
+    /// the host can use while it runs), whatever the range; `true`: a generic pointer.
+    Shared(bool),
 }
 
 impl FnTx<'_, '_, '_> {
@@ -74,17 +77,19 @@ impl FnTx<'_, '_, '_> {
         );
         Ok(match self.cx.layout.get(pty)?.ty {
             Ty::Pointer(StorageClass::Workgroup, _) => Access::Plain,
-            _ if all_svm_devices => Access::Shared,
+            Ty::Pointer(StorageClass::Generic, _) if all_svm_devices => Access::Shared(true),
+            _ if all_svm_devices => Access::Shared(false),
             Ty::Pointer(StorageClass::Generic, _) => Access::Generic,
             _ => Access::Global,
         })
     }
 
-    /// Whether the ND-range has a single work-group, and the local arena's base: computed
-    /// once per function where `wi` is defined (the function's or the work-group function's
-    /// entry block parameter), so before every use; Cranelift does not hoist loads out of the
-    /// work-item and kernel loops on its own.
-    fn atomic_consts(&mut self) -> (Value, Value) {
+    /// Whether the ND-range has a single work-group, whether it also shares no memory with
+    /// host threads, and the local arena's base: computed once per function where `wi` is
+    /// defined (the function's or the work-group function's entry block parameter), so
+    /// before every use; Cranelift does not hoist loads out of the work-item and kernel loops
+    /// on its own.
+    fn atomic_consts(&mut self) -> [Value; 3] {
         use cranelift_codegen::cursor::{Cursor, FuncCursor};
         use cranelift_codegen::ir::ValueDef;
         if let Some(c) = self.atomic_consts {
@@ -101,8 +106,11 @@ impl FnTx<'_, '_, '_> {
                 let any = $ins.bor(g[0], g[1]);
                 let any = $ins.bor(any, g[2]);
                 let one = $ins.icmp_imm_u(IntCC::Equal, any, 1);
+                let shared = $ins.load(types::I32, trusted, wi, drv::OFF_HOST_SHARED as i32);
+                let private = $ins.icmp_imm_u(IntCC::Equal, shared, 0);
+                let one_private = $ins.band(one, private);
                 let base = $ins.load(types::I64, trusted, wi, drv::OFF_LOCAL_MEM as i32);
-                (one, base)
+                [one, one_private, base]
             }};
         }
         let c = match self.b.func.dfg.value_def(wi) {
@@ -124,10 +132,14 @@ impl FnTx<'_, '_, '_> {
     }
 
     /// Whether only this thread can take part in an atomic on `p` (see the module comment):
-    /// the ND-range has a single work-group, or (`generic`) `p` lies in this group's local
-    /// arena.
-    fn only_this_thread(&mut self, p: Value, generic: bool) -> Value {
-        let (one_group, base) = self.atomic_consts();
+    /// the ND-range has a single work-group (and, for `Access::Shared`, shares no memory with
+    /// host threads), or (a generic pointer) `p` lies in this group's local arena.
+    fn only_this_thread(&mut self, p: Value, access: Access) -> Value {
+        let [one_group, one_private, base] = self.atomic_consts();
+        let (one_group, generic) = match access {
+            Access::Shared(generic) => (one_private, generic),
+            _ => (one_group, access == Access::Generic),
+        };
         if !generic {
             return one_group;
         }
@@ -153,10 +165,7 @@ impl FnTx<'_, '_, '_> {
         if access == Access::Plain {
             return plain(self);
         }
-        if access == Access::Shared {
-            return atomic(self);
-        }
-        let alone = self.only_this_thread(p, access == Access::Generic);
+        let alone = self.only_this_thread(p, access);
         let (on_one, shared, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
         let joined = result.map(|t| self.b.append_block_param(join, t));
         self.b.ins().brif(alone, on_one, &[], shared, &[]);

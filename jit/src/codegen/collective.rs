@@ -50,9 +50,13 @@
 //! Sub-groups (`cl_khr_subgroups`, `__opencl_c_subgroups`): sub-group `k` of a work-group is
 //! the work-items of local linear ids `k * SUB_GROUP_SIZE ..` (`abi::SUB_GROUP_SIZE`, 32; the
 //! last sub-group of a group may be smaller). Sub-group operations are the collectives above
-//! over that slice of the operands (Subgroup scope is split the same way), and a sub-group
-//! barrier is a work-group barrier: every work-item of a Clift work-group runs on one thread,
-//! region by region, so a narrower barrier would not be cheaper. Why 32: a common sub-group
+//! over that slice of the operands (Subgroup scope is split the same way). In region loops and
+//! the single sweep loop a sub-group barrier is a work-group barrier: every work-item of a
+//! Clift work-group runs on one thread, region by region, so a narrower barrier would not be
+//! cheaper. On fibers (`driver::run_fibers`: kernels with a potential spin loop, `spin`, and
+//! the fallback) a sub-group barrier waits for its own sub-group only, so sub-groups may run
+//! different numbers of iterations around it and a sub-group spinning for another one does not
+//! hold that one up: independent forward progress, which `cl_khr_subgroups` requires. Why 32: a common sub-group
 //! size (a warp), which divides the usual power-of-two work-group sizes, and at most the 128
 //! work-items the `cl_khr_subgroup_ballot` masks (uint4) can describe.
 //!
@@ -62,19 +66,18 @@
 //!
 //! Undefined results are values, never faults: a shuffle or broadcast from an id outside the
 //! sub-group (or from a work-item that is not active) reads 0 or a stale operand.
+use super::context::Ctx;
 use super::driver as drv;
 use super::layout::Scalar;
-use super::module::Ctx;
-use super::translate::{op_id, op_lit, result, FnTx, R};
+use super::state::{op_id, op_lit, result, FnTx, R};
 use crate::abi::SUB_GROUP_SIZE;
-use crate::codegen::driver::WorkItem;
+use crate::codegen::driver::{Scratch, WorkItem, SCRATCH};
 use crate::spirv::module::Module;
 use crate::spirv::Instruction;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Value};
 use rspirv::dr::Operand;
 use rspirv::spirv::{BuiltIn, GroupOperation, Op, Scope, StorageClass};
-use std::cell::RefCell;
 use std::collections::HashMap;
 
 /// The name of the internal extended instruction set (never in a user's module: the rewrite
@@ -833,33 +836,6 @@ impl FnTx<'_, '_, '_> {
 // ---------------------------------------------------------------------------------------------
 // Run time
 // ---------------------------------------------------------------------------------------------
-
-#[derive(Default)]
-struct Scratch {
-    /// Operands by local linear id (`STRIDE` per work-item: components, then `aux`).
-    vals: Vec<u64>,
-    /// Answers by local linear id, as `vals`.
-    out: Vec<u64>,
-    /// The call site each work-item waits at, plus 1 (0: none).
-    tag: Vec<u32>,
-    /// Work-items whose answer is computed but not yet read.
-    pending: Vec<bool>,
-    /// The participants of the round being computed (kept to reuse its memory).
-    members: Vec<usize>,
-}
-
-thread_local! {
-    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
-}
-
-/// Forgets the collectives in progress (after a fault ended a group in the middle of one).
-pub(crate) fn reset() {
-    SCRATCH.with(|s| {
-        let mut s = s.borrow_mut();
-        s.tag.iter_mut().for_each(|t| *t = 0);
-        s.pending.iter_mut().for_each(|p| *p = false);
-    });
-}
 
 fn group_size(wi: &WorkItem) -> usize {
     (wi.local_size[0] * wi.local_size[1] * wi.local_size[2]) as usize

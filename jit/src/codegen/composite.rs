@@ -1,7 +1,7 @@
 //! Composites on flattened values: construct, extract, insert, dynamic vector extract/insert,
 //! OpVectorShuffle, OpCopyObject and OpUndef.
 
-use super::translate::{op_id, op_lit, result, FnTx, R};
+use super::state::{op_id, op_lit, result, FnTx, R};
 use crate::spirv::Instruction;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{InstBuilder, Value};

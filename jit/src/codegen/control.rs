@@ -2,12 +2,15 @@
 //! calls, barriers, memory barriers and the asynchronous group copies.
 
 use super::layout::Ty;
-use super::translate::{op_id, op_lit, result, FnTx, R};
+use super::state::{op_id, op_lit, result, FnTx, R};
 use crate::spirv::Instruction;
-use cranelift_codegen::ir::{types, BlockArg, InstBuilder};
+use cranelift_codegen::ir::{types, Block, BlockArg, InstBuilder};
 use cranelift_frontend::Switch;
 use rspirv::dr::Operand;
 use rspirv::spirv::{Op, Scope, StorageClass};
+
+/// A spin loop's back-edge block, its target and the target's arguments.
+type SpinEdge = (Block, Block, Vec<BlockArg>);
 
 impl FnTx<'_, '_, '_> {
     /// The Cranelift block of `target` and the phi arguments for the edge from the current block.
@@ -40,6 +43,31 @@ impl FnTx<'_, '_, '_> {
             args.extend(vals.into_iter().map(BlockArg::Value));
         }
         Ok((blk, args))
+    }
+
+    /// As [`Self::edge`]; a back-edge of a potential spin loop (`super::spin`) goes through a
+    /// block of its own, added to `spins` as (block, target, arguments) for
+    /// [`Self::spin_yields`] to fill once the branch is emitted.
+    fn spin_edge(&mut self, target: u32, spins: &mut Vec<SpinEdge>) -> R<(Block, Vec<BlockArg>)> {
+        let (blk, args) = self.edge(target)?;
+        if !self.cx.spin_edges.contains(&(self.cur_label, target)) {
+            return Ok((blk, args));
+        }
+        let y = self.b.create_block();
+        spins.push((y, blk, args));
+        Ok((y, Vec::new()))
+    }
+
+    /// Fills the blocks of [`Self::spin_edge`]: a yield to the other work-items of the group
+    /// (`clift_spin_yield`, a no-op outside fibers), then the edge.
+    fn spin_yields(&mut self, spins: Vec<SpinEdge>) -> R {
+        for (y, blk, args) in spins {
+            self.b.switch_to_block(y);
+            let wi = self.wi;
+            self.call_helper("clift_spin_yield", &[types::I64], &[], &[wi])?;
+            self.b.ins().jump(blk, &args);
+        }
+        Ok(())
     }
 
     /// The phis of `target` with their values on the edge from the current block: result,
@@ -96,18 +124,22 @@ impl FnTx<'_, '_, '_> {
     pub fn control(&mut self, inst: &Instruction) -> R {
         match inst.opcode {
             Op::Branch => {
-                let (blk, args) = self.edge(op_id(inst, 0)?)?;
+                let mut spins = Vec::new();
+                let (blk, args) = self.spin_edge(op_id(inst, 0)?, &mut spins)?;
                 self.b.ins().jump(blk, &args);
+                self.spin_yields(spins)?;
             }
             Op::BranchConditional => {
                 let c = self.val1(op_id(inst, 0)?)?;
-                let (t, ta) = self.edge(op_id(inst, 1)?)?;
-                let (f, fa) = self.edge(op_id(inst, 2)?)?;
+                let mut spins = Vec::new();
+                let (t, ta) = self.spin_edge(op_id(inst, 1)?, &mut spins)?;
+                let (f, fa) = self.spin_edge(op_id(inst, 2)?, &mut spins)?;
                 if t == f && ta.is_empty() && fa.is_empty() {
                     self.b.ins().jump(t, &[]);
                 } else {
                     self.b.ins().brif(c, t, &ta, f, &fa);
                 }
+                self.spin_yields(spins)?;
             }
             Op::Switch => {
                 let sel_id = op_id(inst, 0)?;
@@ -135,8 +167,9 @@ impl FnTx<'_, '_, '_> {
                 // Resolve every edge first (phi arguments are computed in the current block),
                 // then route edges with arguments through trampoline blocks.
                 let mut resolved = Vec::new();
+                let mut spins = Vec::new();
                 for (v, t) in targets {
-                    let (blk, args) = self.edge(t)?;
+                    let (blk, args) = self.spin_edge(t, &mut spins)?;
                     resolved.push((v, blk, args));
                 }
                 let mut sw = Switch::new();
@@ -165,6 +198,7 @@ impl FnTx<'_, '_, '_> {
                     self.b.switch_to_block(tb);
                     self.b.ins().jump(blk, &args);
                 }
+                self.spin_yields(spins)?;
                 let _ = cur;
             }
             Op::Return | Op::ReturnValue | Op::Unreachable | Op::Kill if self.finish_item()? => {}
@@ -198,8 +232,14 @@ impl FnTx<'_, '_, '_> {
             Op::ControlBarrier | Op::GroupWaitEvents if self.yield_at_barrier()? => {}
             Op::ControlBarrier => {
                 let exec = self.const_scope(op_id(inst, 0)?);
-                // A sub-group is the whole work-group (`collective`).
-                if exec == Some(Scope::Workgroup as u32) || exec == Some(Scope::Subgroup as u32) || exec.is_none() {
+                // Region loops handle barriers before this (`yield_at_barrier`); here the work-items
+                // run as fibers, where a sub-group barrier waits for its sub-group only.
+                if exec == Some(Scope::Subgroup as u32) {
+                    self.b.ins().fence();
+                    let wi = self.wi;
+                    self.call_helper("clift_sub_group_barrier", &[types::I64], &[], &[wi])?;
+                    self.b.ins().fence();
+                } else if exec == Some(Scope::Workgroup as u32) || exec.is_none() {
                     self.barrier_call()?;
                 } else {
                     self.b.ins().fence();

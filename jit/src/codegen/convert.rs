@@ -6,7 +6,7 @@
 use super::arith::mask;
 use super::helpers::{RTE, RTN, RTP, RTZ};
 use super::layout::{Scalar, Ty};
-use super::translate::{op_id, result, FnTx, R};
+use super::state::{op_id, result, FnTx, R};
 use crate::spirv::Instruction;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, StackSlotData, StackSlotKind, Type, Value};

@@ -3,7 +3,7 @@
 
 use super::layout::{load_leaves, store_leaves};
 use super::layout::{Scalar, Ty};
-use super::translate::{op_id, op_lit, result, FnTx, R};
+use super::state::{op_id, op_lit, result, FnTx, R};
 use super::CompileError;
 use crate::spirv::grammar;
 use crate::spirv::Instruction;

@@ -10,7 +10,7 @@
 //! answers `CLK_GLOBAL_MEM_FENCE` for it (a valid fence for either, as the spec asks).
 
 use super::driver as drv;
-use super::translate::{op_id, result, FnTx, R};
+use super::state::{op_id, result, FnTx, R};
 use crate::spirv::Instruction;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Value};

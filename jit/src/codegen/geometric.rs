@@ -10,7 +10,7 @@
 //! a subnormal result is rounded once from a value accurate to double precision.
 
 use super::layout::Scalar;
-use super::translate::{FnTx, R};
+use super::state::{FnTx, R};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{types, InstBuilder, Value};
 

@@ -14,99 +14,27 @@
 //!
 //! Record layout: state (u32) at offset 0, then the Function variables, then the spill slots.
 
-use super::layout::{round_up, Id, Ty};
-use super::module::{copy_struct, kernel_args, load_args, stack_copy, ArgVal, Ctx};
-use super::translate::{promotable, rpo, successor_blocks, FnTx, R};
+use super::context::{kernel_args, load_args, stack_copy, ArgVal, Ctx, GroupFn};
+use super::layout::{copy_struct, round_up, Id, Ty};
+use super::state::{linear_ids, BarrierPoint, FnTx, GroupIds, GroupTx, RegionTx, Slot, R, STATE_DONE};
+use super::translate::{is_barrier, promotable, rpo, successor_blocks};
 use super::uniform::direct_builtin;
 use super::{driver as drv, regions, simd, uniform, CompileError};
 use crate::spirv::module::Function;
 use crate::spirv::Instruction;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
-    types, AbiParam, Block, BlockArg, InstBuilder, MemFlagsData, StackSlot, StackSlotData, StackSlotKind, Value,
+    types, AbiParam, BlockArg, InstBuilder, MemFlagsData, StackSlotData, StackSlotKind, Value,
 };
 use cranelift_codegen::Context;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch, Variable};
-use cranelift_module::{FuncId, Linkage, Module as _};
+use cranelift_module::{Linkage, Module as _};
 use rspirv::dr::Operand;
-use rspirv::spirv::{BuiltIn, Op, Scope, StorageClass};
+use rspirv::spirv::{BuiltIn, Op, StorageClass};
 use std::collections::{HashMap, HashSet};
-
-/// State of a work-item that has returned.
-pub(crate) const STATE_DONE: u32 = u32::MAX;
-
-/// Translation state of a kernel body inlined into a work-group function.
-pub(crate) struct GroupTx {
-    /// Where a work-item goes when it returns or yields.
-    pub latch: Block,
-    /// Per-work-item values of the builtin variables, for direct loads.
-    pub builtins: HashMap<BuiltIn, Vec<Value>>,
-    pub regions: Option<RegionTx>,
-}
-
-/// Region (barrier) mode.
-pub(crate) struct RegionTx {
-    /// This work-item's record in the spill area.
-    pub rec: Value,
-    /// Set to 1 when a work-item yields at a barrier during the current sweep.
-    pub any: StackSlot,
-    /// Values live across some barrier (kept in the record or recomputed after it): one SSA
-    /// variable per leaf.
-    pub crossing: HashMap<Id, Vec<Variable>>,
-    /// Offsets of memory-resident Function variables in the record.
-    pub var_offsets: HashMap<Id, i32>,
-    /// Barrier points by (block label, instruction index).
-    pub barriers: HashMap<(Id, usize), BarrierPoint>,
-    /// Region loops (`regions`; `any` then holds the next region's state): where the uniform
-    /// values live across barriers are kept, once per group.
-    pub gslot: Option<StackSlot>,
-    /// Region loops over a body whose barriers all lie in uniform control flow
-    /// (`uniform::barriers_in_uniform_flow`): every work-item is always at the same barrier,
-    /// so the records' states are neither written nor tested.
-    pub lockstep: bool,
-}
-
-pub(crate) type Slot = (Variable, i32, types::Type);
-
-pub(crate) struct BarrierPoint {
-    pub state: u32,
-    /// Where the single sweep loop resumes a work-item (`None` with region loops).
-    pub cont: Option<Block>,
-    /// What is saved in the record at the barrier and reloaded after it (values and promoted
-    /// variables live across it): SSA variable, offset and type per leaf.
-    pub slots: Vec<Slot>,
-    /// The same for uniform values, kept once per group (offsets in `RegionTx::gslot`).
-    pub uslots: Vec<Slot>,
-    /// Instructions translated again after the barrier, in order (the live values cheaper to
-    /// recompute than to keep, and their operands).
-    pub remat: Vec<Instruction>,
-}
 
 fn err(s: impl Into<String>) -> CompileError {
     CompileError::new(s)
-}
-
-fn const_u32(cx: &Ctx, id: Id) -> Option<u32> {
-    match cx.m.constant(id)?.value {
-        crate::spirv::module::ConstantValue::Scalar(v) => Some(v as u32),
-        _ => None,
-    }
-}
-
-/// Whether `inst` synchronizes the work-group (a yield point in region mode).
-pub(crate) fn is_barrier(cx: &Ctx, inst: &Instruction) -> bool {
-    match inst.opcode {
-        Op::ControlBarrier => match inst.operands.first() {
-            Some(Operand::IdScope(s)) | Some(Operand::IdRef(s)) => {
-                let exec = const_u32(cx, *s);
-                // A sub-group is the whole work-group (`collective`).
-                exec == Some(Scope::Workgroup as u32) || exec == Some(Scope::Subgroup as u32) || exec.is_none()
-            }
-            _ => true,
-        },
-        Op::GroupWaitEvents => true,
-        _ => false,
-    }
 }
 
 /// Whether the body needs the work-item ids stored in the `WorkItem` (called functions and
@@ -363,13 +291,6 @@ fn leaf_bytes(t: types::Type) -> i32 {
     t.bytes().max(1) as i32
 }
 
-/// What `build_group` produced.
-pub(crate) struct GroupFn {
-    pub fid: FuncId,
-    /// Bytes of each work-item's record in the spill area (0 without barriers).
-    pub record_size: usize,
-}
-
 /// Builds the work-group function of kernel `f` (`body`: its body with barrier-containing
 /// calls inlined; `regions`: whether barriers are yield points).
 #[allow(clippy::too_many_arguments)]
@@ -504,7 +425,7 @@ fn build(
         b.ins().return_(&[]);
         let cfg = cx.jit.target_config();
         b.finalize(cfg);
-        super::module::define(cx, fid, ctx, &format!("kernel {name}"))?;
+        super::context::define(cx, fid, ctx, &format!("kernel {name}"))?;
         return Ok(GroupFn { fid, record_size: 0 });
     }
     // Region mode: liveness at the barriers, what can be recomputed after them, and with
@@ -538,7 +459,7 @@ fn build(
         if t.cx.opts.robust {
             let (_, size) = kernel_args(t.cx, f)?;
             let shape = super::robust::kernel_shape(&args, size);
-            t.robust = Some(Box::new(super::robust::Robust::analyse(t.cx, body, Some(shape))));
+            t.robust = Some(Box::new(super::robust_state::Robust::analyse(t.cx, body, Some(shape))));
         }
         if starts.is_some() {
             // Each region makes its own blocks.
@@ -834,7 +755,7 @@ fn build(
             t.b.seal_all_blocks();
             let cfg = t.cx.jit.target_config();
             t.b.finalize(cfg);
-            super::module::define(cx, fid, ctx, &format!("kernel {name}"))?;
+            super::context::define(cx, fid, ctx, &format!("kernel {name}"))?;
             return Ok(GroupFn { fid, record_size: full });
         }
 
@@ -1056,37 +977,8 @@ fn build(
         let cfg = t.cx.jit.target_config();
         t.b.finalize(cfg);
     }
-    super::module::define(cx, fid, ctx, &format!("kernel {name}"))?;
+    super::context::define(cx, fid, ctx, &format!("kernel {name}"))?;
     Ok(GroupFn { fid, record_size })
-}
-
-/// The group's sizes and first global ids, as the work-item loops need them.
-pub(crate) struct GroupIds {
-    pub lsz: [Value; 3],
-    pub gsz: [Value; 3],
-    /// The group's first global id per dimension without the global offset, and with it.
-    pub gbase0: [Value; 3],
-    pub gbase: [Value; 3],
-}
-
-/// The local and the global linear id of work-item `lid` of the group (`gbase0`: the group's
-/// first global id, without the offset).
-pub(crate) fn linear_ids(
-    b: &mut FunctionBuilder,
-    lid: [Value; 3],
-    lsz: &[Value; 3],
-    gsz: &[Value; 3],
-    gbase0: &[Value; 3],
-) -> (Value, Value) {
-    let a = b.ins().imul(lid[2], lsz[1]);
-    let a = b.ins().iadd(a, lid[1]);
-    let a = b.ins().imul(a, lsz[0]);
-    let lin = b.ins().iadd(a, lid[0]);
-    let g = [0, 1, 2].map(|d| b.ins().iadd(gbase0[d], lid[d]));
-    let a = b.ins().imul(g[2], gsz[1]);
-    let a = b.ins().iadd(a, g[1]);
-    let a = b.ins().imul(a, gsz[0]);
-    (lin, b.ins().iadd(a, g[0]))
 }
 
 impl FnTx<'_, '_, '_> {

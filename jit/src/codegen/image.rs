@@ -9,7 +9,7 @@
 
 use super::helpers::RTE;
 use super::layout::Scalar;
-use super::translate::{op_id, result, FnTx, R};
+use super::state::{op_id, result, FnTx, R};
 use super::CompileError;
 use crate::abi::{self, sampler_bits};
 use crate::image::fast;

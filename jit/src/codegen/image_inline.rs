@@ -28,7 +28,7 @@
 //! - A NaN result may be another NaN (the engine's NaN passes through its software floor;
 //!   `roundss` quiets it).
 
-use super::translate::FnTx;
+use super::state::FnTx;
 use super::vector::vflags;
 use super::ArgFact;
 use crate::abi::{self, sampler_bits as sb};

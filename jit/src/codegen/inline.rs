@@ -6,8 +6,8 @@
 //! value. Decorations that the translator reads by result id (rounding mode, saturation) are
 //! copied to the fresh ids.
 
+use super::context::Ctx;
 use super::layout::Id;
-use super::module::Ctx;
 use crate::spirv::module::{Block, Function};
 use crate::spirv::Instruction;
 use rspirv::dr::Operand;

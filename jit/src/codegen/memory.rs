@@ -4,7 +4,7 @@
 
 use super::layout::{load_leaves, store_leaves};
 use super::layout::{round_up, Ty};
-use super::translate::{op_id, result, FnTx, R};
+use super::state::{op_id, result, FnTx, R};
 use crate::spirv::module::ConstantValue;
 use crate::spirv::Instruction;
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -141,7 +141,7 @@ impl FnTx<'_, '_, '_> {
         if self.robust.is_none() {
             return self.copy_bytes(dst, src, size);
         }
-        if size as usize <= super::robust::SCRATCH_BYTES {
+        if size as usize <= super::driver::SCRATCH_BYTES {
             let dst = self.rb_addr(dst_id, dst, size, true);
             let src = self.rb_addr(src_id, src, size, false);
             return self.copy_bytes(dst, src, size);

@@ -3,18 +3,30 @@
 //! `compile` turns a module into a [`Program`]: one JIT module holding every function, plus one
 //! [`Kernel`] per OpEntryPoint with its argument layout. `Kernel::run_group` runs one work-group.
 //!
-//! Layers (issue 16), each module using only its own layer and lower ones: the program
-//! (`module`, `native`) above the work-group functions (`group`, `regions`, `simd`) above
-//! function translation (`translate`, `inline`, `uniform`) above the instruction families
-//! (`arith`, `memory`, `extinst`, ... and `helpers`, the Rust functions their code calls) above
-//! the foundations (`layout`, `driver`). `scripts/codegen-layers.sh` checks it and lists the
-//! imports that still go up (the families are `impl FnTx` blocks on translate's type; most
-//! modules use `module::Ctx`).
+//! # Layers
+//!
+//! The modules form five layers; a module uses modules of its own layer or of lower ones, never
+//! one of a higher layer, and no modules use each other in a cycle (this file, the crate root
+//! with `CompileError`, `CompileOptions`, `Program` and `Kernel`, may be used from any layer):
+//!
+//! | layer | what | modules |
+//! |---|---|---|
+//! | 4 | the program | `module` (compiles a program: decorations, data, declarations, kernel wrappers), `native` (native images), `program` (the JIT module and the `Program` both make) |
+//! | 3 | work-group functions | `group` (work-item loops, sweep mode), `regions` (one loop per barrier region), `simd` (the vector loop) |
+//! | 2 | function translation | `translate` (one SPIR-V function: blocks, phis, opcode dispatch), `inline`, `uniform`, `spin` (the potential spin loops that yield) |
+//! | 1 | instruction families | `arith`, `atomics`, `collective`, `composite`, `control`, `convert`, `extinst`, `generic`, `geometric`, `image`, `image_inline`, `khr_ext`, `memory`, `pipe`, `printf`, `robust`, `robust_group`, `vector`; `helpers` (the Rust functions their code calls) |
+//! | 0 | foundations | `layout` (types), `driver` (the runtime that runs the generated code), `context` (the compile context `Ctx`), `state` (the translator's state `FnTx`, its operand accessors, `GroupTx`), `robust_state` (robust mode's data `FnTx` holds) |
+//!
+//! The instruction families, the work-group functions and `translate` are `impl FnTx` blocks
+//! on the state defined in `state`; definitions shared across layers live in the lowest layer
+//! that uses them. `scripts/codegen-layers.sh` (run by `scripts/test.sh`) fails on any import
+//! of a higher layer, any cycle and any module missing from its layer table.
 
 mod arith;
 mod atomics;
 mod collective;
 mod composite;
+mod context;
 mod control;
 mod convert;
 pub mod driver;
@@ -33,10 +45,14 @@ mod module;
 mod native;
 mod pipe;
 mod printf;
+mod program;
 mod regions;
 pub mod robust;
 mod robust_group;
+mod robust_state;
 mod simd;
+mod spin;
+mod state;
 mod translate;
 mod uniform;
 mod vector;
@@ -226,7 +242,8 @@ pub enum BarrierStrategy {
     /// inlined) runs for all work-items region by region, values live across a barrier kept in
     /// per-work-item records.
     Regions,
-    /// One fiber (stackful coroutine) per work-item: the fallback for what regions cannot do.
+    /// Work-items on fibers (stackful coroutines, `driver::run_fibers`): kernels with a
+    /// potential spin loop (`spin`), and the fallback for what regions cannot do.
     Fibers,
 }
 
@@ -272,10 +289,40 @@ impl Kernel {
     /// # Safety
     /// As [`Kernel::run_group`], except that the kernel may access memory it should not.
     pub unsafe fn try_run_group(&self, args: *const u8, ctx: &WorkGroupContext) -> Result<(), crate::fault::Fault> {
+        let mut ctx = *ctx;
+        unsafe { self.try_run_groups(args, &mut ctx, 1, &|| false) }
+    }
+
+    /// As [`Kernel::try_run_group`] for `count` work-groups of one ND-range: the one `ctx`
+    /// describes, then the next ones in linear order (dimension 0 fastest), stopping early
+    /// (with `Ok`) once `halted` says so. On `Err`, `ctx` describes the group that faulted.
+    /// A run of groups pays the per-call set-up once, which is most of the cost of a group of
+    /// one work-item.
+    ///
+    /// # Safety
+    /// As [`Kernel::try_run_group`], for every group of the run.
+    pub unsafe fn try_run_groups(
+        &self,
+        args: *const u8,
+        ctx: &mut WorkGroupContext,
+        count: usize,
+        halted: &dyn Fn() -> bool,
+    ) -> Result<(), crate::fault::Fault> {
         unsafe {
             match self.exec {
-                driver::Exec::Group { f, record } => driver::run_group_fn(f, record, args, ctx),
-                driver::Exec::Fibers(entry) => driver::run_fibers(entry, args, ctx),
+                driver::Exec::Group { f, record } => driver::run_group_fn(f, record, args, ctx, count, halted),
+                driver::Exec::Fibers(entry) => {
+                    for i in 0..count {
+                        if i > 0 {
+                            if halted() {
+                                break;
+                            }
+                            let _ = ctx.next_group();
+                        }
+                        driver::run_fibers(entry, args, ctx)?;
+                    }
+                    Ok(())
+                }
             }
         }
     }
@@ -308,7 +355,7 @@ pub fn compile_with_image(
 pub fn target_id() -> String {
     static ID: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     ID.get_or_init(|| {
-        module::make_isa(false)
+        program::make_isa(false)
             .map(|isa| {
                 let flags: Vec<String> = isa.isa_flags().iter().map(|v| v.to_string()).collect();
                 format!("{} {}", isa.triple(), flags.join(","))

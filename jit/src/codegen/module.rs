@@ -1,59 +1,33 @@
-//! Program-level compilation: decorations, the JIT module, program-scope data, function
-//! declarations, the kernel entry wrappers and the kernels' argument layouts.
+//! Program-level compilation: decorations, program-scope data, function declarations and the
+//! kernel entry wrappers (the JIT module is made in `program`, the kernels' argument layouts in
+//! `context`).
 
-use super::driver::{EntryFn, Exec, GroupFn, WorkItem};
+use super::context::{define, kernel_args, load_args, stack_copy, ArgVal, Ctx, DataCode, Recorder};
+use super::driver::WorkItem;
 use super::layout::{round_up, Id, Layout, Scalar, Ty};
-// (Moved down to the foundations; re-exported for the modules that still import them here.)
-pub(crate) use super::layout::{copy_struct, load_leaves};
-use super::native::{self, FuncCode, Recorder};
-use super::{
-    group, helpers, inline, math_symbols, translate, BarrierStrategy, CodeMemory, CompileError, CompileOptions, Kernel,
-    Program,
-};
-use crate::abi::{ArgKind, KernelArg};
+use super::native;
+use super::program::{new_jit, program_from, Code, Kernel0, Pending, ARENA_RESERVE};
+use super::{group, inline, translate, BarrierStrategy, CompileError, CompileOptions, Program};
 use crate::spirv::module::{ConstantValue, Function};
 use crate::spirv::Module;
-use cranelift_codegen::ir::{
-    types, AbiParam, InstBuilder, MemFlagsData, Signature, StackSlotData, StackSlotKind, UserFuncName, Value,
-};
-use cranelift_codegen::isa::TargetFrontendConfig;
-use cranelift_codegen::settings::{self, Configurable};
+use cranelift_codegen::ir::{types, AbiParam, InstBuilder, UserFuncName};
 use cranelift_codegen::Context;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
-use cranelift_jit::{ArenaMemoryProvider, JITBuilder, JITModule};
 
-/// Address space reserved for one program's code and data.
-const ARENA_RESERVE: usize = 256 << 20;
-use cranelift_module::{DataDescription, DataId, FuncId, Linkage, Module as _, ModuleReloc};
+use cranelift_module::{DataDescription, FuncId, Linkage, Module as _};
 use rspirv::dr::Operand;
-use rspirv::spirv::{BuiltIn, Decoration, ExecutionMode, ExecutionModel, FunctionParameterAttribute, Op, StorageClass};
+use rspirv::spirv::{Decoration, ExecutionMode, ExecutionModel, FunctionParameterAttribute, Op, StorageClass};
 use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
 
-pub(crate) struct Ctx<'m> {
-    pub m: &'m Module,
-    pub opts: &'m CompileOptions,
-    pub layout: Layout,
-    pub jit: JITModule,
-    pub funcs: HashMap<Id, FuncId>,
-    pub data: HashMap<Id, DataId>,
-    pub local_offsets: HashMap<Id, u64>,
-    pub builtins: HashMap<Id, BuiltIn>,
-    pub rounding: HashMap<Id, u32>,
-    pub saturated: HashSet<Id>,
-    pub spec_ids: HashMap<Id, u32>,
-    pub byval: HashSet<Id>,
-    pub ext_sets: HashMap<Id, String>,
-    pub imports: HashMap<String, FuncId>,
-    pub math: HashSet<&'static str>,
-    pub globals: HashMap<Id, (Id, StorageClass)>,
-    /// What the native image needs, when one is made.
-    pub native: Option<Recorder>,
-    /// In the work-group function being built: the image arguments whose format an enqueue
-    /// gave (`CompileOptions::specialize`), by the value of their descriptor pointer.
-    pub image_facts: HashMap<Value, super::ArgFact>,
-    /// Robust mode: which of a kernel's work-group functions is being built (`robust_group`).
-    pub rb_variant: super::robust_group::Variant,
+fn err(s: impl Into<String>) -> CompileError {
+    CompileError::new(s)
+}
+
+fn lit(op: Option<&Operand>) -> Option<u32> {
+    match op {
+        Some(Operand::LiteralBit32(v)) => Some(*v),
+        _ => None,
+    }
 }
 
 /// An address in program-scope data: `(offset in the variable, target variable, addend)`.
@@ -67,40 +41,7 @@ enum ConstAddr {
     Global { var: Id, offset: i64 },
 }
 
-fn err(s: impl Into<String>) -> CompileError {
-    CompileError::new(s)
-}
-
-fn lit(op: Option<&Operand>) -> Option<u32> {
-    match op {
-        Some(Operand::LiteralBit32(v)) => Some(*v),
-        _ => None,
-    }
-}
-
-impl<'m> Ctx<'m> {
-    /// The Cranelift signature of a SPIR-V function: flattened parameters, then the work-item
-    /// state pointer; flattened results.
-    pub fn signature(&self, f: &Function) -> Result<Signature, CompileError> {
-        let mut sig = self.jit.make_signature();
-        for (_, ty) in &f.params {
-            for l in &self.layout.get(*ty)?.leaves {
-                sig.params.push(AbiParam::new(*l));
-            }
-        }
-        sig.params.push(AbiParam::new(types::I64));
-        for l in &self.layout.get(f.result_type)?.leaves {
-            sig.returns.push(AbiParam::new(*l));
-        }
-        Ok(sig)
-    }
-
-    /// Value of a specialization constant's SpecId override, if any.
-    pub fn spec_override(&self, id: Id) -> Option<u64> {
-        let sid = self.spec_ids.get(&id)?;
-        self.opts.spec_constants.get(sid).copied()
-    }
-
+impl Ctx<'_> {
     /// Bytes of a constant laid out in memory as type `ty`, written to `out`, which starts
     /// `at` bytes into the variable being initialized. Addresses of program-scope variables
     /// are left zero in `out` and recorded in `relocs` as `(offset, variable, addend)`.
@@ -320,66 +261,6 @@ impl<'m> Ctx<'m> {
             _ => Err(no("not an address")),
         }
     }
-
-    /// Declares (on first use) an imported helper function by symbol.
-    pub fn import(&mut self, name: &str, params: &[types::Type], rets: &[types::Type]) -> Result<FuncId, CompileError> {
-        if let Some(id) = self.imports.get(name) {
-            return Ok(*id);
-        }
-        let mut sig = self.jit.make_signature();
-        sig.params.extend(params.iter().map(|t| AbiParam::new(*t)));
-        sig.returns.extend(rets.iter().map(|t| AbiParam::new(*t)));
-        let id = self
-            .jit
-            .declare_function(name, Linkage::Import, &sig)
-            .map_err(|e| err(format!("declaring helper {name}: {e}")))?;
-        self.imports.insert(name.to_string(), id);
-        Ok(id)
-    }
-}
-
-pub(crate) fn make_isa(opt_level_none: bool) -> Result<cranelift_codegen::isa::OwnedTargetIsa, CompileError> {
-    let mut flags = settings::builder();
-    let set =
-        |f: &mut settings::Builder, k: &str, v: &str| f.set(k, v).map_err(|e| err(format!("cranelift flag {k}: {e}")));
-    set(&mut flags, "opt_level", if opt_level_none { "none" } else { "speed" })?;
-    set(
-        &mut flags,
-        "enable_verifier",
-        // Always: IR that a malformed module slipped past the validator is then a build
-        // error, never code generated from inconsistent IR (15-30% more Cranelift time).
-        "true",
-    )?;
-    set(&mut flags, "is_pic", "false")?;
-    set(&mut flags, "enable_multi_ret_implicit_sret", "true")?;
-    let isa_builder = cranelift_native::builder().map_err(|e| err(format!("host ISA: {e}")))?;
-    isa_builder
-        .finish(settings::Flags::new(flags))
-        .map_err(|e| err(format!("host ISA: {e}")))
-}
-
-/// A JIT module for one program with every helper, math and image symbol registered; the
-/// set of math symbol names comes with it.
-pub(crate) fn new_jit(opt_level_none: bool) -> Result<(JITModule, HashSet<&'static str>), CompileError> {
-    let isa = make_isa(opt_level_none)?;
-    let mut jb = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
-    // One contiguous reservation per program: code refers to its functions and data with
-    // 32-bit PC-relative relocations, which separate allocations could put out of reach.
-    // The reservation is address space only; pages are committed as the JIT fills them.
-    let arena = ArenaMemoryProvider::new_with_size(ARENA_RESERVE).map_err(|e| err(format!("JIT memory: {e}")))?;
-    // Its executable part is registered as JIT code for fault containment (`crate::fault`).
-    jb.memory_provider(Box::new(crate::fault::CodeArena::new(arena)));
-    let mut math = HashSet::new();
-    for (name, ptr) in helpers::symbols()
-        .into_iter()
-        .chain(math_symbols())
-        .chain(crate::image::symbols())
-        .chain(crate::pipe::symbols())
-    {
-        jb.symbol(name, ptr);
-        math.insert(name);
-    }
-    Ok((JITModule::new(jb), math))
 }
 
 /// Compiles every kernel of `m`; with `record`, also the native image of the result (see
@@ -419,6 +300,7 @@ pub(crate) fn compile_program(
         native: record.then(Recorder::new),
         image_facts: HashMap::new(),
         rb_variant: Default::default(),
+        spin_edges: super::spin::spin_edges(m),
     };
     for d in &m.decorations {
         if d.member.is_some() {
@@ -522,7 +404,7 @@ pub(crate) fn compile_program(
             data_relocs.push((offset, target, addend));
         }
         if let Some(rec) = cx.native.as_mut() {
-            rec.data.push(native::DataCode {
+            rec.data.push(DataCode {
                 id,
                 align,
                 bytes: bytes.clone(),
@@ -562,7 +444,11 @@ pub(crate) fn compile_program(
             .function(ep.function)
             .ok_or_else(|| err(format!("OpEntryPoint {}: function %{} not found", ep.name, ep.function)))?;
         let (has_barriers, private) = scan_calls(m, &cx, f.id);
-        let (strategy, body) = if !has_barriers {
+        let (strategy, body) = if super::spin::reaches_spin(m, f.id, &cx.spin_edges) {
+            // A potential spin loop: the work-items run as fibers that yield at its
+            // back-edges, so the work-item it waits for runs (`spin`).
+            (BarrierStrategy::Fibers, None)
+        } else if !has_barriers {
             // Small callees are inlined into the work-item loop too (when possible).
             (
                 BarrierStrategy::WorkItemLoops,
@@ -704,49 +590,6 @@ pub(crate) fn compile_program(
     Ok((program_from(cx.jit, pending), image))
 }
 
-/// The program of a finalized JIT module: each kernel with its entry function's address.
-pub(crate) fn program_from(jit: JITModule, pending: Vec<Pending>) -> Program {
-    let execs: Vec<Exec> = pending
-        .iter()
-        .map(|p| match p.code {
-            Code::Group(fid, record) => {
-                let ptr = jit.get_finalized_function(fid);
-                // SAFETY: the function was built with the `GroupFn` signature.
-                let f = unsafe { std::mem::transmute::<*const u8, GroupFn>(ptr) };
-                Exec::Group { f, record }
-            }
-            Code::Fiber(fid) => {
-                let ptr = jit.get_finalized_function(fid);
-                // SAFETY: the wrapper was built with the `EntryFn` signature.
-                Exec::Fibers(unsafe { std::mem::transmute::<*const u8, EntryFn>(ptr) })
-            }
-        })
-        .collect();
-    let code = Arc::new(CodeMemory(Some(jit)));
-    let kernels = pending
-        .into_iter()
-        .zip(execs)
-        .map(|(p, exec)| {
-            let k = p.kernel;
-            Arc::new(Kernel {
-                name: k.name,
-                args: k.args,
-                args_size: k.args_size,
-                static_local_size: k.static_local_size,
-                reqd_work_group_size: k.reqd,
-                work_group_size_hint: k.hint,
-                private_mem_size: k.private,
-                has_barriers: k.has_barriers,
-                robust_tail: k.robust_tail,
-                barrier_strategy: p.strategy,
-                exec,
-                _code: code.clone(),
-            })
-        })
-        .collect();
-    Program { kernels, _code: code }
-}
-
 /// The functions `f` calls directly.
 fn callees(f: &Function) -> Vec<Id> {
     let mut out = Vec::new();
@@ -760,197 +603,6 @@ fn callees(f: &Function) -> Vec<Id> {
         }
     }
     out
-}
-
-pub(crate) fn define(cx: &mut Ctx, fid: FuncId, ctx: &mut Context, what: &str) -> Result<(), CompileError> {
-    // CLIFT_DUMP_CODE=1 prints the generated machine code of every function (debugging aid).
-    let dump = std::env::var_os("CLIFT_DUMP_CODE").is_some();
-    if dump {
-        ctx.set_disasm(true);
-    }
-    let r = cx.jit.define_function(fid, ctx);
-    if dump {
-        if let Some(cc) = ctx.compiled_code() {
-            eprintln!("== {what}\n{}", cc.vcode.as_deref().unwrap_or(""));
-        }
-    }
-    if let Err(e) = r {
-        let detail = match &e {
-            cranelift_module::ModuleError::Compilation(ce) => {
-                format!("{:?}\n{}", ce, ctx.func.display())
-            }
-            _ => e.to_string(),
-        };
-        cx.jit.clear_context(ctx);
-        return Err(err(format!("{what}: code generation failed: {detail}")));
-    }
-    if let (Some(rec), Some(cc)) = (cx.native.as_mut(), ctx.compiled_code()) {
-        let align = (cc.buffer.alignment as u64)
-            .max(cx.jit.isa().function_alignment().minimum as u64)
-            .max(cx.jit.isa().symbol_alignment());
-        let relocs = cc
-            .buffer
-            .relocs()
-            .iter()
-            .map(|r| ModuleReloc::from_mach_reloc(r, &ctx.func, fid))
-            .collect();
-        rec.funcs.push(FuncCode {
-            id: fid,
-            align,
-            bytes: cc.code_buffer().to_vec(),
-            relocs,
-        });
-    }
-    cx.jit.clear_context(ctx);
-    Ok(())
-}
-
-/// A kernel's launch description before its code has an address.
-pub(crate) struct Kernel0 {
-    pub name: String,
-    pub args: Vec<KernelArg>,
-    pub args_size: usize,
-    pub static_local_size: usize,
-    pub reqd: Option<[u32; 3]>,
-    pub hint: Option<[u32; 3]>,
-    pub private: usize,
-    pub has_barriers: bool,
-    pub robust_tail: Option<usize>,
-}
-
-/// The function a kernel's work-groups run.
-#[derive(Clone, Copy)]
-pub(crate) enum Code {
-    /// A work-group function and its per-work-item record size.
-    Group(FuncId, usize),
-    /// The fiber wrapper of one work-item.
-    Fiber(FuncId),
-}
-
-pub(crate) struct Pending {
-    pub kernel: Kernel0,
-    pub code: Code,
-    pub strategy: BarrierStrategy,
-}
-
-/// A kernel parameter's value as the work-group code receives it.
-pub(crate) enum ArgVal {
-    /// Flattened leaves, the same for every work-item.
-    Leaves(Vec<Value>),
-    /// A by-value struct: every work-item gets a private copy of `size` bytes at `src`.
-    ByVal { src: Value, size: u64, align: u64 },
-}
-
-/// The argument block layout of kernel function `f`.
-pub(crate) fn kernel_args(cx: &Ctx, f: &Function) -> Result<(Vec<KernelArg>, usize), CompileError> {
-    let mut args = Vec::new();
-    let mut off = 0usize;
-    for (pid, ty) in &f.params {
-        let info = cx.layout.get(*ty)?;
-        let pname = cx.m.name_of(*pid).map(str::to_string);
-        let (kind, size, align) = match info.ty {
-            Ty::Pointer(sc, pointee) => match sc {
-                StorageClass::Workgroup => (ArgKind::Local, 8, 8),
-                StorageClass::UniformConstant => (ArgKind::Constant, 8, 8),
-                StorageClass::Function if cx.byval.contains(pid) => {
-                    let pi = cx.layout.get(pointee)?;
-                    (ArgKind::Value, pi.size as usize, pi.align.max(1) as usize)
-                }
-                _ => (ArgKind::Global, 8, 8),
-            },
-            Ty::Scalar(Scalar::Ptr) => {
-                let k = match cx.m.type_of(*ty) {
-                    Some(crate::spirv::module::Type::Image { .. }) => ArgKind::Image,
-                    Some(crate::spirv::module::Type::Sampler) => ArgKind::Sampler,
-                    Some(crate::spirv::module::Type::Pipe { .. }) => ArgKind::Pipe,
-                    _ => ArgKind::Value,
-                };
-                (k, 8, 8)
-            }
-            _ => (ArgKind::Value, info.size as usize, info.align.max(1) as usize),
-        };
-        off = round_up(off as u64, align as u64) as usize;
-        args.push(KernelArg {
-            kind,
-            offset: off,
-            size,
-            align,
-            name: pname,
-        });
-        off += size;
-    }
-    Ok((args, round_up(off as u64, 8) as usize))
-}
-
-/// Loads the parameters of kernel function `f` from the argument block at `argp`.
-pub(crate) fn load_args(
-    cx: &mut Ctx,
-    b: &mut FunctionBuilder,
-    f: &Function,
-    args: &[KernelArg],
-    argp: Value,
-    wi: Value,
-) -> Result<Vec<ArgVal>, CompileError> {
-    let flags = MemFlagsData::trusted();
-    let mut out = Vec::new();
-    cx.image_facts.clear();
-    for (k, ((_, ty), ka)) in f.params.iter().zip(args).enumerate() {
-        let info = cx.layout.get(*ty)?;
-        let off = ka.offset;
-        // What an enqueue knows about this argument (a specialised variant).
-        let fact = cx
-            .opts
-            .specialize
-            .as_ref()
-            .and_then(|s| s.args.get(k).copied().flatten());
-        out.push(match (ka.kind, &info.ty, fact) {
-            (ArgKind::Sampler, _, Some(super::ArgFact::Sampler(bits))) => {
-                ArgVal::Leaves(vec![b.ins().iconst(types::I64, i64::from(bits))])
-            }
-            (ArgKind::Image, _, Some(fact @ super::ArgFact::Image { .. })) => {
-                let v = b.ins().load(types::I64, flags, argp, off as i32);
-                cx.image_facts.insert(v, fact);
-                ArgVal::Leaves(vec![v])
-            }
-            (ArgKind::Local, _, _) => {
-                let o = b.ins().load(types::I64, flags, argp, off as i32);
-                let base = b.ins().load(types::I64, flags, wi, super::driver::OFF_LOCAL_MEM as i32);
-                ArgVal::Leaves(vec![b.ins().iadd(base, o)])
-            }
-            (ArgKind::Value, Ty::Pointer(_, pointee), _) => {
-                let pi = cx.layout.get(*pointee)?;
-                ArgVal::ByVal {
-                    src: b.ins().iadd_imm_s(argp, off as i64),
-                    size: pi.size,
-                    align: pi.align.max(1),
-                }
-            }
-            (ArgKind::Value, _, _) => {
-                let a = b.ins().iadd_imm_s(argp, off as i64);
-                ArgVal::Leaves(load_leaves(&cx.layout, b, *ty, a, 0)?)
-            }
-            _ => ArgVal::Leaves(vec![b.ins().load(types::I64, flags, argp, off as i32)]),
-        });
-    }
-    Ok(out)
-}
-
-/// A private stack copy of a by-value argument.
-pub(crate) fn stack_copy(
-    b: &mut FunctionBuilder,
-    cfg: TargetFrontendConfig,
-    src: Value,
-    size: u64,
-    align: u64,
-) -> Value {
-    let slot = b.create_sized_stack_slot(StackSlotData::new(
-        StackSlotKind::ExplicitSlot,
-        size.max(1) as u32,
-        align.max(1).trailing_zeros().min(6) as u8,
-    ));
-    let dst = b.ins().stack_addr(types::I64, slot, 0);
-    copy_struct(b, cfg, dst, src, size);
-    dst
 }
 
 /// Builds `fn(args: *const u8, wi: *mut WorkItem)` that loads the kernel's arguments from the

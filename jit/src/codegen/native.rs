@@ -8,7 +8,8 @@
 //! cache entries on both. Loading still checks every length, index and relocation offset,
 //! so a damaged image is an error, never a wild write.
 
-use super::module::{new_jit, program_from, Code, Kernel0, Pending};
+use super::context::Recorder;
+use super::program::{new_jit, program_from, Code, Kernel0, Pending};
 use super::{BarrierStrategy, CompileError, Program};
 use crate::abi::{ArgKind, KernelArg};
 use cranelift_codegen::binemit::Reloc;
@@ -17,41 +18,6 @@ use cranelift_jit::JITModule;
 use cranelift_module::{DataDescription, DataId, FuncId, Linkage, Module as _, ModuleReloc, ModuleRelocTarget};
 
 const MAGIC: &[u8; 8] = b"CLIFTNI2";
-
-/// One function's machine code as Cranelift produced it.
-pub(crate) struct FuncCode {
-    pub id: FuncId,
-    pub align: u64,
-    pub bytes: Vec<u8>,
-    pub relocs: Vec<ModuleReloc>,
-}
-
-/// One program-scope variable's initial contents, with the addresses of other variables
-/// they hold: `(offset, target, addend)`, each a pointer-sized absolute relocation.
-pub(crate) struct DataCode {
-    pub id: DataId,
-    pub align: u64,
-    pub bytes: Vec<u8>,
-    pub relocs: Vec<(u32, DataId, i64)>,
-}
-
-/// What a compilation records for its image; `complete` turns false when something was
-/// produced that an image cannot carry (the program then simply is not cached).
-pub(crate) struct Recorder {
-    pub funcs: Vec<FuncCode>,
-    pub data: Vec<DataCode>,
-    pub complete: bool,
-}
-
-impl Recorder {
-    pub fn new() -> Recorder {
-        Recorder {
-            funcs: Vec::new(),
-            data: Vec::new(),
-            complete: true,
-        }
-    }
-}
 
 /// The relocation kinds an image can carry (those of x86-64 and AArch64 code without PIC).
 const RELOCS: &[Reloc] = &[

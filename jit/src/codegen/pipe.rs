@@ -21,8 +21,8 @@
 //! (Subgroup scope alike, with the first work-item of each sub-group as its leader.) The
 //! reduction is a put / barrier / get of `collective`, so all three barrier strategies run it.
 
-use super::module::Ctx;
-use super::translate::{op_id, op_lit, result, FnTx, R};
+use super::context::Ctx;
+use super::state::{op_id, op_lit, result, FnTx, R};
 use crate::pipe::{GROUP_SUB, GROUP_WRITE};
 use crate::spirv::module::Module;
 use crate::spirv::Instruction;

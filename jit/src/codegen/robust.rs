@@ -19,96 +19,23 @@
 //! loops. The vector loop checks a contiguous four-lane access once and takes a lane-by-lane
 //! path (each lane checked) only when the four lanes are not all in range.
 
+use super::context::Ctx;
 use super::layout::{Id, Ty};
-use super::module::Ctx;
-use super::translate::FnTx;
+use super::robust_state::{Origin, Pre, Robust};
+use super::state::FnTx;
 use crate::abi::ArgKind;
 use crate::spirv::module::Function;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, BlockArg, InstBuilder, MemFlagsData, Type, Value};
 use rspirv::dr::Operand;
 use rspirv::spirv::{Op, StorageClass};
-use std::cell::UnsafeCell;
 use std::collections::HashMap;
-
-/// Bytes of each scratch area: the largest single access a check redirects.
-pub const SCRATCH_BYTES: usize = 64 * 1024;
-
-#[repr(C, align(4096))]
-struct Scratch(UnsafeCell<[u8; SCRATCH_BYTES]>);
-
-// SAFETY: the zero area is never written (stores are only ever redirected to the sink); the
-// sink's bytes are never read for a result, so concurrent writes to it are harmless.
-unsafe impl Sync for Scratch {}
-
-static ZERO: Scratch = Scratch(UnsafeCell::new([0; SCRATCH_BYTES]));
-static SINK: Scratch = Scratch(UnsafeCell::new([0; SCRATCH_BYTES]));
-
-/// The addresses of the zero area (out-of-range loads read it) and the sink (out-of-range
-/// stores write it), which the driver puts in every `WorkItem`.
-pub(crate) fn scratch_areas() -> (u64, u64) {
-    (ZERO.0.get() as u64, SINK.0.get() as u64)
-}
 
 /// Bytes of the hidden tail after an argument block of `nargs` arguments: `(lo, size)` for
 /// each argument (its memory's first byte and byte count; for a `__local` argument its offset
 /// in the arena and its size; zeros for values and for a NULL buffer, so that nothing fits).
 pub fn robust_tail(nargs: usize) -> usize {
     16 * nargs
-}
-
-/// Where a pointer comes from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Origin {
-    /// Kernel argument `k` (a global, constant or local pointer).
-    Arg(usize),
-    /// A Function-storage variable of this function.
-    Var(Id),
-    /// A program-scope variable (CrossWorkgroup, UniformConstant or Workgroup storage).
-    Global(Id),
-    Unknown,
-}
-
-/// Robust mode's state for the function being translated.
-pub(crate) struct Robust {
-    origins: HashMap<Id, Origin>,
-    /// The kernel's argument kinds and the tail's offset in the argument block, when the
-    /// function's parameters are the kernel's arguments.
-    args: Option<(usize, Vec<ArgKind>)>,
-    /// The lane the vector loop is translating one lane at a time, if any.
-    pub lane: Option<usize>,
-    /// Private variables the vector loop keeps four copies of: lane 0's base and the stride.
-    pub vector_private: HashMap<Id, (Value, u64)>,
-    /// Loaded once in the work-group function's prologue (loads are not hoisted out of
-    /// loops): each argument's `(lo, size)`, the zero area, the sink and the local arena.
-    pre: Option<Pre>,
-    /// The unchecked work-group function (`robust_group`): the pointers whose accesses the
-    /// group-level check covers, with the bytes it covers at each.
-    proven: HashMap<Id, u64>,
-    /// The address being checked is not the pointer's own (`vload`/`vstore` at an offset).
-    displaced: bool,
-    /// The checked work-group function: the group-level check and the unchecked function.
-    dispatch: Option<(super::robust_group::Plan, cranelift_module::FuncId)>,
-}
-
-struct Pre {
-    args: Vec<(Value, Value)>,
-    /// Per `__global`/`__constant` argument: its pointer value as the kernel sees it and a
-    /// stack slot holding `pointer - lo`, so that an access `pointer + x` is checked as
-    /// `x + (pointer - lo)`: the same bits as `addr - lo`, but Cranelift folds
-    /// `(pointer + x) - pointer` to `x`, and the loaded difference is not recomputed (nor `lo`
-    /// reloaded) in the loop.
-    ptrs: Vec<Option<(Value, cranelift_codegen::ir::StackSlot)>>,
-    zero: Value,
-    sink: Value,
-    arena: Value,
-    /// The prologue's last instruction: per-access limits are computed after it.
-    at: cranelift_codegen::ir::Inst,
-    /// `(argument, access bytes)` -> the stack slot holding its limit (`size - n + 1`, or 0
-    /// when nothing fits), stored in the prologue. Not a value: Cranelift rematerialises
-    /// `size - n + 1` (an add of a constant) at every use, and the `select` with it, so a
-    /// limit kept as a value is recomputed inside the work-item loops.
-    lims: HashMap<(usize, u64), cranelift_codegen::ir::StackSlot>,
 }
 
 fn meet(a: Option<Origin>, b: Option<Origin>) -> Option<Origin> {
@@ -215,10 +142,10 @@ impl Robust {
         let (mut proven, mut dispatch) = (HashMap::new(), None);
         if let Some((_, kinds)) = &kernel {
             match cx.rb_variant {
-                super::robust_group::Variant::Unchecked => {
+                super::context::Variant::Unchecked => {
                     proven = super::robust_group::plan(cx, f, kinds).proven;
                 }
-                super::robust_group::Variant::Checked(target) => {
+                super::context::Variant::Checked(target) => {
                     dispatch = Some((super::robust_group::plan(cx, f, kinds), target));
                 }
                 _ => {}
@@ -266,7 +193,7 @@ fn f_type_of(cx: &Ctx, f: &Function, id: Id) -> Option<Id> {
 impl FnTx<'_, '_, '_> {
     /// Loads the bounds of every argument, the scratch areas and the local arena in the
     /// work-group function's prologue (the current block), from argument block `argp`.
-    pub(crate) fn rb_prologue(&mut self, argp: Value, argvals: &[super::module::ArgVal]) {
+    pub(crate) fn rb_prologue(&mut self, argp: Value, argvals: &[super::context::ArgVal]) {
         let Some((tail, kinds)) = self.robust.as_ref().and_then(|r| r.args.clone()) else {
             return;
         };
@@ -289,7 +216,7 @@ impl FnTx<'_, '_, '_> {
             .iter()
             .enumerate()
             .map(|(k, kind)| match (kind, argvals.get(k)) {
-                (ArgKind::Global | ArgKind::Constant, Some(super::module::ArgVal::Leaves(v))) if v.len() == 1 => {
+                (ArgKind::Global | ArgKind::Constant, Some(super::context::ArgVal::Leaves(v))) if v.len() == 1 => {
                     use cranelift_codegen::ir::{StackSlotData, StackSlotKind};
                     let (p, lo) = (v[0], args[k].0);
                     let delta = self.b.ins().isub(p, lo);
@@ -694,6 +621,6 @@ pub(crate) fn kernel_of(cx: &Ctx, f: &Function) -> Result<Option<(usize, Vec<Arg
     if !entry || called {
         return Ok(None);
     }
-    let (args, size) = super::module::kernel_args(cx, f)?;
+    let (args, size) = super::context::kernel_args(cx, f)?;
     Ok(Some(kernel_shape(&args, size)))
 }

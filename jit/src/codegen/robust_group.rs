@@ -21,9 +21,10 @@
 //! when `init` and `step` are one value each for the whole group, in `[init, init + (B.hi - 1 -
 //! init) / step * step]`.
 
+use super::context::{ArgVal, Ctx, Variant};
 use super::layout::{Id, Scalar, Ty};
-use super::module::{ArgVal, Ctx};
-use super::translate::FnTx;
+use super::robust_state::{Check, Node, Plan, Root, Terms};
+use super::state::FnTx;
 use crate::abi::ArgKind;
 use crate::spirv::module::{ConstantValue, Function};
 use crate::spirv::Instruction;
@@ -36,103 +37,8 @@ use rspirv::dr::Operand;
 use rspirv::spirv::{BuiltIn, Op, StorageClass};
 use std::collections::{HashMap, HashSet};
 
-/// Which work-group function of a robust kernel is being built.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) enum Variant {
-    /// The only one (no group-level check).
-    #[default]
-    Plain,
-    /// Without the checks the group-level check covers.
-    Unchecked,
-    /// With every check, calling the unchecked function (this id) for groups in range.
-    Checked(FuncId),
-    /// The only one, after a pair could not be used (its own symbol name).
-    Retry,
-}
-
-impl Variant {
-    /// What the work-group function's symbol name ends with.
-    pub(crate) fn suffix(self) -> &'static str {
-        match self {
-            Variant::Unchecked => "u",
-            Variant::Retry => "r",
-            _ => "",
-        }
-    }
-}
-
 /// Bounds stay below this: sums of a few of them cannot overflow 64 bits.
 const LIMIT: u64 = 1 << 60;
-
-/// An integer value of the kernel as an interval over the group.
-#[derive(Clone, Debug)]
-enum Node {
-    Const(u64),
-    /// Any value from 0 to this (a masked or reduced value the check cannot follow).
-    Upto(u64),
-    /// Kernel argument `k` (a by-value integer).
-    Param(usize),
-    /// Component `d` of a builtin vector.
-    Builtin(BuiltIn, u32),
-    Add(usize, usize),
-    Sub(usize, usize),
-    Mul(usize, usize),
-    MulC(usize, u64),
-    Shr(usize, u32),
-    DivC(usize, u64),
-    RemC(usize, u64),
-    AndC(usize, u64),
-    /// The value, checked to be below 2^bits.
-    Fits(usize, u32),
-    /// One of these values.
-    Hull(Vec<usize>),
-    /// A loop counter (module docs); `signed`: its bound is compared signed.
-    Induction {
-        init: usize,
-        step: usize,
-        bound: usize,
-        signed: bool,
-    },
-}
-
-/// Where an access's memory is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum Root {
-    /// Kernel argument `k` (a global, constant or local pointer).
-    Arg(usize),
-    /// A `__local` program-scope variable.
-    Local(Id),
-}
-
-/// `sum(node * stride)`: an index's terms.
-type Terms = Vec<(usize, u64)>;
-
-/// All accesses through `root` at `sum(node * stride)` plus a constant between `cmin` and
-/// `end - n` bytes: they lie in `[root + cmin + lo, root + end + hi)`.
-#[derive(Clone, Debug)]
-struct Check {
-    root: Root,
-    terms: Terms,
-    cmin: i64,
-    end: i64,
-}
-
-/// What the group-level check of a kernel body covers.
-#[derive(Default)]
-pub(crate) struct Plan {
-    /// Nodes, operands first; `(node, SPIR-V width)`.
-    nodes: Vec<(Node, u32)>,
-    checks: Vec<Check>,
-    /// The pointers whose accesses the check covers, with their pointee's bytes (an access of
-    /// at most that many bytes at the pointer itself is covered).
-    pub proven: HashMap<Id, u64>,
-}
-
-impl Plan {
-    pub(crate) fn is_empty(&self) -> bool {
-        self.proven.is_empty()
-    }
-}
 
 struct Builder<'a, 'm> {
     cx: &'a Ctx<'m>,
@@ -940,9 +846,13 @@ pub(crate) fn build_pair<F>(
     ctx: &mut Context,
     fbc: &mut FunctionBuilderContext,
     mut build: F,
-) -> Result<Option<super::group::GroupFn>, super::CompileError>
+) -> Result<Option<super::context::GroupFn>, super::CompileError>
 where
-    F: FnMut(&mut Ctx, &mut Context, &mut FunctionBuilderContext) -> Result<super::group::GroupFn, super::CompileError>,
+    F: FnMut(
+        &mut Ctx,
+        &mut Context,
+        &mut FunctionBuilderContext,
+    ) -> Result<super::context::GroupFn, super::CompileError>,
 {
     if !cx.opts.robust || std::env::var("CLIFT_ROBUST_GROUP").is_ok_and(|v| v == "0") {
         return Ok(None);

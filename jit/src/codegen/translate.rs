@@ -3,99 +3,41 @@
 //! see `vector`), constants materialized at use.
 //! The instruction families live in sibling modules as further `impl FnTx` blocks.
 
+use super::context::Ctx;
 use super::driver as drv;
-use super::group::GroupTx;
 use super::layout::{Id, Scalar, Ty};
-use super::module::Ctx;
+use super::state::{op_id, result, FnTx, Phi, R};
 use super::CompileError;
 use crate::spirv::module::{ConstantValue, Function};
 use crate::spirv::Instruction;
 use cranelift_codegen::ir::immediates::{Ieee32, Ieee64};
-use cranelift_codegen::ir::{self, types, Block, FuncRef, GlobalValue, InstBuilder, Value};
+use cranelift_codegen::ir::{self, types, FuncRef, InstBuilder, Value};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
-use cranelift_module::{DataId, FuncId, Module as _};
+use cranelift_module::{FuncId, Module as _};
 use rspirv::dr::Operand;
-use rspirv::spirv::{BuiltIn, Op, StorageClass};
+use rspirv::spirv::{BuiltIn, Op, Scope, StorageClass};
 use std::collections::{HashMap, HashSet};
 
-pub(crate) type R<T = ()> = Result<T, CompileError>;
-
-pub(crate) struct Phi {
-    pub ty: Id,
-    pub incoming: Vec<(Id, Id)>,
-    pub result: Id,
-}
-
-pub(crate) struct FnTx<'a, 'm, 'f> {
-    pub cx: &'a mut Ctx<'m>,
-    pub b: FunctionBuilder<'f>,
-    pub vals: HashMap<Id, Vec<Value>>,
-    pub vtys: HashMap<Id, Id>,
-    pub blocks: HashMap<Id, Block>,
-    pub phis: HashMap<Id, Vec<Phi>>,
-    pub wi: Value,
-    /// Function variables kept in SSA form: pointee type and one variable per leaf.
-    pub promoted: HashMap<Id, (Id, Vec<Variable>)>,
-    pub ret_ty: Id,
-    pub cur_label: Id,
-    /// Index of the instruction being translated within its block.
-    pub cur_inst: usize,
-    func_refs: HashMap<FuncId, FuncRef>,
-    gvs: HashMap<DataId, GlobalValue>,
-    /// Set when the function is a kernel body inlined into a work-group function.
-    pub group: Option<GroupTx>,
-    /// Vectors in SIMD registers (see `vector`); off with `CLIFT_VECTOR_LEAVES=1`.
-    pub simd_on: bool,
-    /// The SIMD form of vector values: the leaves it was made with, and its registers.
-    pub vecs: HashMap<Id, (Vec<Value>, Vec<Value>)>,
-    /// Per block label: its vector phis held in registers (result, type, block parameters).
-    pub simd_phis: HashMap<Id, Vec<(Id, Id, Vec<Value>)>>,
-    /// The phis of `simd_phis`.
-    pub simd_phi_results: HashSet<Id>,
-    /// Vector values known to hold a constant: per value, (lane, bits) of one lane (an insert
-    /// into an undefined vector) or every lane (`None` lane: the splat compilers make of it).
-    pub known_lanes: HashMap<Id, (Option<u32>, u64)>,
-    /// Vectors made by inserting scalar `.1` at lane `.0` (of anything).
-    pub inserted: HashMap<Id, (u32, Id)>,
-    /// Vectors every lane of which is scalar `.0` (`.1` false: only modulo the lane width,
-    /// good for a shift amount).
-    /// Values loaded from a work-item built-in vector (GlobalSize, LocalInvocationId, ...):
-    /// a dynamic extract past its last component gives OpenCL C's value for that query.
-    pub builtin_vectors: HashMap<Id, rspirv::spirv::BuiltIn>,
-    pub splat_of: HashMap<Id, (Id, bool)>,
-    /// Robust mode's origins and state (`None` when the program is not robust).
-    pub robust: Option<Box<super::robust::Robust>>,
-    /// For atomics (`atomics`): whether the ND-range has one work-group, and the local
-    /// arena's base, computed once where `wi` is defined.
-    pub atomic_consts: Option<(Value, Value)>,
-}
-
-pub(crate) fn op_id(inst: &Instruction, i: usize) -> R<Id> {
-    match inst.operands.get(i) {
-        Some(Operand::IdRef(v)) | Some(Operand::IdScope(v)) | Some(Operand::IdMemorySemantics(v)) => Ok(*v),
-        _ => Err(CompileError::new(format!(
-            "{}: operand {} is not an id",
-            inst.describe(),
-            i
-        ))),
+fn const_u32(cx: &Ctx, id: Id) -> Option<u32> {
+    match cx.m.constant(id)?.value {
+        crate::spirv::module::ConstantValue::Scalar(v) => Some(v as u32),
+        _ => None,
     }
 }
 
-pub(crate) fn op_lit(inst: &Instruction, i: usize) -> R<u32> {
-    match inst.operands.get(i) {
-        Some(Operand::LiteralBit32(v)) | Some(Operand::LiteralExtInstInteger(v)) => Ok(*v),
-        _ => Err(CompileError::new(format!(
-            "{}: operand {} is not a literal",
-            inst.describe(),
-            i
-        ))),
-    }
-}
-
-pub(crate) fn result(inst: &Instruction) -> R<(Id, Id)> {
-    match (inst.result_id, inst.result_type) {
-        (Some(r), Some(t)) => Ok((r, t)),
-        _ => Err(CompileError::new(format!("{}: missing result", inst.describe()))),
+/// Whether `inst` synchronizes the work-group (a yield point in region mode).
+pub(crate) fn is_barrier(cx: &Ctx, inst: &Instruction) -> bool {
+    match inst.opcode {
+        Op::ControlBarrier => match inst.operands.first() {
+            Some(Operand::IdScope(s)) | Some(Operand::IdRef(s)) => {
+                let exec = const_u32(cx, *s);
+                // A sub-group is the whole work-group (`collective`).
+                exec == Some(Scope::Workgroup as u32) || exec == Some(Scope::Subgroup as u32) || exec.is_none()
+            }
+            _ => true,
+        },
+        Op::GroupWaitEvents => true,
+        _ => false,
     }
 }
 
@@ -211,7 +153,7 @@ pub(crate) fn translate_function(
     if t.cx.opts.robust {
         // A kernel's own function (the fiber fallback runs it) sees its arguments' bounds.
         let kernel = super::robust::kernel_of(t.cx, f)?;
-        t.robust = Some(Box::new(super::robust::Robust::analyse(t.cx, f, kernel)));
+        t.robust = Some(Box::new(super::robust_state::Robust::analyse(t.cx, f, kernel)));
     }
     t.prepare(f, &order)?;
     // Entry block parameters: the function's flattened parameters, then the work-item state.

@@ -16,8 +16,8 @@
 //! arithmetic on uniform values. The work-group function keeps uniform values live across a
 //! barrier once per group instead of once per work-item.
 
+use super::context::Ctx;
 use super::layout::{Id, Ty};
-use super::module::Ctx;
 use super::translate::successor_blocks;
 use crate::spirv::module::Function;
 use crate::spirv::Instruction;

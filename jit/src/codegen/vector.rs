@@ -53,9 +53,8 @@
 //! test compares both paths).
 
 use super::arith::{float_cc, int_cc};
-use super::group::Slot;
 use super::layout::{Id, Scalar, Ty};
-use super::translate::{op_id, op_lit, FnTx, R};
+use super::state::{op_id, op_lit, FnTx, Slot, R};
 use crate::spirv::module::ConstantValue;
 use crate::spirv::Instruction;
 use cranelift_codegen::entity::EntityRef;

@@ -32,12 +32,12 @@
 
 mod vector;
 
-use super::group::Slot;
-use super::group::{is_barrier, linear_ids, GroupIds, STATE_DONE};
+use super::context::Ctx;
 use super::layout::Id;
-use super::module::Ctx;
 use super::simd;
-use super::translate::{op_id, successor_blocks, FnTx, R};
+use super::state::{linear_ids, op_id, FnTx, GroupIds, Slot, R, STATE_DONE};
+use super::translate::is_barrier;
+use super::translate::successor_blocks;
 use super::CompileError;
 use crate::spirv::module::Function;
 use crate::spirv::Instruction;

@@ -6,10 +6,10 @@
 //! component in a register of its own (GEMM's float8 x 4 accumulators: 32 registers, spilled).
 
 use super::{Emit, GroupIds};
-use crate::codegen::group::{is_barrier, linear_ids, Slot, STATE_DONE};
 use crate::codegen::layout::Id;
 use crate::codegen::simd;
-use crate::codegen::translate::{FnTx, R};
+use crate::codegen::state::{linear_ids, FnTx, Slot, R, STATE_DONE};
+use crate::codegen::translate::is_barrier;
 use crate::codegen::CompileError;
 use crate::spirv::module::{Block as SpvBlock, Function};
 use crate::spirv::Instruction;

@@ -17,9 +17,9 @@
 //! index). The rewritten function is only planned: the scalar translation keeps the original.
 
 use super::plan::speculatable;
-use crate::codegen::group::is_barrier;
+use crate::codegen::context::Ctx;
 use crate::codegen::layout::Id;
-use crate::codegen::module::Ctx;
+use crate::codegen::translate::is_barrier;
 use crate::codegen::translate::successors;
 use crate::spirv::module::{Function, Type};
 use crate::spirv::Instruction;

@@ -4,7 +4,7 @@ use super::plan::{base_name, ext_name, is_compare};
 use super::{rep, Class, Guard, Plan, Rep, Step, LANES};
 use crate::codegen::arith::{float_cc, int_cc};
 use crate::codegen::layout::Id;
-use crate::codegen::translate::{op_id, op_lit, result, FnTx, R};
+use crate::codegen::state::{op_id, op_lit, result, FnTx, R};
 use crate::codegen::CompileError;
 use crate::spirv::Instruction;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
@@ -996,7 +996,7 @@ impl FnTx<'_, '_, '_> {
     /// A phi carried in a variable (vector or scalar, as its class says); `values`: the
     /// operands holding its two values.
     fn phi_var(&mut self, phi: &Instruction, plan: &Plan) -> R<BranchPhi> {
-        let (result, ty) = crate::codegen::translate::result(phi)?;
+        let (result, ty) = crate::codegen::state::result(phi)?;
         let leaf = self.cx.layout.get(ty)?.leaves.first().copied().unwrap_or(types::I32);
         let rep = if plan.class.get(&result) == Some(&Class::Varying) {
             Some(rep(self.cx, ty).ok_or_else(|| self.err(phi, "vector plan: not a scalar phi"))?)

@@ -10,8 +10,8 @@
 //! read too: their results are dropped by the masked merges as any other value of theirs.
 
 use super::{rep, Class, Step};
+use crate::codegen::context::Ctx;
 use crate::codegen::layout::Id;
-use crate::codegen::module::Ctx;
 use crate::spirv::Instruction;
 use rspirv::spirv::Op;
 use std::collections::HashMap;

@@ -82,8 +82,8 @@ mod plan;
 pub(crate) use emit::{RowCut, Vecs};
 pub(crate) use plan::{plan, plan_live};
 
+use super::context::Ctx;
 use super::layout::{Id, Scalar, Ty};
-use super::module::Ctx;
 use crate::spirv::Instruction;
 use cranelift_codegen::ir::{types, Type};
 use std::collections::HashMap;
@@ -317,11 +317,11 @@ impl Plan {
         {
             return None;
         }
-        let c = crate::codegen::translate::op_id(inst, 0).ok()?;
+        let c = crate::codegen::state::op_id(inst, 0).ok()?;
         let cmp = self.monotone.get(&c)?;
         let (x, y) = (
-            crate::codegen::translate::op_id(cmp, 0).ok()?,
-            crate::codegen::translate::op_id(cmp, 1).ok()?,
+            crate::codegen::state::op_id(cmp, 0).ok()?,
+            crate::codegen::state::op_id(cmp, 1).ok()?,
         );
         let (a_first, s) = match (self.class.get(&x).copied(), self.class.get(&y).copied()) {
             (Some(Class::Affine(s)), _) => (true, s),
@@ -371,8 +371,8 @@ impl Plan {
     /// The affine operand of Monotone comparison `c` and its stride.
     pub(crate) fn monotone_affine(&self, c: Id) -> Option<(Id, i64)> {
         let cmp = self.monotone.get(&c)?;
-        let x = crate::codegen::translate::op_id(cmp, 0).ok()?;
-        let y = crate::codegen::translate::op_id(cmp, 1).ok()?;
+        let x = crate::codegen::state::op_id(cmp, 0).ok()?;
+        let y = crate::codegen::state::op_id(cmp, 1).ok()?;
         match (self.class.get(&x).copied(), self.class.get(&y).copied()) {
             (Some(Class::Affine(s)), _) => Some((x, s)),
             (_, Some(Class::Affine(s))) => Some((y, s)),

@@ -2,10 +2,10 @@
 //! work-items, and whether the body can run four work-items at a time at all.
 
 use super::{rep, Class, Guard, Plan, Step};
-use crate::codegen::group::is_barrier;
+use crate::codegen::context::Ctx;
 use crate::codegen::layout::{round_up, Id, Scalar, Ty};
-use crate::codegen::module::Ctx;
-use crate::codegen::translate::op_id;
+use crate::codegen::state::op_id;
+use crate::codegen::translate::is_barrier;
 use crate::spirv::module::{ConstantValue, Function};
 use crate::spirv::Instruction;
 use cranelift_codegen::ir::{types, Type};
