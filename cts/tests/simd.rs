@@ -890,6 +890,70 @@ fn long_chains_cut_into_blocks() {
     }
 }
 
+/// Host rounds of kernel `fneg_cut`'s `h`.
+fn fneg_cut_h(x: f32, i: usize) -> u32 {
+    let mut h = x.to_bits() ^ i as u32;
+    for r in 0..36u32 {
+        h = h.rotate_left(r % 7 + 3) ^ h.wrapping_add((r + 1).wrapping_mul(0x9e37_79b9));
+    }
+    h
+}
+
+#[test]
+fn negation_across_a_cut() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("simd.cl", OPTS);
+    let n = 203usize;
+    let mut rng = Rng::new(31);
+    let a = floats(&mut rng, n, -4.0, 4.0);
+    // Every third b a NaN: both signs, payloads, a signaling one.
+    let nans = [0x7fc0_0000u32, 0xffc0_0000, 0x7fc1_2345, 0xffa0_0001, 0x7f80_0001];
+    let b: Vec<f32> = (0..n)
+        .map(|i| {
+            if i % 3 == 1 {
+                f32::from_bits(nans[i / 3 % nans.len()])
+            } else {
+                rng.range_f64(-4.0, 4.0) as f32
+            }
+        })
+        .collect();
+    let (ba, bb) = (ctx.buffer_from(as_bytes(&a)), ctx.buffer_from(as_bytes(&b)));
+    let k = p.kernel("fneg_cut");
+    let s = 1.25f32;
+    for (off, global, local) in launches(n) {
+        let o = ctx.buffer(12 * n);
+        k.arg_mem(0, &ba);
+        k.arg_mem(1, &bb);
+        k.arg_mem(2, &o);
+        k.arg(3, &s);
+        k.arg(4, &s);
+        q.run(&k, &off, &global, &local);
+        let got = from_bytes::<u32>(&q.read(&o, 0, 12 * n));
+        let start = off.first().copied().unwrap_or(0);
+        for i in start..start + global[0] {
+            let (near, far, h) = (got[3 * i], got[3 * i + 1], got[3 * i + 2]);
+            assert_eq!(h, fneg_cut_h(a[i], i), "fneg_cut {local:?}: h of work-item {i}");
+            // The same negated value into the same multiply-add: the same word, NaN sign
+            // included, wherever the vector code was cut.
+            assert_eq!(
+                near,
+                far,
+                "fneg_cut {local:?}: work-item {i}, b = {:#x}",
+                b[i].to_bits()
+            );
+            let (fused, apart) = (a[i].mul_add(-b[i], s), a[i] * -b[i] + s);
+            let g = f32::from_bits(near);
+            assert!(
+                same(g, fused) || same(g, apart),
+                "fneg_cut {local:?}: mad({}, -{}, {s}) = {g} want {fused}",
+                a[i],
+                b[i]
+            );
+        }
+    }
+}
+
 #[test]
 fn built_in_calls() {
     let ctx = Context::new();
@@ -931,7 +995,7 @@ fn built_in_calls() {
     }
 }
 
-const VECTORIZED: [&str; 28] = [
+const VECTORIZED: [&str; 29] = [
     "cas_long",
     "v_float4",
     "v_uint4",
@@ -960,6 +1024,7 @@ const VECTORIZED: [&str; 28] = [
     "to_float",
     "cmp_select",
     "chains",
+    "fneg_cut",
 ];
 
 #[test]

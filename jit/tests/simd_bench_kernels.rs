@@ -53,7 +53,7 @@ fn time_nd(k: &Kernel, args: &[u64], global: [u64; 2], local: [u64; 2], reps: us
             for gx in 0..groups[0] {
                 let c = WorkGroupContext {
                     work_dim: if global[1] > 1 { 2 } else { 1 },
-                    _pad: 0,
+                    host_shared: 0,
                     global_offset: [0; 3],
                     global_size: [global[0], global[1], 1],
                     local_size: [

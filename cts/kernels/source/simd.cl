@@ -409,3 +409,24 @@ kernel void chains(global const uint4 *in, global uint4 *o, global float4 *of, u
     o[2 * i + 1] = b + d;
     of[i] = f;
 }
+
+// A negated value (`t`) read by a multiply-add right away and again after more straight-line
+// code than a cut's stride (`near` and `far`). Cranelift's instruction selection folds a
+// negation into the multiply-add it feeds (`vfnmadd`), which does not flip the sign of a NaN
+// coming through it as the negation alone does; a cut between the negation and its use must
+// not hide the negation from that fold, or the two words differ for a NaN `b[i]`.
+#define FN_ROUND(r) h = rotate(h, (uint)(r % 7 + 3)) ^ (h + (uint)(r + 1) * 0x9e3779b9u);
+kernel void fneg_cut(global const float *a, global const float *b, global int *o, float s, float s2) {
+    size_t i = get_global_id(0);
+    float x = a[i], t = -b[i];
+    int near = as_int(mad(x, t, s));
+    uint h = as_uint(x) ^ (uint)i;
+    FN_ROUND(0) FN_ROUND(1) FN_ROUND(2) FN_ROUND(3) FN_ROUND(4) FN_ROUND(5) FN_ROUND(6) FN_ROUND(7)
+    FN_ROUND(8) FN_ROUND(9) FN_ROUND(10) FN_ROUND(11) FN_ROUND(12) FN_ROUND(13) FN_ROUND(14)
+    FN_ROUND(15) FN_ROUND(16) FN_ROUND(17) FN_ROUND(18) FN_ROUND(19) FN_ROUND(20) FN_ROUND(21)
+    FN_ROUND(22) FN_ROUND(23) FN_ROUND(24) FN_ROUND(25) FN_ROUND(26) FN_ROUND(27) FN_ROUND(28)
+    FN_ROUND(29) FN_ROUND(30) FN_ROUND(31) FN_ROUND(32) FN_ROUND(33) FN_ROUND(34) FN_ROUND(35)
+    o[3 * i] = near;
+    o[3 * i + 1] = as_int(mad(x, t, s2));
+    o[3 * i + 2] = (int)h;
+}

@@ -232,12 +232,36 @@ impl FnTx<'_, '_, '_> {
         };
         let mut args = Vec::new();
         let next = self.b.create_block();
+        // A negation is passed as its operand and done again after the cut (`redo`): the
+        // instruction selector folds a negation into the multiply-add that reads it
+        // (`vfnmadd`, which leaves a NaN's sign as it was), so hiding it behind a parameter
+        // would change the sign of a NaN coming through (the scalar loop's code keeps the fold).
+        let mut passed: HashMap<Value, Value> = HashMap::new();
+        let mut redo: Vec<(Id, usize, Value, u32)> = Vec::new();
         for &id in ids {
-            for x in vecs.held_mut(id) {
+            for (slot, x) in vecs.held_mut(id).iter_mut().enumerate() {
                 let ty = self.b.func.dfg.value_type(*x);
-                if ty.is_vector() {
-                    args.push(*x);
-                    *x = self.b.append_block_param(next, ty);
+                if !ty.is_vector() {
+                    continue;
+                }
+                let (mut root, mut negs) = (*x, 0u32);
+                while let Some(inner) = self.negated(root) {
+                    root = inner;
+                    negs += 1;
+                }
+                let param = match passed.get(&root) {
+                    Some(p) => *p,
+                    None => {
+                        let p = self.b.append_block_param(next, ty);
+                        args.push(root);
+                        passed.insert(root, p);
+                        p
+                    }
+                };
+                if negs == 0 {
+                    *x = param;
+                } else {
+                    redo.push((id, slot, param, negs));
                 }
             }
         }
@@ -254,7 +278,28 @@ impl FnTx<'_, '_, '_> {
         self.b.ins().jump(next, &again);
         self.b.seal_block(next);
         self.b.switch_to_block(next);
+        for (id, slot, param, negs) in redo {
+            let mut v = param;
+            for _ in 0..negs {
+                v = self.b.ins().fneg(v);
+            }
+            if let Some(x) = vecs.held_mut(id).get_mut(slot) {
+                *x = v;
+            }
+        }
         true
+    }
+
+    /// The operand of `v` if `v` is a negation (`fneg`).
+    fn negated(&self, v: Value) -> Option<Value> {
+        let inst = self.b.func.dfg.value_def(v).inst()?;
+        match self.b.func.dfg.insts[inst] {
+            InstructionData::Unary {
+                opcode: Opcode::Fneg,
+                arg,
+            } => Some(arg),
+            _ => None,
+        }
     }
 
     /// One step of [`FnTx::simd_body`].
