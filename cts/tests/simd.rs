@@ -954,6 +954,77 @@ fn negation_across_a_cut() {
     }
 }
 
+/// Host values of kernel `shifts` for one work-item's `x`, `y` and the argument `s` (OpenCL
+/// takes shift and rotate amounts modulo 32).
+fn shifts_ref(x: [u32; 4], y: [u32; 4], s: u32) -> [[u32; 4]; 12] {
+    let map = |f: &dyn Fn(usize) -> u32| -> [u32; 4] { std::array::from_fn(f) };
+    let funnel = |hi: [u32; 4], lo: [u32; 4], s: u32| -> [u32; 4] {
+        let sh = 8 * s;
+        map(&|c| {
+            if sh == 0 {
+                lo[c]
+            } else {
+                (lo[c] >> (sh % 32)) | (hi[c] << ((32 - sh) % 32))
+            }
+        })
+    };
+    let xor = |a: [u32; 4], b: [u32; 4]| map(&|c| a[c] ^ b[c]);
+    let (f1, f2, f3, f0) = (funnel(x, y, 1), funnel(y, x, 2), funnel(x, y, 3), funnel(x, y, 0));
+    [
+        map(&|c| x[c].rotate_left(13)),
+        map(&|c| x[c].rotate_left(45 % 32)),
+        map(&|c| y[c].rotate_left(s % 32)),
+        map(&|c| x[c].rotate_left([1, 8, 31, 32][c] % 32)),
+        map(&|c| x[c].rotate_left(y[c] % 32)),
+        xor(f1, f2),
+        map(&|c| f3[c].wrapping_add(f0[c])),
+        funnel(x, y, s & 3),
+        map(&|c| (x[c] << (40 % 32)) | (y[c] >> (s % 32))),
+        map(&|c| (x[c] << ([3, 35, 0, 31][c] % 32)) ^ (y[c] >> ([31, 1, 64, 17][c] % 32))),
+        map(&|c| (x[c] << (y[c] % 32)) ^ (x[c] >> (y[c] % 32))),
+        map(&|c| ((x[c] as i32 >> (s % 32)) ^ (y[c] as i32 >> ([3, 33, 0, 31][c] % 32))) as u32),
+    ]
+}
+
+#[test]
+fn shifts_and_rotates_by_splats_and_lanes() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("simd.cl", OPTS);
+    let n = 203usize;
+    let mut rng = Rng::new(37);
+    let mut w: Vec<u32> = (0..8 * n).map(|_| rng.next_u64() as u32).collect();
+    // Some amounts (y, read as amounts) of 0, 31, 32 and more.
+    for (k, v) in [0u32, 31, 32, 33, 64, 0xffff_ffff].iter().enumerate() {
+        w[4 + k] = *v;
+    }
+    let bw = ctx.buffer_from(as_bytes(&w));
+    let k = p.kernel("shifts");
+    for s in [37u32, 32, 4] {
+        for (off, global, local) in launches(n) {
+            let o = ctx.buffer(192 * n);
+            k.arg_mem(0, &bw);
+            k.arg_mem(1, &o);
+            k.arg(2, &s);
+            q.run(&k, &off, &global, &local);
+            let got = from_bytes::<u32>(&q.read(&o, 0, 192 * n));
+            let start = off.first().copied().unwrap_or(0);
+            for i in start..start + global[0] {
+                let x = std::array::from_fn(|c| w[8 * i + c]);
+                let y = std::array::from_fn(|c| w[8 * i + 4 + c]);
+                for (j, want) in shifts_ref(x, y, s).iter().enumerate() {
+                    let at = 48 * i + 4 * j;
+                    assert_eq!(
+                        &got[at..at + 4],
+                        want,
+                        "shifts s = {s} {local:?}: out[{j}] of work-item {i} (x {x:x?}, y {y:x?})"
+                    );
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn built_in_calls() {
     let ctx = Context::new();
@@ -995,7 +1066,7 @@ fn built_in_calls() {
     }
 }
 
-const VECTORIZED: [&str; 29] = [
+const VECTORIZED: [&str; 30] = [
     "cas_long",
     "v_float4",
     "v_uint4",
@@ -1025,6 +1096,7 @@ const VECTORIZED: [&str; 29] = [
     "cmp_select",
     "chains",
     "fneg_cut",
+    "shifts",
 ];
 
 #[test]

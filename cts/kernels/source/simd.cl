@@ -430,3 +430,30 @@ kernel void fneg_cut(global const float *a, global const float *b, global int *o
     o[3 * i + 1] = as_int(mad(x, t, s2));
     o[3 * i + 2] = (int)h;
 }
+
+// Shifts and rotates of uint4 values (one register per component in the vector loop) by
+// amounts that are splats (constants, a kernel argument), computed from constants (the
+// funnel shifts of `funnel`, which compilers turn into `fshl`/`fshr` with `32 - n` amounts),
+// per-component constants, or each work-item's own; amounts of 32 and more are taken modulo
+// 32, as OpenCL's shifts and rotate take them.
+inline uint4 funnel(uint4 hi, uint4 lo, uint s) {
+    uint sh = 8u * s;
+    return sh == 0u ? lo : (lo >> sh) | (hi << (32u - sh));
+}
+kernel void shifts(global const uint4 *in, global uint4 *o, uint s) {
+    size_t i = get_global_id(0);
+    uint4 x = in[2 * i], y = in[2 * i + 1];
+    global uint4 *out = o + 12 * i;
+    out[0] = rotate(x, (uint4)(13u));
+    out[1] = rotate(x, (uint4)(45u));
+    out[2] = rotate(y, (uint4)(s));
+    out[3] = rotate(x, (uint4)(1u, 8u, 31u, 32u));
+    out[4] = rotate(x, y);
+    out[5] = funnel(x, y, 1u) ^ funnel(y, x, 2u);
+    out[6] = funnel(x, y, 3u) + funnel(x, y, 0u);
+    out[7] = funnel(x, y, s & 3u);
+    out[8] = (x << (uint4)(40u)) | (y >> (uint4)(s));
+    out[9] = (x << (uint4)(3u, 35u, 0u, 31u)) ^ (y >> (uint4)(31u, 1u, 64u, 17u));
+    out[10] = (x << (y & (uint4)(31u))) ^ (x >> y);
+    out[11] = as_uint4(as_int4(x) >> (int4)(s)) ^ as_uint4(as_int4(y) >> (int4)(3, 33, 0, 31));
+}

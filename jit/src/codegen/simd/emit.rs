@@ -1,7 +1,7 @@
 //! The vector body's code: the plan's steps translated into the vector loop's block.
 
 use super::plan::{base_name, ext_name, is_compare};
-use super::{rep, Class, Guard, Plan, Rep, Step, LANES};
+use super::{fold, rep, Class, Guard, Plan, Rep, Step, LANES};
 use crate::codegen::arith::{float_cc, int_cc};
 use crate::codegen::layout::Id;
 use crate::codegen::state::{op_id, op_lit, result, FnTx, R};
@@ -288,6 +288,23 @@ impl FnTx<'_, '_, '_> {
             }
         }
         true
+    }
+
+    /// Vector `x` shifted (`op`: a SPIR-V shift) by scalar `n`, modulo the lane width; by an
+    /// immediate when `n` follows from constants ([`fold`]), not from a register.
+    fn shift_by(&mut self, op: Op, x: Value, n: Value) -> Value {
+        let n = match fold::const_int(&self.b.func.dfg, n) {
+            Some(k) => {
+                let bits = u64::from(self.b.func.dfg.value_type(x).lane_bits());
+                self.b.ins().iconst(types::I32, (k % bits) as i64)
+            }
+            None => n,
+        };
+        match op {
+            Op::ShiftLeftLogical => self.b.ins().ishl(x, n),
+            Op::ShiftRightLogical => self.b.ins().ushr(x, n),
+            _ => self.b.ins().sshr(x, n),
+        }
     }
 
     /// The operand of `v` if `v` is a negation (`fneg`).
@@ -1317,6 +1334,19 @@ impl FnTx<'_, '_, '_> {
             "rotate" => {
                 // By a uniform scalar amount (modulo 32): the two shifts mask it.
                 let (x, n) = (arg(0)?, arg(1)?);
+                if let Some(k) = fold::const_int(&self.b.func.dfg, n) {
+                    // By a constant: two shifts by immediates (none by 0).
+                    let m = (k % 32) as i64;
+                    if m == 0 {
+                        return Ok(x);
+                    }
+                    let (l, r) = (
+                        self.b.ins().iconst(types::I32, m),
+                        self.b.ins().iconst(types::I32, 32 - m),
+                    );
+                    let (hi, lo) = (self.b.ins().ishl(x, l), self.b.ins().ushr(x, r));
+                    return Ok(self.b.ins().bor(hi, lo));
+                }
                 let m = self.b.ins().band_imm_s(n, 31);
                 let l = self.b.ins().ishl(x, m);
                 let t = self.b.func.dfg.value_type(m);
@@ -1967,11 +1997,7 @@ impl FnTx<'_, '_, '_> {
                     Op::ConvertUToF => self.b.ins().fcvt_from_uint(vt, a),
                     Op::ShiftLeftLogical | Op::ShiftRightLogical | Op::ShiftRightArithmetic => {
                         let n = self.val1(op_id(inst, 1)?)?;
-                        match op {
-                            Op::ShiftLeftLogical => self.b.ins().ishl(a, n),
-                            Op::ShiftRightLogical => self.b.ins().ushr(a, n),
-                            _ => self.b.ins().sshr(a, n),
-                        }
+                        self.shift_by(op, a, n)
                     }
                     _ => {
                         let b = self.lanes(op_id(inst, 1)?, plan, vecs)?;
@@ -2092,14 +2118,7 @@ impl FnTx<'_, '_, '_> {
                 if amt.len() == 1 {
                     amt = vec![amt[0]; n];
                 }
-                a.iter()
-                    .zip(amt)
-                    .map(|(x, m)| match op {
-                        Op::ShiftLeftLogical => self.b.ins().ishl(*x, m),
-                        Op::ShiftRightLogical => self.b.ins().ushr(*x, m),
-                        _ => self.b.ins().sshr(*x, m),
-                    })
-                    .collect()
+                a.iter().zip(amt).map(|(x, m)| self.shift_by(op, *x, m)).collect()
             }
             Op::FNegate | Op::SNegate | Op::Not | Op::Bitcast | Op::ConvertSToF | Op::ConvertUToF => {
                 let a = self.comps(op_id(inst, 0)?, plan, vecs)?;

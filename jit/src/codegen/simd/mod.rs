@@ -76,6 +76,7 @@
 mod cfg;
 mod chains;
 mod emit;
+mod fold;
 mod image;
 mod plan;
 
