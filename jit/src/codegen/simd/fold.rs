@@ -127,7 +127,7 @@ fn scalar(dfg: &DataFlowGraph, v: Value, depth: u32) -> Option<u64> {
             opcode: Opcode::Extractlane,
             arg,
             imm,
-        } => lane(dfg, arg, u32::from(u8::from(imm)), d),
+        } => lane(dfg, arg, u32::from(imm), d),
         _ => None,
     }
 }
@@ -161,7 +161,7 @@ fn lane(dfg: &DataFlowGraph, v: Value, l: u32, depth: u32) -> Option<u64> {
             args,
             imm,
         } => {
-            if u32::from(u8::from(imm)) == l {
+            if u32::from(imm) == l {
                 scalar(dfg, args[1], d).map(|x| trunc(x, bits))
             } else {
                 lane(dfg, args[0], l, d)
