@@ -811,6 +811,220 @@ fn float4_and_uint4_values() {
     }
 }
 
+/// The host's rounds of kernel `chains` for work-item `i`: its two uint4 outputs and its float4.
+fn chains_ref(w_in: &[u32], i: usize, n: u32) -> ([u32; 8], [f32; 4]) {
+    let v = |k: usize| -> [u32; 4] { std::array::from_fn(|c| w_in[16 * i + 4 * k + c]) };
+    let map2 =
+        |x: [u32; 4], y: [u32; 4], f: fn(u32, u32) -> u32| -> [u32; 4] { std::array::from_fn(|c| f(x[c], y[c])) };
+    let xor = |x, y| map2(x, y, |p, q| p ^ q);
+    let add = |x, y| map2(x, y, |p: u32, q| p.wrapping_add(q));
+    let mut w = [[0u32; 4]; 8];
+    for (k, wk) in w.iter_mut().enumerate().take(4) {
+        *wk = v(k);
+    }
+    w[4] = xor(w[0], w[1]);
+    w[5] = xor(w[1], w[2]);
+    w[6] = xor(w[2], w[3]);
+    w[7] = xor(w[3], w[0]);
+    let (mut a, mut b, mut c, mut d) = (xor(w[0], w[2]), w[1], add(w[2], [i as u32; 4]), w[3]);
+    let mut f: [f32; 4] = std::array::from_fn(|c| (w[0][c] & 1023) as f32);
+    let order: Vec<u32> = (0..8).chain(0..8).chain((0..8).rev()).collect();
+    for _ in 0..n + (i % 3) as u32 {
+        for &r in &order {
+            let bs: [u32; 4] = std::array::from_fn(|k| (d[k] & !b[k]) | (c[k] & b[k]));
+            let x = add(add(add(a, bs), w[r as usize]), [(r + 1).wrapping_mul(0x9e37_79b9); 4]);
+            a = d;
+            d = c;
+            c = b;
+            b = std::array::from_fn(|k| b[k].wrapping_add(x[k].rotate_left((r * 5) % 31 + 1)));
+            let m = 0.5f32 + r as f32 * 0.01f32;
+            f = std::array::from_fn(|k| f[k] * m + (b[k] & 255) as f32 * 0.25f32);
+        }
+        w[0] = add(w[0], a);
+        w[5] = xor(w[5], [b[1], b[2], b[3], b[0]]);
+    }
+    let (o0, o1) = (xor(a, c), add(b, d));
+    let mut o = [0u32; 8];
+    o[..4].copy_from_slice(&o0);
+    o[4..].copy_from_slice(&o1);
+    (o, f)
+}
+
+#[test]
+fn long_chains_cut_into_blocks() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("simd.cl", OPTS);
+    let n = 203usize;
+    let trips = 3u32;
+    let mut rng = Rng::new(29);
+    let w: Vec<u32> = (0..16 * n).map(|_| rng.next_u64() as u32).collect();
+    let bw = ctx.buffer_from(as_bytes(&w));
+    let k = p.kernel("chains");
+    for (off, global, local) in launches(n) {
+        let (o, of) = (ctx.buffer(32 * n), ctx.buffer(16 * n));
+        k.arg_mem(0, &bw);
+        k.arg_mem(1, &o);
+        k.arg_mem(2, &of);
+        k.arg(3, &trips);
+        q.run(&k, &off, &global, &local);
+        let go = from_bytes::<u32>(&q.read(&o, 0, 32 * n));
+        let gf = read_f32(&q, &of, 4 * n);
+        let start = off.first().copied().unwrap_or(0);
+        for i in start..start + global[0] {
+            let (wo, wf) = chains_ref(&w, i, trips);
+            assert_eq!(
+                &go[8 * i..8 * i + 8],
+                &wo,
+                "chains {local:?}: uint4 outputs of work-item {i}"
+            );
+            for c in 0..4 {
+                assert!(
+                    same(gf[4 * i + c], wf[c]),
+                    "chains {local:?}: of[{i}].{c} = {} want {}",
+                    gf[4 * i + c],
+                    wf[c]
+                );
+            }
+        }
+    }
+}
+
+/// Host rounds of kernel `fneg_cut`'s `h`.
+fn fneg_cut_h(x: f32, i: usize) -> u32 {
+    let mut h = x.to_bits() ^ i as u32;
+    for r in 0..36u32 {
+        h = h.rotate_left(r % 7 + 3) ^ h.wrapping_add((r + 1).wrapping_mul(0x9e37_79b9));
+    }
+    h
+}
+
+#[test]
+fn negation_across_a_cut() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("simd.cl", OPTS);
+    let n = 203usize;
+    let mut rng = Rng::new(31);
+    let a = floats(&mut rng, n, -4.0, 4.0);
+    // Every third b a NaN: both signs, payloads, a signaling one.
+    let nans = [0x7fc0_0000u32, 0xffc0_0000, 0x7fc1_2345, 0xffa0_0001, 0x7f80_0001];
+    let b: Vec<f32> = (0..n)
+        .map(|i| {
+            if i % 3 == 1 {
+                f32::from_bits(nans[i / 3 % nans.len()])
+            } else {
+                rng.range_f64(-4.0, 4.0) as f32
+            }
+        })
+        .collect();
+    let (ba, bb) = (ctx.buffer_from(as_bytes(&a)), ctx.buffer_from(as_bytes(&b)));
+    let k = p.kernel("fneg_cut");
+    let s = 1.25f32;
+    for (off, global, local) in launches(n) {
+        let o = ctx.buffer(12 * n);
+        k.arg_mem(0, &ba);
+        k.arg_mem(1, &bb);
+        k.arg_mem(2, &o);
+        k.arg(3, &s);
+        k.arg(4, &s);
+        q.run(&k, &off, &global, &local);
+        let got = from_bytes::<u32>(&q.read(&o, 0, 12 * n));
+        let start = off.first().copied().unwrap_or(0);
+        for i in start..start + global[0] {
+            let (near, far, h) = (got[3 * i], got[3 * i + 1], got[3 * i + 2]);
+            assert_eq!(h, fneg_cut_h(a[i], i), "fneg_cut {local:?}: h of work-item {i}");
+            // The same negated value into the same multiply-add: the same word, NaN sign
+            // included, wherever the vector code was cut.
+            assert_eq!(
+                near,
+                far,
+                "fneg_cut {local:?}: work-item {i}, b = {:#x}",
+                b[i].to_bits()
+            );
+            let (fused, apart) = (a[i].mul_add(-b[i], s), a[i] * -b[i] + s);
+            let g = f32::from_bits(near);
+            assert!(
+                same(g, fused) || same(g, apart),
+                "fneg_cut {local:?}: mad({}, -{}, {s}) = {g} want {fused}",
+                a[i],
+                b[i]
+            );
+        }
+    }
+}
+
+/// Host values of kernel `shifts` for one work-item's `x`, `y` and the argument `s` (OpenCL
+/// takes shift and rotate amounts modulo 32).
+fn shifts_ref(x: [u32; 4], y: [u32; 4], s: u32) -> [[u32; 4]; 12] {
+    let map = |f: &dyn Fn(usize) -> u32| -> [u32; 4] { std::array::from_fn(f) };
+    let funnel = |hi: [u32; 4], lo: [u32; 4], s: u32| -> [u32; 4] {
+        let sh = 8 * s;
+        map(&|c| {
+            if sh == 0 {
+                lo[c]
+            } else {
+                (lo[c] >> (sh % 32)) | (hi[c] << ((32 - sh) % 32))
+            }
+        })
+    };
+    let xor = |a: [u32; 4], b: [u32; 4]| map(&|c| a[c] ^ b[c]);
+    let (f1, f2, f3, f0) = (funnel(x, y, 1), funnel(y, x, 2), funnel(x, y, 3), funnel(x, y, 0));
+    [
+        map(&|c| x[c].rotate_left(13)),
+        map(&|c| x[c].rotate_left(45 % 32)),
+        map(&|c| y[c].rotate_left(s % 32)),
+        map(&|c| x[c].rotate_left([1, 8, 31, 32][c] % 32)),
+        map(&|c| x[c].rotate_left(y[c] % 32)),
+        xor(f1, f2),
+        map(&|c| f3[c].wrapping_add(f0[c])),
+        funnel(x, y, s & 3),
+        map(&|c| (x[c] << (40 % 32)) | (y[c] >> (s % 32))),
+        map(&|c| (x[c] << ([3, 35, 0, 31][c] % 32)) ^ (y[c] >> ([31, 1, 64, 17][c] % 32))),
+        map(&|c| (x[c] << (y[c] % 32)) ^ (x[c] >> (y[c] % 32))),
+        map(&|c| ((x[c] as i32 >> (s % 32)) ^ (y[c] as i32 >> ([3, 33, 0, 31][c] % 32))) as u32),
+    ]
+}
+
+#[test]
+fn shifts_and_rotates_by_splats_and_lanes() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("simd.cl", OPTS);
+    let n = 203usize;
+    let mut rng = Rng::new(37);
+    let mut w: Vec<u32> = (0..8 * n).map(|_| rng.next_u64() as u32).collect();
+    // Some amounts (y, read as amounts) of 0, 31, 32 and more.
+    for (k, v) in [0u32, 31, 32, 33, 64, 0xffff_ffff].iter().enumerate() {
+        w[4 + k] = *v;
+    }
+    let bw = ctx.buffer_from(as_bytes(&w));
+    let k = p.kernel("shifts");
+    for s in [37u32, 32, 4] {
+        for (off, global, local) in launches(n) {
+            let o = ctx.buffer(192 * n);
+            k.arg_mem(0, &bw);
+            k.arg_mem(1, &o);
+            k.arg(2, &s);
+            q.run(&k, &off, &global, &local);
+            let got = from_bytes::<u32>(&q.read(&o, 0, 192 * n));
+            let start = off.first().copied().unwrap_or(0);
+            for i in start..start + global[0] {
+                let x = std::array::from_fn(|c| w[8 * i + c]);
+                let y = std::array::from_fn(|c| w[8 * i + 4 + c]);
+                for (j, want) in shifts_ref(x, y, s).iter().enumerate() {
+                    let at = 48 * i + 4 * j;
+                    assert_eq!(
+                        &got[at..at + 4],
+                        want,
+                        "shifts s = {s} {local:?}: out[{j}] of work-item {i} (x {x:x?}, y {y:x?})"
+                    );
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn built_in_calls() {
     let ctx = Context::new();
@@ -852,7 +1066,7 @@ fn built_in_calls() {
     }
 }
 
-const VECTORIZED: [&str; 27] = [
+const VECTORIZED: [&str; 30] = [
     "cas_long",
     "v_float4",
     "v_uint4",
@@ -880,6 +1094,9 @@ const VECTORIZED: [&str; 27] = [
     "linear",
     "to_float",
     "cmp_select",
+    "chains",
+    "fneg_cut",
+    "shifts",
 ];
 
 #[test]
@@ -1148,6 +1365,13 @@ fn every_kernel_gets_the_vector_loop() {
                 .join("\n")
         );
     }
+    // The long chains of `chains` were cut into blocks (`simd/chains.rs`).
+    let after = stderr.split("== kernel chains: vector loop yes").nth(1).unwrap_or("");
+    let own = after.split("== kernel").next().unwrap_or("");
+    assert!(
+        own.contains("vector code cut"),
+        "kernel chains: its vector code was not cut for its dependency chains"
+    );
     for (k, region) in VECTOR_REGIONS {
         assert!(
             stderr.contains(&format!("== kernel {k}: region {region} vector loop yes")),

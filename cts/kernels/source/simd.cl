@@ -376,3 +376,84 @@ kernel void cas_ulong_local(volatile global ulong *acc, global ulong *old, globa
     barrier(CLK_LOCAL_MEM_FENCE);
     if (get_local_id(0) == 0) atom_add(&acc[get_group_id(0)], *tmp);
 }
+
+// Long dependency chains on uint4 and float4 values (the hash benchmark's shape): 24 unrolled
+// rounds per trip of a loop whose trip count differs between work-items (so it runs under an
+// execution mask). The vector code is cut into blocks every so many instructions so that the
+// chains of the four components interleave; the values passed across a cut are the same
+// values, and the results must match the host's rounds bit for bit.
+#pragma OPENCL FP_CONTRACT OFF
+#define CH_ROUND(r)                                                                           \
+    {                                                                                         \
+        uint4 x = a + bitselect(d, c, b) + w##r + (uint4)((r + 1) * 0x9e3779b9u);             \
+        a = d;                                                                                \
+        d = c;                                                                                \
+        c = b;                                                                                \
+        b = b + rotate(x, (uint4)((r * 5) % 31 + 1));                                         \
+        f = f * (float4)(0.5f + r * 0.01f) + convert_float4(b & (uint4)(255u)) * (float4)(0.25f); \
+    }
+kernel void chains(global const uint4 *in, global uint4 *o, global float4 *of, uint n) {
+    size_t i = get_global_id(0);
+    uint4 w0 = in[4 * i], w1 = in[4 * i + 1], w2 = in[4 * i + 2], w3 = in[4 * i + 3];
+    uint4 w4 = w0 ^ w1, w5 = w1 ^ w2, w6 = w2 ^ w3, w7 = w3 ^ w0;
+    uint4 a = w0 ^ w2, b = w1, c = w2 + (uint4)((uint)i), d = w3;
+    float4 f = convert_float4(w0 & (uint4)(1023u));
+    for (uint it = 0; it < n + (uint)(i % 3); it++) {
+        CH_ROUND(0) CH_ROUND(1) CH_ROUND(2) CH_ROUND(3) CH_ROUND(4) CH_ROUND(5) CH_ROUND(6) CH_ROUND(7)
+        CH_ROUND(0) CH_ROUND(1) CH_ROUND(2) CH_ROUND(3) CH_ROUND(4) CH_ROUND(5) CH_ROUND(6) CH_ROUND(7)
+        CH_ROUND(7) CH_ROUND(6) CH_ROUND(5) CH_ROUND(4) CH_ROUND(3) CH_ROUND(2) CH_ROUND(1) CH_ROUND(0)
+        w0 += a;
+        w5 ^= b.yzwx;
+    }
+    o[2 * i] = a ^ c;
+    o[2 * i + 1] = b + d;
+    of[i] = f;
+}
+
+// A negated value (`t`) read by a multiply-add right away and again after more straight-line
+// code than a cut's stride (`near` and `far`). Cranelift's instruction selection folds a
+// negation into the multiply-add it feeds (`vfnmadd`), which does not flip the sign of a NaN
+// coming through it as the negation alone does; a cut between the negation and its use must
+// not hide the negation from that fold, or the two words differ for a NaN `b[i]`.
+#define FN_ROUND(r) h = rotate(h, (uint)(r % 7 + 3)) ^ (h + (uint)(r + 1) * 0x9e3779b9u);
+kernel void fneg_cut(global const float *a, global const float *b, global int *o, float s, float s2) {
+    size_t i = get_global_id(0);
+    float x = a[i], t = -b[i];
+    int near = as_int(mad(x, t, s));
+    uint h = as_uint(x) ^ (uint)i;
+    FN_ROUND(0) FN_ROUND(1) FN_ROUND(2) FN_ROUND(3) FN_ROUND(4) FN_ROUND(5) FN_ROUND(6) FN_ROUND(7)
+    FN_ROUND(8) FN_ROUND(9) FN_ROUND(10) FN_ROUND(11) FN_ROUND(12) FN_ROUND(13) FN_ROUND(14)
+    FN_ROUND(15) FN_ROUND(16) FN_ROUND(17) FN_ROUND(18) FN_ROUND(19) FN_ROUND(20) FN_ROUND(21)
+    FN_ROUND(22) FN_ROUND(23) FN_ROUND(24) FN_ROUND(25) FN_ROUND(26) FN_ROUND(27) FN_ROUND(28)
+    FN_ROUND(29) FN_ROUND(30) FN_ROUND(31) FN_ROUND(32) FN_ROUND(33) FN_ROUND(34) FN_ROUND(35)
+    o[3 * i] = near;
+    o[3 * i + 1] = as_int(mad(x, t, s2));
+    o[3 * i + 2] = (int)h;
+}
+
+// Shifts and rotates of uint4 values (one register per component in the vector loop) by
+// amounts that are splats (constants, a kernel argument), computed from constants (the
+// funnel shifts of `funnel`, which compilers turn into `fshl`/`fshr` with `32 - n` amounts),
+// per-component constants, or each work-item's own; amounts of 32 and more are taken modulo
+// 32, as OpenCL's shifts and rotate take them.
+inline uint4 funnel(uint4 hi, uint4 lo, uint s) {
+    uint sh = 8u * s;
+    return sh == 0u ? lo : (lo >> sh) | (hi << (32u - sh));
+}
+kernel void shifts(global const uint4 *in, global uint4 *o, uint s) {
+    size_t i = get_global_id(0);
+    uint4 x = in[2 * i], y = in[2 * i + 1];
+    global uint4 *out = o + 12 * i;
+    out[0] = rotate(x, (uint4)(13u));
+    out[1] = rotate(x, (uint4)(45u));
+    out[2] = rotate(y, (uint4)(s));
+    out[3] = rotate(x, (uint4)(1u, 8u, 31u, 32u));
+    out[4] = rotate(x, y);
+    out[5] = funnel(x, y, 1u) ^ funnel(y, x, 2u);
+    out[6] = funnel(x, y, 3u) + funnel(x, y, 0u);
+    out[7] = funnel(x, y, s & 3u);
+    out[8] = (x << (uint4)(40u)) | (y >> (uint4)(s));
+    out[9] = (x << (uint4)(3u, 35u, 0u, 31u)) ^ (y >> (uint4)(31u, 1u, 64u, 17u));
+    out[10] = (x << (y & (uint4)(31u))) ^ (x >> y);
+    out[11] = as_uint4(as_int4(x) >> (int4)(s)) ^ as_uint4(as_int4(y) >> (int4)(3, 33, 0, 31));
+}

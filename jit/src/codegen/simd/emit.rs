@@ -1,7 +1,7 @@
 //! The vector body's code: the plan's steps translated into the vector loop's block.
 
 use super::plan::{base_name, ext_name, is_compare};
-use super::{rep, Class, Guard, Plan, Rep, Step, LANES};
+use super::{fold, rep, Class, Guard, Plan, Rep, Step, LANES};
 use crate::codegen::arith::{float_cc, int_cc};
 use crate::codegen::layout::Id;
 use crate::codegen::state::{op_id, op_lit, result, FnTx, R};
@@ -100,6 +100,24 @@ impl Vecs {
         }
     }
 
+    /// Whether `id` has lanes here.
+    fn holds(&self, id: Id) -> bool {
+        self.v.contains_key(&id) || self.q.contains_key(&id) || self.s.contains_key(&id)
+    }
+
+    /// The values holding `id`'s lanes, to replace in place (none if it has none here).
+    fn held_mut(&mut self, id: Id) -> &mut [Value] {
+        if let Some(v) = self.v.get_mut(&id) {
+            std::slice::from_mut(v)
+        } else if let Some(q) = self.q.get_mut(&id) {
+            &mut q[..]
+        } else if let Some(s) = self.s.get_mut(&id) {
+            &mut s[..]
+        } else {
+            &mut []
+        }
+    }
+
     /// Puts back what [`Vecs::take`] gave for a value held as `rep`.
     fn put(&mut self, id: Id, rep: Rep, vals: &[Value]) {
         match rep {
@@ -166,21 +184,184 @@ impl FnTx<'_, '_, '_> {
         let mut vecs = inputs;
         let mut branch: Option<Branch> = None;
         let mut looping: Option<Loop> = None;
+        let mut chains = super::chains::Chains::new(plan, self.b.func.dfg.num_insts());
         for (k, (inst, step)) in plan.steps.iter().enumerate() {
-            match *step {
+            if let Some(live) = chains.due(k, self.b.func.dfg.num_insts()) {
+                chains.cuts += usize::from(self.chain_cut(&live, &mut vecs));
+            }
+            if let Some(r) = inst.result_id.filter(|r| vecs.holds(*r)) {
+                // (Before the step: a value of an earlier step redefined here is fresh again.)
+                chains.fresh.retain(|x| *x != r);
+            }
+            self.simd_step(
+                k,
+                inst,
+                *step,
+                plan,
+                &mut vecs,
+                &mut branch,
+                &mut looping,
+                bail,
+                bail_args,
+                cut,
+            )?;
+            if let Some(r) = inst.result_id.filter(|r| vecs.holds(*r)) {
+                chains.fresh.push(r);
+            }
+            if !matches!(
+                step,
+                Step::Scalar
+                    | Step::ScalarGuarded(_)
+                    | Step::Builtin
+                    | Step::Vector
+                    | Step::CaseEq
+                    | Step::Private
+                    | Step::Lanes
+                    | Step::Deferred
+            ) {
+                // A branch, a loop or a merge: values defined before may not dominate what
+                // follows (an arm's), so only the stretch from here on is passed at cuts.
+                chains.fresh.clear();
+            }
+        }
+        // With CLIFT_DUMP_CODE (debugging aid), say where the code was cut.
+        if chains.cuts > 0 && std::env::var_os("CLIFT_DUMP_CODE").is_some() {
+            eprintln!("   vector code cut {} times for its dependency chains", chains.cuts);
+        }
+        Ok(vecs)
+    }
+
+    /// Ends the current block with a branch to a new one that takes the vector values of `ids`
+    /// as parameters, and goes on there with them (see [`super::chains`]). The new block has a
+    /// second way in, never taken (the function's first argument, a pointer, is not null),
+    /// passing the same values again (`x | x`): a block whose parameters all come from one
+    /// branch would have them replaced by the values before the optimizer runs.
+    fn chain_cut(&mut self, ids: &[Id], vecs: &mut Vecs) -> bool {
+        let Some(entry) = self.b.func.layout.entry_block() else {
+            return false;
+        };
+        let Some(&p0) = self.b.func.dfg.block_params(entry).first() else {
+            return false;
+        };
+        let mut args = Vec::new();
+        let next = self.b.create_block();
+        // A negation is passed as its operand and done again after the cut (`redo`): the
+        // instruction selector folds a negation into the multiply-add that reads it
+        // (`vfnmadd`, which leaves a NaN's sign as it was), so hiding it behind a parameter
+        // would change the sign of a NaN coming through (the scalar loop's code keeps the fold).
+        let mut passed: HashMap<Value, Value> = HashMap::new();
+        let mut redo: Vec<(Id, usize, Value, u32)> = Vec::new();
+        for &id in ids {
+            for (slot, x) in vecs.held_mut(id).iter_mut().enumerate() {
+                let ty = self.b.func.dfg.value_type(*x);
+                if !ty.is_vector() {
+                    continue;
+                }
+                let (mut root, mut negs) = (*x, 0u32);
+                while let Some(inner) = self.negated(root) {
+                    root = inner;
+                    negs += 1;
+                }
+                let param = match passed.get(&root) {
+                    Some(p) => *p,
+                    None => {
+                        let p = self.b.append_block_param(next, ty);
+                        args.push(root);
+                        passed.insert(root, p);
+                        p
+                    }
+                };
+                if negs == 0 {
+                    *x = param;
+                } else {
+                    redo.push((id, slot, param, negs));
+                }
+            }
+        }
+        if args.is_empty() {
+            return false;
+        }
+        let dead = self.b.create_block();
+        let null = self.b.ins().icmp_imm_u(IntCC::Equal, p0, 0);
+        let taken: Vec<BlockArg> = args.iter().map(|x| BlockArg::Value(*x)).collect();
+        self.b.ins().brif(null, dead, &[], next, &taken);
+        self.b.seal_block(dead);
+        self.b.switch_to_block(dead);
+        let again: Vec<BlockArg> = args.iter().map(|x| BlockArg::Value(self.b.ins().bor(*x, *x))).collect();
+        self.b.ins().jump(next, &again);
+        self.b.seal_block(next);
+        self.b.switch_to_block(next);
+        for (id, slot, param, negs) in redo {
+            let mut v = param;
+            for _ in 0..negs {
+                v = self.b.ins().fneg(v);
+            }
+            if let Some(x) = vecs.held_mut(id).get_mut(slot) {
+                *x = v;
+            }
+        }
+        true
+    }
+
+    /// Vector `x` shifted (`op`: a SPIR-V shift) by scalar `n`, modulo the lane width; by an
+    /// immediate when `n` follows from constants ([`fold`]), not from a register.
+    fn shift_by(&mut self, op: Op, x: Value, n: Value) -> Value {
+        let n = match fold::const_int(&self.b.func.dfg, n) {
+            Some(k) => {
+                let bits = u64::from(self.b.func.dfg.value_type(x).lane_bits());
+                self.b.ins().iconst(types::I32, (k % bits) as i64)
+            }
+            None => n,
+        };
+        match op {
+            Op::ShiftLeftLogical => self.b.ins().ishl(x, n),
+            Op::ShiftRightLogical => self.b.ins().ushr(x, n),
+            _ => self.b.ins().sshr(x, n),
+        }
+    }
+
+    /// The operand of `v` if `v` is a negation (`fneg`).
+    fn negated(&self, v: Value) -> Option<Value> {
+        let inst = self.b.func.dfg.value_def(v).inst()?;
+        match self.b.func.dfg.insts[inst] {
+            InstructionData::Unary {
+                opcode: Opcode::Fneg,
+                arg,
+            } => Some(arg),
+            _ => None,
+        }
+    }
+
+    /// One step of [`FnTx::simd_body`].
+    #[allow(clippy::too_many_arguments)]
+    fn simd_step(
+        &mut self,
+        k: usize,
+        inst: &Instruction,
+        step: Step,
+        plan: &Plan,
+        vecs: &mut Vecs,
+        branch: &mut Option<Branch>,
+        looping: &mut Option<Loop>,
+        bail: Block,
+        bail_args: &[BlockArg],
+        cut: Option<&RowCut>,
+    ) -> R {
+        {
+            match step {
                 Step::Deferred | Step::Phi | Step::Yield | Step::LoopPhi | Step::LoopExitPhi => {}
                 Step::LoopHead { negate, masked } => {
-                    let mut lp = self.open_loop(plan, k, masked, &vecs)?;
+                    let mut lp = self.open_loop(plan, k, masked, vecs)?;
                     match (op_id(inst, 2), masked) {
                         (Err(_), false) => {
                             self.b.ins().jump(lp.head, &[]);
                         }
                         (Ok(c), false) => {
-                            self.all_or_none_branch(c, negate, [lp.head, lp.exit], plan, &vecs, bail, bail_args)?
+                            self.all_or_none_branch(c, negate, [lp.head, lp.exit], plan, vecs, bail, bail_args)?
                         }
                         (guard, true) => {
                             // The work-items that enter run the loop under a mask of their own.
-                            let all = self.exec_mask(&vecs);
+                            let all = self.exec_mask(vecs);
                             let var = self.b.declare_var(types::I32X4);
                             lp.outer = vecs.exec.replace(var);
                             match guard {
@@ -189,7 +370,7 @@ impl FnTx<'_, '_, '_> {
                                     self.b.ins().jump(lp.head, &[]);
                                 }
                                 Ok(c) => {
-                                    let m = self.mask(c, negate, plan, &vecs)?;
+                                    let m = self.mask(c, negate, plan, vecs)?;
                                     let e = self.b.ins().band(all, m);
                                     self.b.def_var(var, e);
                                     let any = self.b.ins().vany_true(e);
@@ -199,8 +380,8 @@ impl FnTx<'_, '_, '_> {
                         }
                     }
                     self.b.switch_to_block(lp.head);
-                    self.use_phis(&lp.phis, &mut vecs);
-                    looping = Some(lp);
+                    self.use_phis(&lp.phis, vecs);
+                    *looping = Some(lp);
                 }
                 Step::LoopExit { negate } => {
                     let lp = looping
@@ -213,10 +394,10 @@ impl FnTx<'_, '_, '_> {
                     match vecs.exec {
                         Some(var) => {
                             // The lanes for which it holds leave with their values.
-                            let leave = self.mask(c, negate, plan, &vecs)?;
+                            let leave = self.mask(c, negate, plan, vecs)?;
                             let cur = self.b.use_var(var);
                             let leaving = self.b.ins().band(cur, leave);
-                            self.capture_leaving(&exit_phis, at, leaving, plan, &vecs)?;
+                            self.capture_leaving(&exit_phis, at, leaving, plan, vecs)?;
                             let stay = self.b.ins().band_not(cur, leave);
                             self.b.def_var(var, stay);
                             let any = self.b.ins().vany_true(stay);
@@ -224,8 +405,8 @@ impl FnTx<'_, '_, '_> {
                         }
                         None => {
                             // All four leave, or none does (else they go to the scalar loop).
-                            self.def_phis(&exit_phis, at, plan, &vecs)?;
-                            self.all_or_none_branch(c, negate, [exit, cont], plan, &vecs, bail, bail_args)?;
+                            self.def_phis(&exit_phis, at, plan, vecs)?;
+                            self.all_or_none_branch(c, negate, [exit, cont], plan, vecs, bail, bail_args)?;
                         }
                     }
                     self.b.seal_block(cont);
@@ -235,7 +416,7 @@ impl FnTx<'_, '_, '_> {
                     let lp = looping
                         .take()
                         .ok_or_else(|| self.err(inst, "vector plan: loop end without a head"))?;
-                    self.def_phis(&lp.phis, 1, plan, &vecs)?;
+                    self.def_phis(&lp.phis, 1, plan, vecs)?;
                     let c = op_id(inst, 2)?;
                     let uniform = plan.class.get(&c).is_none_or(|x| *x == Class::Uniform);
                     match vecs.exec {
@@ -248,7 +429,7 @@ impl FnTx<'_, '_, '_> {
                             self.b.seal_block(leave);
                             self.b.switch_to_block(leave);
                             let cur = self.b.use_var(var);
-                            self.capture(&lp.exit_phis, lp.exits, cur, plan, &vecs)?;
+                            self.capture(&lp.exit_phis, lp.exits, cur, plan, vecs)?;
                             self.b.ins().jump(lp.exit, &[]);
                             vecs.exec = lp.outer;
                         }
@@ -256,7 +437,7 @@ impl FnTx<'_, '_, '_> {
                             if plan.monotone.contains_key(&c) {
                                 // Lanes 0 and 3 decide the usual cases: every lane goes round
                                 // again, or every lane leaves; the mask only when they differ.
-                                let (all, none) = self.all_or_none(c, plan, &vecs)?;
+                                let (all, none) = self.all_or_none(c, plan, vecs)?;
                                 let (all, none) = if negate { (none, all) } else { (all, none) };
                                 let (check, leave, mixed) =
                                     (self.b.create_block(), self.b.create_block(), self.b.create_block());
@@ -268,14 +449,14 @@ impl FnTx<'_, '_, '_> {
                                 self.b.seal_block(mixed);
                                 self.b.switch_to_block(leave);
                                 let cur = self.b.use_var(var);
-                                self.capture(&lp.exit_phis, lp.exits, cur, plan, &vecs)?;
+                                self.capture(&lp.exit_phis, lp.exits, cur, plan, vecs)?;
                                 self.b.ins().jump(lp.exit, &[]);
                                 self.b.switch_to_block(mixed);
                             }
-                            let again = self.mask(c, negate, plan, &vecs)?;
+                            let again = self.mask(c, negate, plan, vecs)?;
                             let cur = self.b.use_var(var);
                             let leaving = self.b.ins().band_not(cur, again);
-                            self.capture_leaving(&lp.exit_phis, lp.exits, leaving, plan, &vecs)?;
+                            self.capture_leaving(&lp.exit_phis, lp.exits, leaving, plan, vecs)?;
                             let cont = self.b.ins().band(cur, again);
                             self.b.def_var(var, cont);
                             let any = self.b.ins().vany_true(cont);
@@ -283,23 +464,23 @@ impl FnTx<'_, '_, '_> {
                             vecs.exec = lp.outer;
                         }
                         _ => {
-                            self.def_phis(&lp.exit_phis, lp.exits, plan, &vecs)?;
-                            self.all_or_none_branch(c, negate, [lp.head, lp.exit], plan, &vecs, bail, bail_args)?;
+                            self.def_phis(&lp.exit_phis, lp.exits, plan, vecs)?;
+                            self.all_or_none_branch(c, negate, [lp.head, lp.exit], plan, vecs, bail, bail_args)?;
                         }
                     }
                     self.b.seal_block(lp.head);
                     self.b.seal_block(lp.exit);
                     self.b.switch_to_block(lp.exit);
-                    self.use_phis(&lp.exit_phis, &mut vecs);
+                    self.use_phis(&lp.exit_phis, vecs);
                 }
                 Step::If { negate, masked } => {
                     let c = op_id(inst, 0)?;
-                    let mut br = self.open_branch(plan, k, &vecs)?;
+                    let mut br = self.open_branch(plan, k, vecs)?;
                     let (first, second) = (br.first, br.second);
                     if masked {
                         // Each arm that some lane takes runs under the mask of its lanes.
-                        let outer = self.exec_mask(&vecs);
-                        let m = self.mask(c, negate, plan, &vecs)?;
+                        let outer = self.exec_mask(vecs);
+                        let m = self.mask(c, negate, plan, vecs)?;
                         let t = self.b.ins().band(outer, m);
                         let f = self.b.ins().band_not(outer, m);
                         if br.has_else {
@@ -313,15 +494,15 @@ impl FnTx<'_, '_, '_> {
                         self.b.switch_to_block(first);
                         self.b.def_var(ev, t);
                     } else if let Some(cut) = cut.filter(|cut| cut.step == k) {
-                        self.cut_branch(c, negate, [first, second], cut, plan, &vecs, bail, bail_args)?;
+                        self.cut_branch(c, negate, [first, second], cut, plan, vecs, bail, bail_args)?;
                         self.b.seal_block(first);
                         self.b.switch_to_block(first);
                     } else {
-                        self.all_or_none_branch(c, negate, [first, second], plan, &vecs, bail, bail_args)?;
+                        self.all_or_none_branch(c, negate, [first, second], plan, vecs, bail, bail_args)?;
                         self.b.seal_block(first);
                         self.b.switch_to_block(first);
                     }
-                    branch = Some(br);
+                    *branch = Some(br);
                 }
                 Step::Else => {
                     let br = branch
@@ -331,7 +512,7 @@ impl FnTx<'_, '_, '_> {
                     let phis = br.phis.clone();
                     match br.masked {
                         Some((t, f, ev, _)) => {
-                            self.capture(&phis, 0, t, plan, &vecs)?;
+                            self.capture(&phis, 0, t, plan, vecs)?;
                             let any = self.b.ins().vany_true(f);
                             self.b.ins().brif(any, second, &[], after, &[]);
                             self.b.seal_block(second);
@@ -339,7 +520,7 @@ impl FnTx<'_, '_, '_> {
                             self.b.def_var(ev, f);
                         }
                         None => {
-                            self.def_phis(&phis, 0, plan, &vecs)?;
+                            self.def_phis(&phis, 0, plan, vecs)?;
                             self.b.ins().jump(after, &[]);
                             self.b.seal_block(second);
                             self.b.switch_to_block(second);
@@ -354,15 +535,15 @@ impl FnTx<'_, '_, '_> {
                     match br.masked {
                         Some((t, f, _, outer)) => {
                             let (at, lanes) = if br.has_else { (1, f) } else { (0, t) };
-                            self.capture(&br.phis, at, lanes, plan, &vecs)?;
+                            self.capture(&br.phis, at, lanes, plan, vecs)?;
                             vecs.exec = outer;
                         }
-                        None => self.def_phis(&br.phis, usize::from(br.has_else), plan, &vecs)?,
+                        None => self.def_phis(&br.phis, usize::from(br.has_else), plan, vecs)?,
                     }
                     self.b.ins().jump(br.after, &[]);
                     self.b.seal_block(br.after);
                     self.b.switch_to_block(br.after);
-                    self.use_phis(&br.phis, &mut vecs);
+                    self.use_phis(&br.phis, vecs);
                 }
                 Step::Scalar => self.inst(inst)?,
                 Step::ScalarGuarded(guard) => self.guarded(inst, plan, guard, bail, bail_args)?,
@@ -374,8 +555,8 @@ impl FnTx<'_, '_, '_> {
                         .ok_or_else(|| self.err(inst, "vector plan: builtin not available"))?;
                     self.def(r, ty, v);
                 }
-                Step::Vector => self.simd_inst(inst, plan, &mut vecs)?,
-                Step::CaseEq => self.case_eq(inst, plan, &mut vecs)?,
+                Step::Vector => self.simd_inst(inst, plan, vecs)?,
+                Step::CaseEq => self.case_eq(inst, plan, vecs)?,
                 Step::Private => {
                     // Four copies side by side: lane l's at base + l * size.
                     let (r, ty) = result(inst)?;
@@ -394,10 +575,10 @@ impl FnTx<'_, '_, '_> {
                     self.rb_vector_private(r, a, size as u64);
                     self.def(r, ty, vec![a]);
                 }
-                Step::Lanes => self.by_lanes(inst, plan, &mut vecs)?,
+                Step::Lanes => self.by_lanes(inst, plan, vecs)?,
             }
         }
-        Ok(vecs)
+        Ok(())
     }
 
     /// The values of carried phis where their paths meet: four lanes, or the scalar value.
@@ -1210,6 +1391,19 @@ impl FnTx<'_, '_, '_> {
             "rotate" => {
                 // By a uniform scalar amount (modulo 32): the two shifts mask it.
                 let (x, n) = (arg(0)?, arg(1)?);
+                if let Some(k) = fold::const_int(&self.b.func.dfg, n) {
+                    // By a constant: two shifts by immediates (none by 0).
+                    let m = (k % 32) as i64;
+                    if m == 0 {
+                        return Ok(x);
+                    }
+                    let (l, r) = (
+                        self.b.ins().iconst(types::I32, m),
+                        self.b.ins().iconst(types::I32, 32 - m),
+                    );
+                    let (hi, lo) = (self.b.ins().ishl(x, l), self.b.ins().ushr(x, r));
+                    return Ok(self.b.ins().bor(hi, lo));
+                }
                 let m = self.b.ins().band_imm_s(n, 31);
                 let l = self.b.ins().ishl(x, m);
                 let t = self.b.func.dfg.value_type(m);
@@ -1931,11 +2125,7 @@ impl FnTx<'_, '_, '_> {
                     Op::ConvertUToF => self.b.ins().fcvt_from_uint(vt, a),
                     Op::ShiftLeftLogical | Op::ShiftRightLogical | Op::ShiftRightArithmetic => {
                         let n = self.val1(op_id(inst, 1)?)?;
-                        match op {
-                            Op::ShiftLeftLogical => self.b.ins().ishl(a, n),
-                            Op::ShiftRightLogical => self.b.ins().ushr(a, n),
-                            _ => self.b.ins().sshr(a, n),
-                        }
+                        self.shift_by(op, a, n)
                     }
                     _ => {
                         let b = self.lanes(op_id(inst, 1)?, plan, vecs)?;
@@ -2092,14 +2282,7 @@ impl FnTx<'_, '_, '_> {
                 if amt.len() == 1 {
                     amt = vec![amt[0]; n];
                 }
-                a.iter()
-                    .zip(amt)
-                    .map(|(x, m)| match op {
-                        Op::ShiftLeftLogical => self.b.ins().ishl(*x, m),
-                        Op::ShiftRightLogical => self.b.ins().ushr(*x, m),
-                        _ => self.b.ins().sshr(*x, m),
-                    })
-                    .collect()
+                a.iter().zip(amt).map(|(x, m)| self.shift_by(op, *x, m)).collect()
             }
             Op::FNegate | Op::SNegate | Op::Not | Op::Bitcast | Op::ConvertSToF | Op::ConvertUToF => {
                 let a = self.comps(op_id(inst, 0)?, plan, vecs)?;

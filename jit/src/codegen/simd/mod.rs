@@ -79,7 +79,9 @@
 //! first store, sends the four work-items to the scalar loop when one would.
 
 mod cfg;
+mod chains;
 mod emit;
+mod fold;
 mod image;
 mod plan;
 
