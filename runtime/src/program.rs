@@ -544,14 +544,15 @@ fn native_key(inputs: &[Arc<Vec<u8>>], options: &CompileOptions) -> String {
         .part(format!("{spec:?}").as_bytes())
         .part(
             format!(
-                "{} {} {} {} {:?} {:?} {:?}",
+                "{} {} {} {} {:?} {:?} {:?} {:?}",
                 options.denorms_are_zero,
                 options.fast_relaxed_math,
                 options.opt_level_none,
                 options.robust,
                 std::env::var("CLIFT_BARRIERS").ok(),
                 std::env::var("CLIFT_SIMD").ok(),
-                std::env::var("CLIFT_ROBUST_GROUP").ok()
+                std::env::var("CLIFT_ROBUST_GROUP").ok(),
+                std::env::var("CLIFT_PURE_LOADS").ok()
             )
             .as_bytes(),
         );
