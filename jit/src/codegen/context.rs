@@ -165,6 +165,9 @@ pub(crate) fn define(cx: &mut Ctx, fid: FuncId, ctx: &mut Context, what: &str) -
     if dump {
         ctx.set_disasm(true);
     }
+    if !cx.opts.opt_level_none && super::pure_loads::enabled() {
+        super::pure_loads::mark(&mut ctx.func);
+    }
     let r = cx.jit.define_function(fid, ctx);
     if dump {
         if let Some(cc) = ctx.compiled_code() {
