@@ -8,8 +8,10 @@
 //! The environment variable is read when a program is compiled, so this file holds one test.
 
 use jit::abi::{ArgKind, WorkGroupContext};
-use jit::{compile, CompileOptions, Kernel, Program};
-use std::process::Command;
+use jit::Kernel;
+
+mod support;
+use support::{build_with_env as build, cl_to_spirv, Rng};
 
 enum Arg {
     Ptr(*mut u8),
@@ -53,77 +55,6 @@ fn run(k: &Kernel, args: &[Arg], local: [u64; 2], groups: [u64; 2]) {
             };
             // SAFETY: the buffers hold what the kernel reads and writes for this grid.
             unsafe { k.run_group(block.as_ptr() as *const u8, &ctx) };
-        }
-    }
-}
-
-/// SPIR-V of the OpenCL C file `src` built with `defines` (clang-15 -O2, llvm-spirv-15).
-fn compile_cl(src: &str, defines: &[String], tag: &str) -> Vec<u8> {
-    let dir = std::env::temp_dir().join(format!("clift-pure-loads-{}-{tag}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let bc = dir.join("k.bc");
-    let spv = dir.join("k.spv");
-    let ok = Command::new("clang-15")
-        .args([
-            "-c",
-            "-target",
-            "spir64",
-            "-cl-std=CL1.2",
-            "-O2",
-            "-emit-llvm",
-            "-Xclang",
-        ])
-        .arg("-finclude-default-header")
-        .args(defines)
-        .arg("-o")
-        .arg(&bc)
-        .arg(src)
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(ok, "clang-15 rejected {src} {defines:?}");
-    let ok = Command::new("llvm-spirv-15")
-        .arg(&bc)
-        .arg("-o")
-        .arg(&spv)
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(ok, "llvm-spirv-15 rejected {}", bc.display());
-    let out = std::fs::read(&spv).expect("read the SPIR-V");
-    let _ = std::fs::remove_dir_all(&dir);
-    out
-}
-
-/// Compiles with the environment `env` (name, value) set.
-fn build(spv: &[u8], env: &[(&str, &str)]) -> Program {
-    // SAFETY (set_var): this file holds a single test, so no other thread reads the
-    // environment while it changes.
-    for (k, v) in env {
-        std::env::set_var(k, v);
-    }
-    let m = jit::spirv::parse(spv).expect("parse");
-    let p = compile(&m, &CompileOptions::default());
-    for (k, _) in env {
-        std::env::remove_var(k);
-    }
-    p.unwrap_or_else(|e| panic!("compile ({env:?}): {e}"))
-}
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    /// A float in [-2, 2) with few mantissa bits, or an arbitrary one in [-1, 1).
-    fn float(&mut self) -> f32 {
-        let v = self.next();
-        if v & 1 == 0 {
-            ((v >> 8) % 64) as f32 / 16.0 - 2.0
-        } else {
-            ((v >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0) as f32
         }
     }
 }
@@ -266,7 +197,7 @@ fn gemm(rng: &mut Rng, vw: usize, tm: usize, wg: usize, local: bool) {
 
 #[test]
 fn loads_placed_at_their_uses_keep_results() {
-    if Command::new("clang-15").arg("--version").output().is_err() {
+    if !support::have_clang() {
         eprintln!("clang-15 is not installed: skipped");
         return;
     }
@@ -283,4 +214,13 @@ fn loads_placed_at_their_uses_keep_results() {
     ] {
         gemm(&mut rng, vw, tm, wg, local);
     }
+}
+
+/// SPIR-V of the OpenCL C file `src` built with `defines` (clang-15 -O2, llvm-spirv-15).
+fn compile_cl(src: &str, defines: &[String], tag: &str) -> Vec<u8> {
+    let dir = std::env::temp_dir().join(format!("clift-pure-loads-{}-{tag}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let out = cl_to_spirv(std::path::Path::new(src), defines, &dir, "k");
+    let _ = std::fs::remove_dir_all(&dir);
+    out.unwrap_or_else(|e| panic!("llvm-spirv-15 rejected {src}: {e}"))
 }

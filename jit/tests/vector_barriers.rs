@@ -8,8 +8,10 @@
 //! The environment variables are read when a program is compiled, so this file holds one test.
 
 use jit::abi::{ArgKind, WorkGroupContext};
-use jit::{compile, CompileOptions, Kernel, Program};
-use std::process::Command;
+use jit::Kernel;
+
+mod support;
+use support::{build_with_env as build, cl_to_spirv, Rng};
 
 enum Arg {
     Ptr(*mut u8),
@@ -53,67 +55,6 @@ fn run(k: &Kernel, args: &[Arg], local: u64, groups: u64) {
         };
         // SAFETY: the buffers hold what the kernel reads and writes for `global` work-items.
         unsafe { k.run_group(block.as_ptr() as *const u8, &ctx) };
-    }
-}
-
-fn compile_cl(dir: &std::path::Path) -> Vec<u8> {
-    let src = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/kernels/vector_barriers.cl");
-    let bc = dir.join("vector_barriers.bc");
-    let spv = dir.join("vector_barriers.spv");
-    let ok = Command::new("clang-15")
-        .args([
-            "-c",
-            "-target",
-            "spir64",
-            "-cl-std=CL1.2",
-            "-O2",
-            "-emit-llvm",
-            "-Xclang",
-        ])
-        .arg("-finclude-default-header")
-        .arg("-o")
-        .arg(&bc)
-        .arg(src)
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(ok, "clang-15 rejected {src}");
-    let ok = Command::new("llvm-spirv-15")
-        .arg(&bc)
-        .arg("-o")
-        .arg(&spv)
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(ok, "llvm-spirv-15 rejected {}", bc.display());
-    std::fs::read(&spv).expect("read the SPIR-V")
-}
-
-/// Compiles with the environment `env` (name, value) set.
-fn build(spv: &[u8], env: &[(&str, &str)]) -> Program {
-    // SAFETY (set_var): this file holds a single test, so no other thread reads the
-    // environment while it changes.
-    for (k, v) in env {
-        std::env::set_var(k, v);
-    }
-    let m = jit::spirv::parse(spv).expect("parse");
-    let p = compile(&m, &CompileOptions::default());
-    for (k, _) in env {
-        std::env::remove_var(k);
-    }
-    p.unwrap_or_else(|e| panic!("compile ({env:?}): {e}"))
-}
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    /// A small integer in -range..range.
-    fn small(&mut self, range: i64) -> i64 {
-        (self.next() % (2 * range as u64)) as i64 - range
     }
 }
 
@@ -210,13 +151,15 @@ fn host_small(f: &[f32], ii: &[i32], n: usize, groups: usize, rounds: u32) -> (V
 
 #[test]
 fn vectors_kept_across_barriers_match_the_host() {
-    if Command::new("clang-15").arg("--version").output().is_err() {
+    if !support::have_clang() {
         eprintln!("clang-15 is not installed: skipped");
         return;
     }
     let dir = std::env::temp_dir().join(format!("clift-vector-barriers-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let spv = compile_cl(&dir);
+    let src = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/kernels/vector_barriers.cl");
+    let spv = cl_to_spirv(std::path::Path::new(src), &[], &dir, "vector_barriers")
+        .unwrap_or_else(|e| panic!("llvm-spirv-15 rejected {src}: {e}"));
     let _ = std::fs::remove_dir_all(&dir);
     let configs: [&[(&str, &str)]; 3] = [&[], &[("CLIFT_SIMD", "0")], &[("CLIFT_VECTOR_LEAVES", "1")]];
     let mut rng = Rng(0x5eed_0015);

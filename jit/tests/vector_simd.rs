@@ -8,27 +8,11 @@
 //! The environment variable is read when a program is compiled, so this file holds one test.
 
 use jit::abi::{ArgKind, WorkGroupContext};
-use jit::{compile, CompileOptions, Kernel, Program};
+use jit::{Kernel, Program};
 use std::fmt::Write as _;
-use std::process::Command;
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        // xorshift64*
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn pick<'a, T>(&mut self, v: &'a [T]) -> &'a T {
-        &v[self.below(v.len())]
-    }
-}
+mod support;
+use support::{build_with_env, cl_to_spirv, Rng};
 
 #[derive(Clone, Copy)]
 struct ElemTy {
@@ -262,54 +246,23 @@ fn kernel_source(r: &mut Rng, name: &str, e: ElemTy, n: usize) -> String {
 
 fn compile_cl(src: &str, dir: &std::path::Path, tag: &str) -> Option<Vec<u8>> {
     let cl = dir.join(format!("{tag}.cl"));
-    let bc = dir.join(format!("{tag}.bc"));
-    let spv = dir.join(format!("{tag}.spv"));
     std::fs::write(&cl, src).ok()?;
-    let ok = Command::new("clang-15")
-        .args([
-            "-c",
-            "-target",
-            "spir64",
-            "-cl-std=CL1.2",
-            "-O2",
-            "-emit-llvm",
-            "-Xclang",
-        ])
-        .arg("-finclude-default-header")
-        .arg("-o")
-        .arg(&bc)
-        .arg(&cl)
-        .status()
-        .ok()?
-        .success();
-    assert!(ok, "clang-15 rejected the generated kernel:\n{src}");
     // llvm-spirv-15 cannot translate some of what clang's optimizer makes of odd expressions
     // (an LLVM `freeze` after a char division): such a program is skipped.
-    let out = Command::new("llvm-spirv-15")
-        .arg(&bc)
-        .arg("-o")
-        .arg(&spv)
-        .output()
-        .ok()?;
-    if !out.status.success() {
-        eprintln!("llvm-spirv-15 skipped {tag}: {}", String::from_utf8_lossy(&out.stderr));
-        return Some(Vec::new());
+    match cl_to_spirv(&cl, &[], dir, tag) {
+        Ok(spv) => Some(spv),
+        Err(e) => {
+            eprintln!("llvm-spirv-15 skipped {tag}: {e}");
+            Some(Vec::new())
+        }
     }
-    std::fs::read(&spv).ok()
 }
 
 fn build(spv: &[u8], leaves: bool) -> Program {
-    // SAFETY (set_var): this file holds a single test, so no other thread reads the
+    // SAFETY (remove_var): this file holds a single test, so no other thread reads the
     // environment while it changes.
-    if leaves {
-        std::env::set_var("CLIFT_VECTOR_LEAVES", "1");
-    } else {
-        std::env::remove_var("CLIFT_VECTOR_LEAVES");
-    }
-    let m = jit::spirv::parse(spv).expect("parse");
-    let p = compile(&m, &CompileOptions::default());
     std::env::remove_var("CLIFT_VECTOR_LEAVES");
-    p.unwrap_or_else(|e| panic!("compile (leaves: {leaves}): {e}"))
+    build_with_env(spv, if leaves { &[("CLIFT_VECTOR_LEAVES", "1")] } else { &[] })
 }
 
 const ITEMS: u64 = 61;
@@ -431,7 +384,7 @@ fn same(a: &[u8], b: &[u8], e: ElemTy) -> bool {
 
 #[test]
 fn random_vector_kernels_simd_equals_leaves() {
-    if Command::new("clang-15").arg("--version").output().is_err() {
+    if !support::have_clang() {
         eprintln!("clang-15 is not installed: skipped");
         return;
     }
