@@ -2,9 +2,11 @@
 //! SPIR-V, run as fibers exactly when a loop's exit depends on an atomic or volatile read
 //! inside it; a work-item that spins waiting for a later work-item of its group finishes.
 
-use jit::abi::{ArgKind, WorkGroupContext};
 use jit::codegen::BarrierStrategy;
 use jit::Program;
+
+mod support;
+use support::{run_grid, Arg};
 
 fn programs() -> Vec<(&'static str, Program)> {
     [
@@ -100,31 +102,12 @@ fn exchange_rounds_swap_every_value_once() {
 /// Runs kernel `k` as one work-group of `n` work-items: its global pointer arguments first
 /// (`globals`), then 32-bit values (`values`).
 fn run_one_group(k: &jit::Kernel, n: u64, globals: &[u64], values: &[u32]) {
-    let mut block = vec![0u64; k.args_size.div_ceil(8).max(1)];
-    let bytes = block.as_mut_ptr() as *mut u8;
-    assert_eq!(k.args.len(), globals.len() + values.len());
-    for (a, ptr) in k.args.iter().zip(globals) {
-        assert_eq!(a.kind, ArgKind::Global);
-        unsafe { *(bytes.add(a.offset) as *mut u64) = *ptr };
-    }
-    for (a, v) in k.args[globals.len()..].iter().zip(values) {
-        unsafe { *(bytes.add(a.offset) as *mut u32) = *v };
-    }
-    let mut arena = vec![0u128; jit::abi::LOCAL_ARENA_BYTES.div_ceil(16) + 1];
-    let ctx = WorkGroupContext {
-        work_dim: 1,
-        host_shared: 0,
-        serial: 0,
-        global_offset: [0; 3],
-        global_size: [n, 1, 1],
-        local_size: [n, 1, 1],
-        enqueued_local_size: [n, 1, 1],
-        num_groups: [1, 1, 1],
-        group_id: [0; 3],
-        local_mem: arena.as_mut_ptr() as *mut u8,
-        printf: std::ptr::null_mut(),
-    };
-    unsafe { k.run_group(block.as_ptr() as *const u8, &ctx) };
+    let args: Vec<Arg> = globals
+        .iter()
+        .map(|p| Arg::Ptr(*p as *mut u8))
+        .chain(values.iter().map(|v| Arg::U32(*v)))
+        .collect();
+    run_grid(k, &args, 1, [n, 1, 1], [1, 1, 1]);
 }
 
 /// `-cl-no-subgroup-ifp` (`CompileOptions::no_subgroup_ifp`): the program needs no independent

@@ -7,55 +7,14 @@
 //!
 //! The environment variables are read when a program is compiled, so this file holds one test.
 
-use jit::abi::{ArgKind, WorkGroupContext};
 use jit::Kernel;
 
 mod support;
-use support::{build_with_env as build, cl_to_spirv, Rng};
-
-enum Arg {
-    Ptr(*mut u8),
-    U32(u32),
-}
-
-fn ptr<T>(v: &mut [T]) -> Arg {
-    Arg::Ptr(v.as_mut_ptr() as *mut u8)
-}
+use support::{build_with_env as build, cl_to_spirv, ptr, run_grid, Arg, Rng};
 
 /// Runs `k` over `groups` groups of `local` work-items.
 fn run(k: &Kernel, args: &[Arg], local: u64, groups: u64) {
-    assert_eq!(k.args.len(), args.len(), "argument count of {}", k.name);
-    let mut block = vec![0u64; k.args_size.div_ceil(8).max(1)];
-    let bytes = block.as_mut_ptr() as *mut u8;
-    for (ka, a) in k.args.iter().zip(args) {
-        // SAFETY: offsets come from the kernel's argument layout, inside `block`.
-        unsafe {
-            match (ka.kind, a) {
-                (ArgKind::Global, Arg::Ptr(p)) => *(bytes.add(ka.offset) as *mut u64) = *p as u64,
-                (ArgKind::Value, Arg::U32(v)) => *(bytes.add(ka.offset) as *mut u32) = *v,
-                (kind, _) => panic!("argument kind {kind:?} mismatch"),
-            }
-        }
-    }
-    let global = local * groups;
-    let mut arena = vec![0u128; jit::abi::LOCAL_ARENA_BYTES.div_ceil(16) + 1];
-    for g in 0..groups {
-        let ctx = WorkGroupContext {
-            work_dim: 1,
-            host_shared: 0,
-            serial: 0,
-            global_offset: [0; 3],
-            global_size: [global, 1, 1],
-            local_size: [local, 1, 1],
-            enqueued_local_size: [local, 1, 1],
-            num_groups: [groups, 1, 1],
-            group_id: [g, 0, 0],
-            local_mem: arena.as_mut_ptr() as *mut u8,
-            printf: std::ptr::null_mut(),
-        };
-        // SAFETY: the buffers hold what the kernel reads and writes for `global` work-items.
-        unsafe { k.run_group(block.as_ptr() as *const u8, &ctx) };
-    }
+    run_grid(k, args, 1, [local, 1, 1], [groups, 1, 1]);
 }
 
 /// `kept_mixed` on the host, one group of `n` work-items at a time.

@@ -2,7 +2,8 @@
 //! `mod support;`. Each test binary uses only some of them.
 #![allow(dead_code)]
 
-use jit::{compile, CompileOptions, Program};
+use jit::abi::{ArgKind, WorkGroupContext};
+use jit::{compile, CompileOptions, Kernel, Program};
 use std::path::Path;
 use std::process::Command;
 
@@ -96,4 +97,57 @@ pub fn build_with_env(spv: &[u8], env: &[(&str, &str)]) -> Program {
 /// Whether clang-15 runs here (the tests that build OpenCL C skip without it).
 pub fn have_clang() -> bool {
     Command::new("clang-15").arg("--version").output().is_ok()
+}
+
+/// A kernel argument for [`run_grid`].
+pub enum Arg {
+    Ptr(*mut u8),
+    U32(u32),
+}
+
+/// A `__global` pointer argument to the elements of `v`.
+pub fn ptr<T>(v: &mut [T]) -> Arg {
+    Arg::Ptr(v.as_mut_ptr() as *mut u8)
+}
+
+/// Runs every work-group of a `work_dim`-dimensional grid of `groups` groups of `local`
+/// work-items, one after the other (dimension 0 fastest), with `args` laid out as the kernel
+/// asks.
+pub fn run_grid(k: &Kernel, args: &[Arg], work_dim: u32, local: [u64; 3], groups: [u64; 3]) {
+    assert_eq!(k.args.len(), args.len(), "argument count of {}", k.name);
+    let mut block = vec![0u64; k.args_size.div_ceil(8).max(1)];
+    let bytes = block.as_mut_ptr() as *mut u8;
+    for (ka, a) in k.args.iter().zip(args) {
+        // SAFETY: offsets come from the kernel's argument layout, inside `block`.
+        unsafe {
+            match (ka.kind, a) {
+                (ArgKind::Global, Arg::Ptr(p)) => *(bytes.add(ka.offset) as *mut u64) = *p as u64,
+                (ArgKind::Value, Arg::U32(v)) => *(bytes.add(ka.offset) as *mut u32) = *v,
+                (kind, _) => panic!("argument kind {kind:?} mismatch"),
+            }
+        }
+    }
+    let mut arena = vec![0u128; jit::abi::LOCAL_ARENA_BYTES.div_ceil(16) + 1];
+    for gz in 0..groups[2] {
+        for gy in 0..groups[1] {
+            for gx in 0..groups[0] {
+                let ctx = WorkGroupContext {
+                    work_dim,
+                    host_shared: 0,
+                    serial: 0,
+                    global_offset: [0; 3],
+                    global_size: std::array::from_fn(|d| local[d] * groups[d]),
+                    local_size: local,
+                    enqueued_local_size: local,
+                    num_groups: groups,
+                    group_id: [gx, gy, gz],
+                    local_mem: arena.as_mut_ptr() as *mut u8,
+                    printf: std::ptr::null_mut(),
+                };
+                // SAFETY: the caller's buffers hold what the kernel reads and writes for this
+                // grid.
+                unsafe { k.run_group(block.as_ptr() as *const u8, &ctx) };
+            }
+        }
+    }
 }
