@@ -8,6 +8,9 @@ use jit::abi::WorkGroupContext;
 use jit::{compile, CompileOptions, Kernel};
 use std::time::Instant;
 
+mod support;
+use support::arg_block;
+
 fn kernel(name: &str) -> std::sync::Arc<Kernel> {
     let m = jit::spirv::parse(include_bytes!("kernels/barriers.spv")).expect("parse");
     let p = compile(&m, &CompileOptions::default()).expect("compile");
@@ -27,21 +30,6 @@ fn bench_kernel(text: &str, name: &str) -> std::sync::Arc<Kernel> {
     let m = jit::spirv::parse_words(&words).expect("parse");
     let p = compile(&m, &CompileOptions::default()).expect("compile");
     p.kernel(name).expect("kernel")
-}
-
-/// The argument block of `k` holding `vals` (each the low bytes of a u64).
-fn arg_block(k: &Kernel, vals: &[u64]) -> Vec<u64> {
-    let mut args = vec![0u64; k.args_size.div_ceil(8).max(1)];
-    for (ka, v) in k.args.iter().zip(vals) {
-        unsafe {
-            std::ptr::copy_nonoverlapping(
-                v as *const u64 as *const u8,
-                (args.as_mut_ptr() as *mut u8).add(ka.offset),
-                ka.size,
-            )
-        };
-    }
-    args
 }
 
 fn ctx(global: u64, local: u64, g: u64, arena: *mut u8) -> WorkGroupContext {

@@ -7,6 +7,9 @@ use jit::abi::WorkGroupContext;
 use jit::{compile, CompileOptions, Kernel};
 use std::time::Instant;
 
+mod support;
+use support::arg_block;
+
 /// A kernel of the benchmark suite's SPIR-V assembly.
 fn bench_kernel(text: &str, name: &str) -> std::sync::Arc<Kernel> {
     let words = jit::spirv::assemble(
@@ -25,21 +28,6 @@ fn bench_kernel(text: &str, name: &str) -> std::sync::Arc<Kernel> {
     };
     let p = compile(&m, &opts).expect("compile");
     p.kernel(name).expect("kernel")
-}
-
-/// The argument block of `k` holding `vals` (each the low bytes of a u64).
-fn arg_block(k: &Kernel, vals: &[u64]) -> Vec<u64> {
-    let mut args = vec![0u64; k.args_size.div_ceil(8).max(1)];
-    for (ka, v) in k.args.iter().zip(vals) {
-        unsafe {
-            std::ptr::copy_nonoverlapping(
-                v as *const u64 as *const u8,
-                (args.as_mut_ptr() as *mut u8).add(ka.offset),
-                ka.size.min(8),
-            )
-        };
-    }
-    args
 }
 
 /// Best time in seconds of `reps` runs of the ND-range `global` in groups of `local` (2-D).

@@ -151,3 +151,19 @@ pub fn run_grid(k: &Kernel, args: &[Arg], work_dim: u32, local: [u64; 3], groups
         }
     }
 }
+
+/// The argument block of `k` holding `vals`, each argument the low bytes of its u64.
+pub fn arg_block(k: &Kernel, vals: &[u64]) -> Vec<u64> {
+    let mut args = vec![0u64; k.args_size.div_ceil(8).max(1)];
+    for (ka, v) in k.args.iter().zip(vals) {
+        // SAFETY: offsets and sizes come from the kernel's argument layout, inside `args`.
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                v as *const u64 as *const u8,
+                (args.as_mut_ptr() as *mut u8).add(ka.offset),
+                ka.size.min(8),
+            )
+        };
+    }
+    args
+}
