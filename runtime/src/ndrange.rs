@@ -161,13 +161,14 @@ fn probe_spread(plain: std::time::Duration, atomic: std::time::Duration, threads
 }
 
 /// `CLIFT_SPREAD=serial` or `=parallel`: the ranges that would be probed run that way
-/// without a probe (tests and measurements).
+/// without a probe (tests and measurements). Read once per process.
 fn forced_spread() -> Option<Spread> {
-    match std::env::var("CLIFT_SPREAD").ok()?.as_str() {
+    static FORCED: std::sync::OnceLock<Option<Spread>> = std::sync::OnceLock::new();
+    *FORCED.get_or_init(|| match std::env::var("CLIFT_SPREAD").ok()?.as_str() {
         "serial" => Some(Spread::Serial),
         "parallel" => Some(Spread::Parallel),
         _ => None,
-    }
+    })
 }
 
 /// Runs every work-group of `range` and returns when all are done or one failed. What the
@@ -249,7 +250,7 @@ pub fn run(device: &Device, kernel: Arc<codegen::Kernel>, args: BoundArgs, range
         };
         workers::run(&pool, count, arena, stack, left, body)
     };
-    let outcome = if let Some(spread) = forced_spread().filter(|_| probe) {
+    let outcome = if let Some(spread) = probe.then(forced_spread).flatten() {
         part(0, groups, spread)
     } else if probe {
         let timed = |first: usize, spread: Spread| {

@@ -102,12 +102,12 @@ impl FnTx<'_, '_, '_> {
             ($ins:expr) => {{
                 let trusted = MemFlagsData::trusted().with_readonly();
                 let alone = $ins.load(types::I32, trusted, wi, drv::OFF_ALONE as i32);
-                let one = $ins.icmp_imm_u(IntCC::NotEqual, alone, 0);
+                let alone = $ins.icmp_imm_u(IntCC::NotEqual, alone, 0);
                 let shared = $ins.load(types::I32, trusted, wi, drv::OFF_HOST_SHARED as i32);
                 let private = $ins.icmp_imm_u(IntCC::Equal, shared, 0);
-                let alone_private = $ins.band(one, private);
+                let alone_private = $ins.band(alone, private);
                 let base = $ins.load(types::I64, trusted, wi, drv::OFF_LOCAL_MEM as i32);
-                [one, alone_private, base]
+                [alone, alone_private, base]
             }};
         }
         let c = match self.b.func.dfg.value_def(wi) {

@@ -304,11 +304,10 @@ impl LoopView<'_> {
         } else {
             HashSet::new()
         };
-        exits.iter().any(|&(b, cond)| {
-            tainted.contains(&cond)
-                && !after_failure.contains(&b)
-                && !retry_success(cond, self.defs, &tainted, &self.block_of)
-        })
+        // (A retry's success is in `success`, so never tainted.)
+        exits
+            .iter()
+            .any(|&(b, cond)| tainted.contains(&cond) && !after_failure.contains(&b))
     }
 
     /// The comparisons of the loop that test a lock-free retry's success (`retry_success`),
@@ -350,15 +349,7 @@ impl LoopView<'_> {
             if cmp.opcode == Op::INotEqual {
                 success_when_true = !success_when_true;
             }
-            let targets: Vec<u32> = t
-                .operands
-                .iter()
-                .skip(1)
-                .filter_map(|o| match o {
-                    Operand::IdRef(l) => Some(*l),
-                    _ => None,
-                })
-                .collect();
+            let targets: Vec<u32> = t.id_refs().skip(1).collect();
             let Some(&failed) = targets.get(if success_when_true { 1 } else { 0 }) else {
                 continue;
             };
@@ -418,7 +409,7 @@ impl LoopView<'_> {
                 };
                 let tainted_branch = matches!(
                     (t.opcode, t.operands.first()),
-                    (Op::BranchConditional | Op::Switch, Some(Operand::IdRef(c))) if tainted.contains(c) && !success.contains(c)
+                    (Op::BranchConditional | Op::Switch, Some(Operand::IdRef(c))) if tainted.contains(c)
                 );
                 if !tainted_branch {
                     continue;
@@ -455,12 +446,7 @@ impl LoopView<'_> {
                     cur_block = in_block;
                 }
                 let controlled = in_block.is_some_and(|b| dependent.contains(&b));
-                let ids = || {
-                    inst.operands.iter().filter_map(|o| match o {
-                        Operand::IdRef(x) => Some(*x),
-                        _ => None,
-                    })
-                };
+                let ids = || inst.id_refs();
                 let from_operands = ids().any(|x| tainted.contains(&x));
                 let called = callee(inst).is_some_and(|c| reading.contains(&c));
                 let volatile_load = matches!(inst.opcode, Op::Load)
@@ -543,14 +529,7 @@ fn retry_success(
     let mut c = cond;
     for _ in 0..4 {
         let Some(i) = defs.get(&c) else { return false };
-        let ids: Vec<Id> = i
-            .operands
-            .iter()
-            .filter_map(|o| match o {
-                Operand::IdRef(x) => Some(*x),
-                _ => None,
-            })
-            .collect();
+        let ids: Vec<Id> = i.id_refs().collect();
         match (i.opcode, ids.as_slice()) {
             (Op::LogicalNot, [x]) => c = *x,
             (Op::IEqual | Op::INotEqual, [a, b]) => {

@@ -60,6 +60,15 @@ impl Instruction {
         grammar::op_name(self.opcode)
     }
 
+    /// The ids of the operands that are plain id references (`IdRef`; not scopes or memory
+    /// semantics), in operand order.
+    pub fn id_refs(&self) -> impl Iterator<Item = u32> + '_ {
+        self.operands.iter().filter_map(|o| match o {
+            dr::Operand::IdRef(x) => Some(*x),
+            _ => None,
+        })
+    }
+
     /// "OpFoo %12" or "OpFoo at byte offset N" for messages.
     pub fn describe(&self) -> String {
         match self.result_id {

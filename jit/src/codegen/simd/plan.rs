@@ -527,14 +527,7 @@ fn plan_with(
             ));
             continue;
         }
-        let ids: Vec<Id> = inst
-            .operands
-            .iter()
-            .filter_map(|o| match o {
-                Operand::IdRef(x) => Some(*x),
-                _ => None,
-            })
-            .collect();
+        let ids: Vec<Id> = inst.id_refs().collect();
         let all_uniform = ids.iter().all(|x| cls(x) == Class::Uniform);
         if inst.opcode == Op::Phi {
             // The value of the arm the four work-items took (or of the way they left a loop):
