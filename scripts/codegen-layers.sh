@@ -33,7 +33,7 @@ use strict; use warnings;
 my %layer = (
   module => 4, native => 4, program => 4,
   group => 3, regions => 3, simd => 3,
-  translate => 2, inline => 2, uniform => 2, spin => 2,
+  translate => 2, inline => 2, uniform => 2, spin => 2, promote => 2,
   arith => 1, atomics => 1, composite => 1, control => 1, convert => 1, extinst => 1,
   generic => 1, geometric => 1, image => 1, khr_ext => 1, memory => 1, printf => 1, vector => 1,
   helpers => 1, collective => 1, robust => 1, pipe => 1, image_inline => 1, robust_group => 1,

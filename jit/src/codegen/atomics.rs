@@ -128,6 +128,13 @@ impl FnTx<'_, '_, '_> {
         c
     }
 
+    /// 1 (I8) when no other thread runs a work-group of the ND-range and the command shares
+    /// no memory with host threads: every atomic of the kernel then runs as plain loads and
+    /// stores (`promote`'s dispatch).
+    pub(crate) fn alone_without_host(&mut self) -> Value {
+        self.atomic_consts()[1]
+    }
+
     /// Whether only this thread can take part in an atomic on `p` (see the module comment):
     /// no other thread runs a work-group of the ND-range (and, for `Access::Shared`, it shares
     /// no memory with host threads), or (a generic pointer) `p` lies in this group's local

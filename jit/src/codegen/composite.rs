@@ -141,6 +141,10 @@ impl FnTx<'_, '_, '_> {
                     self.vecs.insert(r, f);
                 }
             }
+            Op::Undef if self.cx.alone_oracles.contains(&r) => {
+                let alone = self.alone_without_host();
+                self.def(r, ty, vec![alone]);
+            }
             Op::Undef => {
                 let z = self.zeros(ty)?;
                 self.def(r, ty, z);

@@ -46,6 +46,12 @@ pub(crate) struct Ctx<'m> {
     pub rb_variant: Variant,
     /// The back-edges `(from, header)` of potential spin loops, which yield (`super::spin`).
     pub spin_edges: HashSet<(Id, Id)>,
+    /// OpUndef results that stand for "only this thread can take part in the atomics"
+    /// (`promote`: the dispatch before a loop whose memory is held in registers).
+    pub alone_oracles: HashSet<Id>,
+    /// The Function variables `promote` holds a loop's shared memory in: one work-item at a
+    /// time must run such a loop (the vector loop declines it).
+    pub promoted_vars: HashSet<Id>,
 }
 
 fn err(s: impl Into<String>) -> CompileError {

@@ -266,6 +266,22 @@ impl Layout {
         })
     }
 
+    /// Lays out a pointer type the module does not declare (`promote`'s Function variables).
+    pub fn add_pointer(&mut self, id: Id, storage: StorageClass, pointee: Id) {
+        self.infos.insert(
+            id,
+            Info {
+                ty: Ty::Pointer(storage, pointee),
+                size: 8,
+                align: 8,
+                leaves: vec![types::I64],
+                offsets: vec![],
+                stride: 0,
+                elem: 0,
+            },
+        );
+    }
+
     pub fn get(&self, id: Id) -> Result<&Info, CompileError> {
         self.infos
             .get(&id)

@@ -13,7 +13,7 @@
 //! |---|---|---|
 //! | 4 | the program | `module` (compiles a program: decorations, data, declarations, kernel wrappers), `native` (native images), `program` (the JIT module and the `Program` both make) |
 //! | 3 | work-group functions | `group` (work-item loops, sweep mode), `regions` (one loop per barrier region), `simd` (the vector loop) |
-//! | 2 | function translation | `translate` (one SPIR-V function: blocks, phis, opcode dispatch), `inline`, `uniform`, `spin` (the potential spin loops that yield) |
+//! | 2 | function translation | `translate` (one SPIR-V function: blocks, phis, opcode dispatch), `inline`, `promote` (loop memory in registers when the command is alone), `uniform`, `spin` (the potential spin loops that yield) |
 //! | 1 | instruction families | `arith`, `atomics`, `collective`, `composite`, `control`, `convert`, `extinst`, `generic`, `geometric`, `image`, `image_inline`, `khr_ext`, `memory`, `pipe`, `printf`, `robust`, `robust_group`, `vector`; `helpers` (the Rust functions their code calls) |
 //! | 0 | foundations | `layout` (types), `driver` (the runtime that runs the generated code), `context` (the compile context `Ctx`), `state` (the translator's state `FnTx`, its operand accessors, `GroupTx`), `robust_state` (robust mode's data `FnTx` holds), `pure_loads` (which loads the egraph may place at their uses) |
 //!
@@ -46,6 +46,7 @@ mod native;
 mod pipe;
 mod printf;
 mod program;
+mod promote;
 mod pure_loads;
 mod regions;
 pub mod robust;
@@ -233,6 +234,8 @@ pub struct Kernel {
     /// atomics are plain loads and stores when no other thread runs a work-group of its range
     /// (`WorkGroupContext::serial`, `atomics`), which the runtime may choose to do.
     pub shared_atomics: bool,
+    /// Loops whose memory is held in registers when the command runs alone (`promote`).
+    pub promoted_loops: u32,
     /// Robust mode: the offset in the argument block of the bounds the runtime writes for
     /// every argument (`robust::robust_tail`); `None` for a kernel compiled without it.
     pub robust_tail: Option<usize>,
@@ -265,6 +268,7 @@ impl fmt::Debug for Kernel {
             .field("static_local_size", &self.static_local_size)
             .field("has_barriers", &self.has_barriers)
             .field("shared_atomics", &self.shared_atomics)
+            .field("promoted_loops", &self.promoted_loops)
             .field("barrier_strategy", &self.barrier_strategy)
             .finish()
     }

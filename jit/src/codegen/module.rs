@@ -306,6 +306,8 @@ pub(crate) fn compile_program(
         } else {
             super::spin::spin_edges(m)
         },
+        alone_oracles: HashSet::new(),
+        promoted_vars: HashSet::new(),
     };
     for d in &m.decorations {
         if d.member.is_some() {
@@ -437,6 +439,7 @@ pub(crate) fn compile_program(
         has_barriers: bool,
         private: usize,
         calls: CallScan,
+        promoted_loops: u32,
     }
     let mut plans = Vec::new();
     for (i, ep) in m.entry_points.iter().enumerate() {
@@ -475,6 +478,13 @@ pub(crate) fn compile_program(
                 }
             }
         };
+        // Loops with atomics on memory they hold in registers when the command is alone
+        // (not in fiber kernels: their work-items switch inside spin loops).
+        let mut promoted_loops = 0;
+        let body = body.map(|mut b| {
+            promoted_loops = super::promote::promote_loops(&mut cx, &mut b, &mut next_id) as u32;
+            b
+        });
         plans.push(Plan {
             index: i,
             name: ep.name.clone(),
@@ -484,6 +494,7 @@ pub(crate) fn compile_program(
             has_barriers,
             private,
             calls,
+            promoted_loops,
         });
     }
 
@@ -566,6 +577,7 @@ pub(crate) fn compile_program(
             private: p.private,
             has_barriers: p.has_barriers,
             shared_atomics: p.calls.shared_atomics,
+            promoted_loops: p.promoted_loops,
             robust_tail,
         };
         for em in m.execution_modes.iter().filter(|e| e.entry == p.func) {

@@ -258,6 +258,7 @@ pub(crate) fn encode(jit: &JITModule, rec: &Recorder, kernels: &[Pending]) -> Op
         w.u64(k.private as u64);
         w.u8(k.has_barriers as u8);
         w.u8(k.shared_atomics as u8);
+        w.u32(k.promoted_loops);
         w.u64(k.robust_tail.map_or(0, |t| t as u64 + 1));
         w.u8(strategy_code(p.strategy));
         match p.code {
@@ -475,6 +476,7 @@ pub fn load(image: &[u8]) -> Result<Program, CompileError> {
         let private = r.len().ok_or_else(|| bad("private size"))?;
         let has_barriers = r.u8().ok_or_else(|| bad("barriers"))? != 0;
         let shared_atomics = r.u8().ok_or_else(|| bad("atomics"))? != 0;
+        let promoted_loops = r.u32().ok_or_else(|| bad("promoted loops"))?;
         let robust_tail = match r.len().ok_or_else(|| bad("robust tail"))? {
             0 => None,
             t if t - 1 + crate::codegen::robust::robust_tail(args.len()) == args_size => Some(t - 1),
@@ -504,6 +506,7 @@ pub fn load(image: &[u8]) -> Result<Program, CompileError> {
                 private,
                 has_barriers,
                 shared_atomics,
+                promoted_loops,
                 robust_tail,
             },
             code,

@@ -123,6 +123,7 @@ pub(crate) fn program_from(jit: JITModule, pending: Vec<Pending>) -> Program {
                 private_mem_size: k.private,
                 has_barriers: k.has_barriers,
                 shared_atomics: k.shared_atomics,
+                promoted_loops: k.promoted_loops,
                 robust_tail: k.robust_tail,
                 barrier_strategy: p.strategy,
                 exec,
@@ -144,6 +145,7 @@ pub(crate) struct Kernel0 {
     pub private: usize,
     pub has_barriers: bool,
     pub shared_atomics: bool,
+    pub promoted_loops: u32,
     pub robust_tail: Option<usize>,
 }
 

@@ -251,6 +251,15 @@ pub(crate) fn plan_live(
     // A loop whose values are used after it other than through its exit phis runs without a
     // mask (the four work-items go round together or go to the scalar loop) where it can.
     // Branches and switches whose arms only compute, if-converted first.
+    // Work-items side by side would each hold their own copy of memory they share.
+    let promoted_loop = f
+        .blocks
+        .iter()
+        .flat_map(|b| &b.instructions)
+        .any(|i| i.result_id.is_some_and(|r| cx.promoted_vars.contains(&r)));
+    if promoted_loop {
+        return Err("a loop holding shared memory in registers (`promote`): one work-item at a time".into());
+    }
     let entry = f.blocks.get(*order.first().ok_or("no body")?).ok_or("no body")?.label;
     let simple = super::cfg::simplify(cx, f, entry);
     let f = &simple;
