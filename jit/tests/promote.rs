@@ -41,6 +41,7 @@ fn promoted_loops_compute_what_the_original_loops_compute() {
     let off = build_with_env(&spv, &[("CLIFT_PROMOTE", "0")]);
     for name in [
         "exchange_rounds",
+        "exchange_rounds_all_devices",
         "cas_rounds",
         "or_and",
         "counters",
@@ -75,14 +76,17 @@ fn promoted_loops_compute_what_the_original_loops_compute() {
 const GROUPS: [u64; 2] = [1, 3];
 
 fn exchange(p: &Program) {
-    for groups in GROUPS {
+    for (name, groups) in GROUPS
+        .iter()
+        .flat_map(|&g| [("exchange_rounds", g), ("exchange_rounds_all_devices", g)])
+    {
         let (local, rounds) = (37u64, 301u32);
         let n = (local * groups) as usize;
         let mut word = [9999u32];
         let mut mine = vec![0u32; n];
         run(
             p,
-            "exchange_rounds",
+            name,
             local,
             groups,
             &[ptr(&mut word), ptr(&mut mine), Arg::U32(rounds)],
@@ -95,7 +99,7 @@ fn exchange(p: &Program) {
                 *m = std::mem::replace(&mut w, *m);
             }
         }
-        assert_eq!((word[0], &mine), (w, &want), "exchange_rounds, {groups} groups");
+        assert_eq!((word[0], &mine), (w, &want), "{name}, {groups} groups");
     }
 }
 

@@ -128,11 +128,12 @@ impl FnTx<'_, '_, '_> {
         c
     }
 
-    /// 1 (I8) when no other thread runs a work-group of the ND-range and the command shares
-    /// no memory with host threads: every atomic of the kernel then runs as plain loads and
-    /// stores (`promote`'s dispatch).
-    pub(crate) fn alone_without_host(&mut self) -> Value {
-        self.atomic_consts()[1]
+    /// 1 (I8) when no other thread runs a work-group of the ND-range, and with `no_host`
+    /// also the command shares no memory with host threads: atomics (of any scope with
+    /// `no_host`, of the scopes below `memory_scope_all_svm_devices` without) then run as
+    /// plain loads and stores (`promote`'s dispatch).
+    pub(crate) fn alone_flag(&mut self, no_host: bool) -> Value {
+        self.atomic_consts()[no_host as usize]
     }
 
     /// Whether only this thread can take part in an atomic on `p` (see the module comment):

@@ -141,8 +141,8 @@ impl FnTx<'_, '_, '_> {
                     self.vecs.insert(r, f);
                 }
             }
-            Op::Undef if self.cx.alone_oracles.contains(&r) => {
-                let alone = self.alone_without_host();
+            Op::Undef if self.cx.alone_oracles.contains_key(&r) => {
+                let alone = self.alone_flag(self.cx.alone_oracles[&r]);
                 self.def(r, ty, vec![alone]);
             }
             Op::Undef => {

@@ -47,8 +47,10 @@ pub(crate) struct Ctx<'m> {
     /// The back-edges `(from, header)` of potential spin loops, which yield (`super::spin`).
     pub spin_edges: HashSet<(Id, Id)>,
     /// OpUndef results that stand for "only this thread can take part in the atomics"
-    /// (`promote`: the dispatch before a loop whose memory is held in registers).
-    pub alone_oracles: HashSet<Id>,
+    /// (`promote`: the dispatch before a loop whose memory is held in registers): no other
+    /// thread runs a work-group of the range, and with `true` also no host thread can use
+    /// the command's memory (the loop has an atomic at `memory_scope_all_svm_devices`).
+    pub alone_oracles: HashMap<Id, bool>,
     /// The Function variables `promote` holds a loop's shared memory in: one work-item at a
     /// time must run such a loop (the vector loop declines it).
     pub promoted_vars: HashSet<Id>,

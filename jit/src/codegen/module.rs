@@ -306,7 +306,7 @@ pub(crate) fn compile_program(
         } else {
             super::spin::spin_edges(m)
         },
-        alone_oracles: HashSet::new(),
+        alone_oracles: HashMap::new(),
         promoted_vars: HashSet::new(),
     };
     for d in &m.decorations {

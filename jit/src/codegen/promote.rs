@@ -8,10 +8,12 @@
 //! 10,000 times in each of 1,024 work-items of a group, in about 17,000 cases).
 //!
 //! When the command is alone (`WorkItem::alone`: one work-group, or groups run one after the
-//! other on one thread) and reaches no memory host threads use while it runs
-//! (`WorkGroupContext::host_shared`), every atomic of the kernel already runs as a plain load and
-//! store (`atomics`), and nothing can observe the loop's memory between two of the work-item's
-//! own accesses: no other thread runs, and the work-items of the group switch only at barriers
+//! other on one thread), every atomic of the kernel below `memory_scope_all_svm_devices`
+//! already runs as a plain load and store (`atomics`; at that scope, only when the command
+//! also reaches no memory host threads use while it runs, `WorkGroupContext::host_shared`),
+//! and nothing can observe the loop's memory between two of the work-item's own accesses
+//! without a data race: no other work-group runs, a host thread takes part only in atomics of
+//! that scope, and the work-items of the group switch only at barriers
 //! (a loop with a barrier, a call or a collective is not taken) or, in fiber kernels, at the
 //! back-edges of potential spin loops (fiber kernels are not transformed: only work-item and
 //! region loops, `module`). The loop may then run on copies: each location it accesses is
@@ -21,8 +23,9 @@
 //!
 //! The original loop stays for every other case: a dispatch block before it takes the copy
 //! only when the command is alone (an OpUndef the translator reads as that flag,
-//! `Ctx::alone_oracles`) and the promoted pointers that may alias (same storage class, or one
-//! generic) differ pairwise. They all have the same size, and OpenCL C aligns every data item
+//! `Ctx::alone_oracles`; for a loop with an atomic at `memory_scope_all_svm_devices` also
+//! without memory host threads may use, as `atomics` asks) and the promoted pointers that may
+//! alias (same storage class, or one generic) differ pairwise. They all have the same size, and OpenCL C aligns every data item
 //! to its size (OpenCL C 3.0, 6.3.5), so different pointers mean disjoint locations.
 //!
 //! A loop is taken when:
@@ -85,6 +88,9 @@ struct Candidate {
     /// Whether the copy needs the command to be alone: it has an atomic that is not on local
     /// memory, or it may write back a location the original would not have written.
     needs_alone: bool,
+    /// Whether an atomic of the loop is at `memory_scope_all_svm_devices`, where host threads
+    /// take part: the copy then also needs the command to share no memory with them.
+    cross_device: bool,
 }
 
 /// Transforms the loops of `f` that qualify (module docs); returns how many.
@@ -261,6 +267,18 @@ fn dominates(idom: &[usize], pos: &[usize], a: usize, mut b: usize) -> bool {
     }
 }
 
+/// Whether atomic `inst`'s scope (operand 1) is CrossDevice (`memory_scope_all_svm_devices`),
+/// or not a constant.
+fn cx_scope_is_cross_device(cx: &Ctx, inst: &Instruction) -> bool {
+    match inst.operands.get(1) {
+        Some(Operand::IdScope(s)) | Some(Operand::IdRef(s)) => !matches!(
+            cx.m.constant(*s).map(|c| &c.value),
+            Some(crate::spirv::module::ConstantValue::Scalar(v)) if *v != rspirv::spirv::Scope::CrossDevice as u64
+        ),
+        _ => true,
+    }
+}
+
 /// Whether operand `k` of `inst` is a phi's value for an edge from the loop `body`.
 fn exit_phi_operand(inst: &Instruction, k: usize, index: &HashMap<Id, usize>, body: &HashSet<usize>) -> bool {
     inst.opcode == Op::Phi
@@ -357,6 +375,7 @@ fn find(cx: &Ctx, f: &Function, done: &HashSet<Id>) -> Option<Candidate> {
         let mut locs: Vec<Loc> = Vec::new();
         let mut atomics = false;
         let mut shared_atomics = false;
+        let mut cross_device = false;
         let mut sorted: Vec<usize> = body.iter().copied().collect();
         sorted.sort_unstable();
         for &b in &sorted {
@@ -414,6 +433,7 @@ fn find(cx: &Ctx, f: &Function, done: &HashSet<Id>) -> Option<Candidate> {
                 }
                 atomics |= is_atomic(op);
                 shared_atomics |= is_atomic(op) && sc != StorageClass::Workgroup;
+                cross_device |= is_atomic(op) && cx_scope_is_cross_device(cx, inst);
                 let stored = !matches!(op, Op::Load | Op::AtomicLoad);
                 match locs.iter_mut().find(|l| l.root == root) {
                     Some(l) => {
@@ -514,6 +534,7 @@ fn find(cx: &Ctx, f: &Function, done: &HashSet<Id>) -> Option<Candidate> {
             locs,
             escaping,
             needs_alone,
+            cross_device,
         });
     }
     None
@@ -614,7 +635,7 @@ fn apply(cx: &mut Ctx, f: &mut Function, c: Candidate, bool_ty: Id, next_id: &mu
     let mut cond = None;
     if c.needs_alone {
         let oracle = fresh(next_id);
-        cx.alone_oracles.insert(oracle);
+        cx.alone_oracles.insert(oracle, c.cross_device);
         d_insts.push(inst(Op::Undef, Some(bool_ty), Some(oracle), vec![]));
         cond = Some(oracle);
     }

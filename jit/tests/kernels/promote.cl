@@ -11,6 +11,15 @@ kernel void exchange_rounds(global atomic_uint *word, global uint *mine, uint ro
         mine[tid] = atomic_exchange_explicit(&word[0], mine[tid], memory_order_relaxed, memory_scope_device);
 }
 
+// The same at the scope host threads take part in (memory_scope_all_svm_devices).
+kernel void exchange_rounds_all_devices(global atomic_uint *word, global uint *mine, uint rounds)
+{
+    uint tid = get_global_id(0);
+    mine[tid] = atomic_exchange_explicit(&word[0], tid, memory_order_relaxed, memory_scope_all_svm_devices);
+    for (uint i = 0; i < rounds; i++)
+        mine[tid] = atomic_exchange_explicit(&word[0], mine[tid], memory_order_relaxed, memory_scope_all_svm_devices);
+}
+
 // Compare-exchange until `rounds` tries and one success, leaving on a spurious failure.
 kernel void cas_rounds(global atomic_int *word, global int *mine, global int *wins, uint rounds)
 {
