@@ -419,3 +419,90 @@ pub(crate) fn strict_decline(name: &str, what: &str, why: &str) -> Option<String
         format!("kernel {name}: {what} does not take the vector loop ({why}) and CLIFT_SIMD=strict makes that an error")
     })
 }
+
+impl Plan {
+    /// Why the vector body cannot run as two quads (eight work-items, [`FnTx::simd_body2`]);
+    /// `None`: it can.
+    ///
+    /// [`FnTx::simd_body2`]: crate::codegen::state::FnTx::simd_body2
+    fn two_quads_refusal(&self) -> Option<&'static str> {
+        for (inst, step) in &self.steps {
+            match step {
+                Step::Private => return Some("private variables"),
+                Step::If { .. } | Step::Else | Step::EndIf | Step::Phi => return Some("branches"),
+                Step::Yield => return Some("a barrier"),
+                Step::LoopPhi | Step::LoopExitPhi => {
+                    let class = inst.result_id.and_then(|r| self.class.get(&r).copied());
+                    if !matches!(class, None | Some(Class::Uniform) | Some(Class::Varying)) {
+                        return Some("an affine loop value");
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// Whether two quads should hide latency (`CLIFT_SIMD_QUADS=auto`): the body has a loop
+    /// that carries few varying values (each one four-lane register, two with two quads, of
+    /// 16) and runs no per-lane code (Step::Lanes) or values of other shapes in it; its
+    /// rounds are then one short dependency chain per quad, which the core can overlap.
+    fn prefers_two_quads(&self, cx: &Ctx) -> Result<(), &'static str> {
+        let mut loops = 0;
+        let mut inside = false;
+        let mut carried = 0;
+        for (inst, step) in &self.steps {
+            match step {
+                Step::LoopHead { .. } => {
+                    inside = true;
+                    loops += 1;
+                }
+                Step::LoopEnd { .. } => inside = false,
+                Step::Lanes if inside => return Err("per-lane code in a loop"),
+                Step::LoopPhi if self.class.get(&inst.result_id.unwrap_or(0)) == Some(&Class::Varying) => {
+                    carried += 1;
+                    let ty = inst.result_type.and_then(|t| rep(cx, t));
+                    if !matches!(ty, Some(Rep::Vector(_))) {
+                        return Err("a loop carries values of more than one register");
+                    }
+                }
+                _ => {}
+            }
+            if inside {
+                if let Some(r) = inst.result_id {
+                    let ty = self.tys.get(&r).and_then(|t| rep(cx, *t));
+                    if self.class.get(&r) == Some(&Class::Varying) && !matches!(ty, Some(Rep::Vector(_))) {
+                        return Err("a loop computes values of more than one register");
+                    }
+                }
+            }
+        }
+        if loops == 0 {
+            return Err("no loop");
+        }
+        if carried == 0 || carried > 6 {
+            return Err("no loop carrying one to six varying values");
+        }
+        Ok(())
+    }
+}
+
+/// How many quads (four work-items each) the kernel's vector loop runs per iteration: 2 or 1,
+/// and why. `CLIFT_SIMD_QUADS=1` or `2` forces it (2 where the plan allows), `auto` (the
+/// default) takes two for the loops [`Plan::prefers_two_quads`] describes.
+pub(crate) fn quads(cx: &Ctx, plan: &Plan) -> (usize, String) {
+    let knob = std::env::var("CLIFT_SIMD_QUADS").ok();
+    if knob.as_deref() == Some("1") {
+        return (1, "CLIFT_SIMD_QUADS=1".into());
+    }
+    if let Some(why) = plan.two_quads_refusal() {
+        return (1, format!("two quads do not take {why}"));
+    }
+    if knob.as_deref() == Some("2") {
+        return (2, "CLIFT_SIMD_QUADS=2".into());
+    }
+    match plan.prefers_two_quads(cx) {
+        Ok(()) => (2, "a loop of short chains".into()),
+        Err(why) => (1, why.into()),
+    }
+}
