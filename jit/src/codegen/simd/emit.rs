@@ -80,6 +80,8 @@ pub(crate) struct Vecs {
     /// The execution mask (`I32X4`, all ones in the lanes whose work-items run this code)
     /// inside a masked loop; `None`: all four run it.
     exec: Option<Variable>,
+    /// Whether the body runs two quads ([`FnTx::simd_body2`]), where registers are scarcer.
+    twice: bool,
 }
 
 impl Vecs {
@@ -1331,6 +1333,25 @@ impl FnTx<'_, '_, '_> {
         self.vfminmax(sh, x, y, max, plain)
     }
 
+    /// The value of every lane of four-lane float `v` when it is a splatted constant.
+    fn splat_f32(&self, v: Value) -> Option<f32> {
+        let dfg = &self.b.func.dfg;
+        let inst = dfg.value_def(v).inst()?;
+        match dfg.insts[inst] {
+            InstructionData::Unary {
+                opcode: Opcode::Splat,
+                arg,
+            } => match dfg.value_def(arg).inst().map(|i| &dfg.insts[i]) {
+                Some(InstructionData::UnaryIeee32 {
+                    opcode: Opcode::F32const,
+                    imm,
+                }) => Some(f32::from_bits(imm.bits())),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     /// Whether four-lane float `v` is a splatted constant that is neither NaN nor zero.
     fn plain_f32x4(&self, v: Value) -> bool {
         let dfg = &self.b.func.dfg;
@@ -2176,6 +2197,10 @@ impl FnTx<'_, '_, '_> {
                             Op::IMul => self.b.ins().imul(a, b),
                             Op::FAdd => self.b.ins().fadd(a, b),
                             Op::FSub => self.b.ins().fsub(a, b),
+                            // With two quads, `2 * x` as `x + x` (the same bits, a
+                            // register fewer for the constant).
+                            Op::FMul if vecs.twice && self.splat_f32(a) == Some(2.0) => self.b.ins().fadd(b, b),
+                            Op::FMul if vecs.twice && self.splat_f32(b) == Some(2.0) => self.b.ins().fadd(a, a),
                             Op::FMul => self.b.ins().fmul(a, b),
                             Op::FDiv => self.b.ins().fdiv(a, b),
                             Op::BitwiseAnd => self.b.ins().band(a, b),
@@ -2458,6 +2483,9 @@ impl FnTx<'_, '_, '_> {
     /// eight work-items do not take alike, jumps to `bail` with `bail_args` (before any store).
     pub(crate) fn simd_body2(&mut self, plan: &Plan, bail: Block, bail_args: &[BlockArg]) -> R {
         let mut vs = [Vecs::default(), Vecs::default()];
+        for v in &mut vs {
+            v.twice = true;
+        }
         let mut aff1 = Affine1::new();
         let mut lps: Option<[Loop; 2]> = None;
         let span = 2 * LANES;
@@ -2556,15 +2584,8 @@ impl FnTx<'_, '_, '_> {
                     match (vs[0].exec, vs[1].exec) {
                         (Some(v0), Some(v1)) => {
                             // Each quad's lanes for which it holds leave with their values.
-                            let mut stays = Vec::new();
-                            for (q, var) in [(0, v0), (1, v1)] {
-                                let saved = self.quad_in(q, &aff1);
-                                let r = self.leave_lanes(c, negate, var, &exit_phis[q], at, plan, &vs[q]);
-                                self.quad_out(saved);
-                                stays.push(r?);
-                            }
-                            let both = self.b.ins().bor(stays[0], stays[1]);
-                            let any = self.b.ins().vany_true(both);
+                            let stay = self.leave_lanes(c, negate, [v0, v1], &exit_phis, at, plan, &vs, &aff1)?;
+                            let any = self.b.ins().vany_true(stay);
                             self.b.ins().brif(any, cont, &[], exit, &[]);
                         }
                         _ => {
@@ -2614,15 +2635,10 @@ impl FnTx<'_, '_, '_> {
                         }
                         (Some(v0), Some(v1)) if looped_masked(plan, k) => {
                             // Each quad's lanes for which the test fails leave.
-                            let mut stays = Vec::new();
-                            for (q, var) in [(0, v0), (1, v1)] {
-                                let saved = self.quad_in(q, &aff1);
-                                let r = self.leave_lanes(c, !negate, var, &lp[q].exit_phis, lp[q].exits, plan, &vs[q]);
-                                self.quad_out(saved);
-                                stays.push(r?);
-                            }
-                            let both = self.b.ins().bor(stays[0], stays[1]);
-                            let any = self.b.ins().vany_true(both);
+                            let phis = [lp[0].exit_phis.clone(), lp[1].exit_phis.clone()];
+                            let at = lp[0].exits;
+                            let stay = self.leave_lanes(c, !negate, [v0, v1], &phis, at, plan, &vs, &aff1)?;
+                            let any = self.b.ins().vany_true(stay);
                             self.b.ins().brif(any, head, &[], exit, &[]);
                         }
                         _ => {
@@ -2653,27 +2669,55 @@ impl FnTx<'_, '_, '_> {
         Ok(())
     }
 
-    /// A masked loop's exit (or its end, `negate` flipped) for one quad: the lanes of
-    /// execution mask `var` for which `c` holds (is false if `negate`) leave with value `at`
-    /// of each exit phi. Gives the lanes that stay (also `var`'s new value).
+    /// A masked loop's exit (or its end, `negate` flipped) for both quads: the lanes of each
+    /// quad's execution mask `vars[q]` for which `c` holds (is false if `negate`) leave with
+    /// value `at` of the quad's exit phis (kept in a block skipped in the rounds where no lane
+    /// of either quad leaves). Gives the lanes that stay, of either quad (the masks are set to
+    /// each quad's).
     #[allow(clippy::too_many_arguments)]
     fn leave_lanes(
         &mut self,
         c: Id,
         negate: bool,
-        var: Variable,
-        exit_phis: &[BranchPhi],
+        vars: [Variable; 2],
+        exit_phis: &[Vec<BranchPhi>; 2],
         at: usize,
         plan: &Plan,
-        vecs: &Vecs,
+        vs: &[Vecs; 2],
+        aff1: &Affine1,
     ) -> R<Value> {
-        let leave = self.mask(c, negate, plan, vecs)?;
-        let cur = self.b.use_var(var);
-        let leaving = self.b.ins().band(cur, leave);
-        self.capture_leaving(exit_phis, at, leaving, plan, vecs)?;
-        let stay = self.b.ins().band_not(cur, leave);
-        self.b.def_var(var, stay);
-        Ok(stay)
+        let mut leaving = Vec::with_capacity(2);
+        let mut stays = Vec::with_capacity(2);
+        for (q, var) in vars.iter().enumerate() {
+            let saved = self.quad_in(q, aff1);
+            let leave = self.mask(c, negate, plan, &vs[q]);
+            self.quad_out(saved);
+            let leave = leave?;
+            let cur = self.b.use_var(*var);
+            leaving.push(self.b.ins().band(cur, leave));
+            stays.push(self.b.ins().band_not(cur, leave));
+        }
+        if exit_phis.iter().any(|p| !p.is_empty()) {
+            let (keep, join) = (self.b.create_block(), self.b.create_block());
+            let either = self.b.ins().bor(leaving[0], leaving[1]);
+            let any = self.b.ins().vany_true(either);
+            self.b.ins().brif(any, keep, &[], join, &[]);
+            self.b.seal_block(keep);
+            self.b.switch_to_block(keep);
+            for q in 0..2 {
+                let saved = self.quad_in(q, aff1);
+                let r = self.capture(&exit_phis[q], at, leaving[q], plan, &vs[q]);
+                self.quad_out(saved);
+                r?;
+            }
+            self.b.ins().jump(join, &[]);
+            self.b.seal_block(join);
+            self.b.switch_to_block(join);
+        }
+        for (var, stay) in vars.iter().zip(&stays) {
+            self.b.def_var(*var, *stay);
+        }
+        Ok(self.b.ins().bor(stays[0], stays[1]))
     }
 
     /// As [`Self::all_or_none_branch`] for two quads: all eight work-items, or none.
