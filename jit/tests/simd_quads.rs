@@ -1,8 +1,9 @@
 //! The vector loop with two quads per iteration (eight work-items, `CLIFT_SIMD_QUADS=2`)
 //! against the scalar loop (`CLIFT_SIMD=0`) on kernels/simd_quads.cl: Mandelbrot's loop with a
 //! third exit on a loaded value and a store under the execution mask every round, a loop with
-//! each work-item's own trip count, and straight-line code with affine accesses at several
-//! strides, over row lengths 1 to 21 (the rows' rests go to the four-lane loop and the scalar
+//! each work-item's own trip count, straight-line code with affine accesses at several
+//! strides, an if-else storing in both arms under each quad's mask, and a load in one arm that
+//! the eight work-items take alike or hand to the scalar loop, over row lengths 1 to 21 (the rows' rests go to the four-lane loop and the scalar
 //! loop) and random inputs; every output word must be bit-identical. With `CLIFT_SIMD=strict`
 //! a vector body that fails to build (two quads included) is an error.
 
@@ -25,7 +26,7 @@ fn run(p: &jit::Program, name: &str, a: &[f32], ia: &[u32], width: u64, rows: u6
             Arg::U32(width as u32),
             Arg::U32(40),
         ],
-        "own_count" => vec![ptr(&mut a), ptr(&mut ia), ptr(&mut o), ptr(&mut io)],
+        "own_count" | "branches" | "early" => vec![ptr(&mut a), ptr(&mut ia), ptr(&mut o), ptr(&mut io)],
         _ => vec![
             ptr(&mut a),
             ptr(&mut ia),
@@ -62,7 +63,7 @@ fn two_quads_match_the_scalar_loop() {
             })
             .collect();
         let ia: Vec<u32> = (0..1024).map(|_| rng.next() as u32).collect();
-        for name in ["exits", "own_count", "straight"] {
+        for name in ["exits", "own_count", "straight", "branches", "early"] {
             for width in 1..=21u64 {
                 let rows = if name == "exits" { 3 } else { 1 };
                 let (o2, io2) = run(&quads, name, &a, &ia, width, rows);

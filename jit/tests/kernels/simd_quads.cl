@@ -50,3 +50,34 @@ kernel void straight(global const float *a, global const uint *ia, global float 
     io[i] = k * 3u + i;
     io[600] = k;
 }
+
+// Branches after a store (each quad's lanes may disagree: each arm under its mask, stores in
+// both arms) and a computing branch in a loop of each work-item's own trip count.
+kernel void branches(global const float *a, global const uint *ia, global float *o, global uint *io) {
+    uint i = get_global_id(0);
+    float x = a[i];
+    o[i] = x;
+    if (ia[i] & 1) {
+        o[300 + i] = x * 2.0f;
+        io[i] = ia[i] >> 1;
+    } else {
+        io[i] = i;
+    }
+    float f = x;
+    for (int j = 0; j < (int)(ia[i] & 7); j++) {
+        if (f > 0.5f)
+            f = f * 0.5f - 0.25f;
+        else
+            f = f + 0.125f * (float)j;
+    }
+    o[600 + i] = f;
+}
+
+// A load in one arm before any store: the eight work-items take it alike (groups of eight
+// consecutive ones decide together) or go to the scalar loop.
+kernel void early(global const float *a, global const uint *ia, global float *o, global uint *io) {
+    uint i = get_global_id(0);
+    float x = (ia[i >> 3] & 16) ? a[i + 1] : 1.5f;
+    o[i] = x;
+    io[i] = i;
+}

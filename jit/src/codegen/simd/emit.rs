@@ -736,6 +736,12 @@ impl FnTx<'_, '_, '_> {
     /// Step::Else and Step::EndIf follow, then its Step::Phi. Without an else, the path that
     /// skips the arm brings the phis' second values, defined here.
     fn open_branch(&mut self, plan: &Plan, k: usize, vecs: &Vecs) -> R<Branch> {
+        self.open_branch_in(plan, k, vecs, None)
+    }
+
+    /// [`Self::open_branch`]; with `shared` (a second quad's branch), the first quad's, whose
+    /// blocks it takes, and only the varying phis (the uniform ones are the first quad's).
+    fn open_branch_in(&mut self, plan: &Plan, k: usize, vecs: &Vecs, shared: Option<&Branch>) -> R<Branch> {
         let rest = plan.steps.get(k + 1..).unwrap_or(&[]);
         let end = rest
             .iter()
@@ -746,14 +752,29 @@ impl FnTx<'_, '_, '_> {
         for (phi, _) in rest[end + 1..].iter().take_while(|(_, s)| *s == Step::Phi) {
             phis.push(self.phi_var(phi, plan)?);
         }
-        let after = self.b.create_block();
-        let br = Branch {
-            first: self.b.create_block(),
-            second: if has_else { self.b.create_block() } else { after },
-            after,
-            has_else,
-            phis,
-            masked: None,
+        let br = match shared {
+            Some(b0) => {
+                phis.retain(|p| p.rep.is_some());
+                Branch {
+                    first: b0.first,
+                    second: b0.second,
+                    after: b0.after,
+                    has_else,
+                    phis,
+                    masked: None,
+                }
+            }
+            None => {
+                let after = self.b.create_block();
+                Branch {
+                    first: self.b.create_block(),
+                    second: if has_else { self.b.create_block() } else { after },
+                    after,
+                    has_else,
+                    phis,
+                    masked: None,
+                }
+            }
         };
         if !has_else {
             self.def_phis(&br.phis, 1, plan, vecs)?;
@@ -2488,10 +2509,11 @@ impl FnTx<'_, '_, '_> {
         }
         let mut aff1 = Affine1::new();
         let mut lps: Option<[Loop; 2]> = None;
+        let mut brs: Option<[Branch; 2]> = None;
         let span = 2 * LANES;
         for (k, (inst, step)) in plan.steps.iter().enumerate() {
             match *step {
-                Step::Deferred | Step::LoopPhi | Step::LoopExitPhi => {}
+                Step::Deferred | Step::LoopPhi | Step::LoopExitPhi | Step::Phi => {}
                 Step::Scalar | Step::Builtin => {
                     self.simd_step(
                         k, inst, *step, plan, &mut vs[0], &mut None, &mut None, bail, bail_args, None,
@@ -2661,6 +2683,109 @@ impl FnTx<'_, '_, '_> {
                     self.b.switch_to_block(exit);
                     for q in 0..2 {
                         self.use_phis(&lp[q].exit_phis, &mut vs[q]);
+                    }
+                }
+                Step::If { negate, masked } => {
+                    let c = op_id(inst, 0)?;
+                    let b0 = self.open_branch(plan, k, &vs[0])?;
+                    let saved = self.quad_in(1, &aff1);
+                    let b1 = self.open_branch_in(plan, k, &vs[1], Some(&b0));
+                    self.quad_out(saved);
+                    let mut br = [b0, b1?];
+                    let (first, second) = (br[0].first, br[0].second);
+                    if masked {
+                        // Each arm that a lane of either quad takes runs under each quad's
+                        // mask of its lanes.
+                        let mut lanes = Vec::with_capacity(2);
+                        for q in 0..2 {
+                            let outer = self.exec_mask(&vs[q]);
+                            let saved = self.quad_in(q, &aff1);
+                            let m = self.mask(c, negate, plan, &vs[q]);
+                            self.quad_out(saved);
+                            let m = m?;
+                            let t = self.b.ins().band(outer, m);
+                            let f = self.b.ins().band_not(outer, m);
+                            if br[q].has_else {
+                                self.zero_phis(&br[q].phis)?;
+                            }
+                            let ev = self.b.declare_var(types::I32X4);
+                            br[q].masked = Some((t, f, ev, vs[q].exec.replace(ev)));
+                            lanes.push((t, ev));
+                        }
+                        let either = self.b.ins().bor(lanes[0].0, lanes[1].0);
+                        let any = self.b.ins().vany_true(either);
+                        self.b.ins().brif(any, first, &[], second, &[]);
+                        self.b.seal_block(first);
+                        self.b.switch_to_block(first);
+                        for (t, ev) in lanes {
+                            self.b.def_var(ev, t);
+                        }
+                    } else {
+                        self.all_or_none2(c, negate, [first, second], plan, &vs, &aff1, bail, bail_args)?;
+                        self.b.seal_block(first);
+                        self.b.switch_to_block(first);
+                    }
+                    brs = Some(br);
+                }
+                Step::Else => {
+                    let br = brs
+                        .as_ref()
+                        .ok_or_else(|| self.err(inst, "vector plan: else without if"))?;
+                    let (after, second) = (br[0].after, br[0].second);
+                    let phis = [br[0].phis.clone(), br[1].phis.clone()];
+                    match (br[0].masked, br[1].masked) {
+                        (Some((t0, f0, ev0, _)), Some((t1, f1, ev1, _))) => {
+                            for (q, t) in [(0, t0), (1, t1)] {
+                                let saved = self.quad_in(q, &aff1);
+                                let r = self.capture(&phis[q], 0, t, plan, &vs[q]);
+                                self.quad_out(saved);
+                                r?;
+                            }
+                            let either = self.b.ins().bor(f0, f1);
+                            let any = self.b.ins().vany_true(either);
+                            self.b.ins().brif(any, second, &[], after, &[]);
+                            self.b.seal_block(second);
+                            self.b.switch_to_block(second);
+                            self.b.def_var(ev0, f0);
+                            self.b.def_var(ev1, f1);
+                        }
+                        _ => {
+                            for q in 0..2 {
+                                let saved = self.quad_in(q, &aff1);
+                                let r = self.def_phis(&phis[q], 0, plan, &vs[q]);
+                                self.quad_out(saved);
+                                r?;
+                            }
+                            self.b.ins().jump(after, &[]);
+                            self.b.seal_block(second);
+                            self.b.switch_to_block(second);
+                        }
+                    }
+                }
+                Step::EndIf => {
+                    let br = brs
+                        .take()
+                        .ok_or_else(|| self.err(inst, "vector plan: end without if"))?;
+                    for q in 0..2 {
+                        let saved = self.quad_in(q, &aff1);
+                        let r = match br[q].masked {
+                            Some((t, f, _, outer)) => {
+                                let (at, lanes) = if br[q].has_else { (1, f) } else { (0, t) };
+                                let r = self.capture(&br[q].phis, at, lanes, plan, &vs[q]);
+                                vs[q].exec = outer;
+                                r
+                            }
+                            None => self.def_phis(&br[q].phis, usize::from(br[q].has_else), plan, &vs[q]),
+                        };
+                        self.quad_out(saved);
+                        r?;
+                    }
+                    let after = br[0].after;
+                    self.b.ins().jump(after, &[]);
+                    self.b.seal_block(after);
+                    self.b.switch_to_block(after);
+                    for q in 0..2 {
+                        self.use_phis(&br[q].phis, &mut vs[q]);
                     }
                 }
                 _ => return Err(self.err(inst, "vector plan: a step two quads do not take")),

@@ -78,6 +78,24 @@
 //! bits is only affine while no lane wraps around: a run-time guard, checked before the body's
 //! first store, sends the four work-items to the scalar loop when one would.
 
+//! The lane shape is a parameter: one quad (four work-items) per vector iteration, or two
+//! (eight: [`FnTx::simd_body2`], `CLIFT_SIMD_QUADS=1|2|auto`). With two, each varying value
+//! has one set of registers per quad (quad `q`: the work-items `4q..4q+3` after the vector's
+//! first), uniform values are computed once and shared, affine ones once too (quad 1's base is
+//! quad 0's plus four strides; a guard checks all eight lanes), each quad has its own execution
+//! mask and loop phis, and every instruction is emitted for quad 0 then for quad 1: the two
+//! dependency chains are independent and the core overlaps them. A loop runs until neither
+//! quad has a lane in it, a masked arm runs when a lane of either quad takes it; a branch the
+//! eight must take alike sends them to the scalar loop when they do not. A row goes eight
+//! work-items at a time, then four, then one. Two quads pay where a loop's rounds are short
+//! chains of few values (Mandelbrot: 1.4x to 1.6x measured); they cost where registers run
+//! out (`vec4`'s `float4` loop: 1.3x to 1.7x slower) and change nothing on memory-bound
+//! straight-line kernels, so `auto` takes them only for a loop carrying one to six
+//! one-register values with no per-lane code; bodies with private arrays, affine phis or
+//! barriers (regions) run one quad.
+//!
+//! [`FnTx::simd_body2`]: crate::codegen::state::FnTx::simd_body2
+
 mod cfg;
 mod chains;
 mod emit;
@@ -429,12 +447,11 @@ impl Plan {
         for (inst, step) in &self.steps {
             match step {
                 Step::Private => return Some("private variables"),
-                Step::If { .. } | Step::Else | Step::EndIf | Step::Phi => return Some("branches"),
                 Step::Yield => return Some("a barrier"),
-                Step::LoopPhi | Step::LoopExitPhi => {
+                Step::LoopPhi | Step::LoopExitPhi | Step::Phi => {
                     let class = inst.result_id.and_then(|r| self.class.get(&r).copied());
                     if !matches!(class, None | Some(Class::Uniform) | Some(Class::Varying)) {
-                        return Some("an affine loop value");
+                        return Some("an affine value of a loop or branch");
                     }
                 }
                 _ => {}
