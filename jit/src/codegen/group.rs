@@ -335,7 +335,9 @@ fn build_group_one(
     let fast = if regions { !sweep } else { simd_on };
     if fast {
         // Two quads per vector iteration where chosen; should they fail to build, one.
-        for two in [true, false] {
+        // (Barrier regions run one quad.)
+        let tries: &[bool] = if regions { &[false] } else { &[true, false] };
+        for &two in tries {
             match build(cx, f, body, name, index, regions, true, two, ctx, fbc) {
                 Ok(g) => return Ok(g),
                 Err(e) if strict => return Err(e),
