@@ -7,10 +7,13 @@
 //! atomics on each work-item's word and on a shared one, also under a condition, 64-bit
 //! compare-and-swap retry loops that work-items leave at different rounds) over
 //! consecutive and offset loads and stores, on inputs with zeros, infinities, NaN, denormals and
-//! the integer extremes. Two child processes build and run the same kernels, one with
+//! the integer extremes. Three child processes build and run the same kernels, two with
 //! `CLIFT_SIMD=check` (vector code that fails to build is an error; a kernel the planner
-//! declines runs scalar, as random kernels may) and one with `CLIFT_SIMD=0`; every output must
-//! be bit-identical (NaNs compare as a class: their payloads are not specified). Clift only.
+//! declines runs scalar, as random kernels may), one of them with `CLIFT_SIMD_QUADS=2` (eight
+//! work-items per vector iteration, two quads, wherever the vector body allows; the global
+//! size 103 leaves each row a rest for the four-lane and the scalar loop), and one with
+//! `CLIFT_SIMD=0`; every output must be bit-identical (NaNs compare as a class: their payloads
+//! are not specified). Clift only.
 
 use cts::image_ref::Rng;
 use cts::*;
@@ -436,16 +439,19 @@ fn differential_child() {
     std::fs::write(out, text).expect("write the outputs");
 }
 
-fn run_child(simd: &str, out: &std::path::Path) {
+/// A child run with `CLIFT_SIMD=simd` and `CLIFT_SIMD_QUADS=quads` (quads per vector
+/// iteration: `2` forces eight work-items wherever the vector body allows).
+fn run_child(simd: &str, quads: &str, out: &std::path::Path) {
     let r = test_child("differential_child")
         .env("CTS_SIMD_DIFF_OUT", out)
         .env("CLIFT_SIMD", simd)
+        .env("CLIFT_SIMD_QUADS", quads)
         .env("CLIFT_CACHE", "0")
         .output()
         .expect("run the child");
     assert!(
         r.status.success() && out.exists(),
-        "child with CLIFT_SIMD={simd} failed:\n{}\n{}",
+        "child with CLIFT_SIMD={simd} CLIFT_SIMD_QUADS={quads} failed:\n{}\n{}",
         String::from_utf8_lossy(&r.stdout),
         String::from_utf8_lossy(&r.stderr)
     );
@@ -457,13 +463,23 @@ fn vector_loop_matches_scalar_loop() {
         return;
     }
     let dir = TempDir::new("simd-diff");
-    let (v, s) = (dir.path().join("vector"), dir.path().join("scalar"));
-    run_child("check", &v);
-    run_child("0", &s);
-    let (v, s) = (
-        std::fs::read_to_string(v).expect("vector"),
-        std::fs::read_to_string(s).expect("scalar"),
+    let (v, v2, s) = (
+        dir.path().join("vector"),
+        dir.path().join("vector2"),
+        dir.path().join("scalar"),
     );
+    run_child("check", "1", &v);
+    run_child("check", "2", &v2);
+    run_child("0", "1", &s);
+    let s = std::fs::read_to_string(s).expect("scalar");
+    for (quads, v) in [("one quad", v), ("two quads", v2)] {
+        let v = std::fs::read_to_string(v).expect("vector");
+        compare(quads, &v, &s);
+    }
+}
+
+/// The vector loop's outputs (`quads` per iteration) against the scalar loop's.
+fn compare(quads: &str, v: &str, s: &str) {
     assert_eq!(v.lines().count(), SEEDS.len() * (KERNELS + REGION_KERNELS) * 4);
     for (lv, ls) in v.lines().zip(s.lines()) {
         if lv != ls {
@@ -478,7 +494,7 @@ fn vector_loop_matches_scalar_loop() {
             };
             let first = lv.split(' ').zip(ls.split(' ')).position(|(a, b)| a != b);
             panic!(
-                "{seed} {name}: vector and scalar loops differ (word {first:?}):\n{src}\nvector: {lv}\nscalar: {ls}"
+                "{seed} {name}: vector ({quads}) and scalar loops differ (word {first:?}):\n{src}\nvector: {lv}\nscalar: {ls}"
             );
         }
     }

@@ -545,7 +545,7 @@ fn native_key(inputs: &[Arc<Vec<u8>>], options: &CompileOptions) -> String {
         .part(format!("{spec:?}").as_bytes())
         .part(
             format!(
-                "{} {} {} {} {} {:?} {:?} {:?} {:?} {:?} {:?}",
+                "{} {} {} {} {} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
                 options.denorms_are_zero,
                 options.no_subgroup_ifp,
                 options.fast_relaxed_math,
@@ -556,7 +556,8 @@ fn native_key(inputs: &[Arc<Vec<u8>>], options: &CompileOptions) -> String {
                 std::env::var("CLIFT_ROBUST_GROUP").ok(),
                 std::env::var("CLIFT_PURE_LOADS").ok(),
                 std::env::var("CLIFT_SIMD_CHAIN").ok(),
-                std::env::var("CLIFT_PROMOTE").ok()
+                std::env::var("CLIFT_PROMOTE").ok(),
+                std::env::var("CLIFT_SIMD_QUADS").ok()
             )
             .as_bytes(),
         );

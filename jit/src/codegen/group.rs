@@ -334,22 +334,28 @@ fn build_group_one(
     let sweep = std::env::var("CLIFT_BARRIERS").is_ok_and(|v| v == "sweep");
     let fast = if regions { !sweep } else { simd_on };
     if fast {
-        match build(cx, f, body, name, index, regions, true, ctx, fbc) {
-            Ok(g) => return Ok(g),
-            Err(e) if strict => return Err(e),
-            // Region loops and the vector loop are optimizations: should they fail to build,
-            // the single sweep loop and the scalar loop run any body.
-            Err(_) => {
-                ctx.clear();
-                *fbc = FunctionBuilderContext::new();
+        // Two quads per vector iteration where chosen; should they fail to build, one.
+        // (Barrier regions run one quad.)
+        let tries: &[bool] = if regions { &[false] } else { &[true, false] };
+        for &two in tries {
+            match build(cx, f, body, name, index, regions, true, two, ctx, fbc) {
+                Ok(g) => return Ok(g),
+                Err(e) if strict => return Err(e),
+                // Region loops and the vector loop are optimizations: should they fail to
+                // build, the single sweep loop and the scalar loop run any body.
+                Err(_) => {
+                    ctx.clear();
+                    *fbc = FunctionBuilderContext::new();
+                }
             }
         }
     }
-    build(cx, f, body, name, index, regions, false, ctx, fbc)
+    build(cx, f, body, name, index, regions, false, false, ctx, fbc)
 }
 
 /// As [`build_group`]; `fast`: whether to add the vector loop where the body allows it
-/// (without barriers), or to run the regions as loops of their own (with barriers).
+/// (without barriers), or to run the regions as loops of their own (with barriers); `two`:
+/// whether the vector loop may run two quads (eight work-items) per iteration.
 #[allow(clippy::too_many_arguments)]
 fn build(
     cx: &mut Ctx,
@@ -359,6 +365,7 @@ fn build(
     index: usize,
     regions: bool,
     fast: bool,
+    two: bool,
     ctx: &mut Context,
     fbc: &mut FunctionBuilderContext,
 ) -> Result<GroupFn, CompileError> {
@@ -381,12 +388,25 @@ fn build(
     // Four work-items at once where the body allows it (plain loops only).
     // By-value arguments are private copies, one per work-item: those kernels stay scalar.
     let byval = f.params.iter().any(|(p, _)| cx.byval.contains(p));
+    let mut quads = 1;
     let plan = if fast && !regions && !wi_ids && !byval {
         let p = simd::plan(cx, body, &order, &f.params, &HashSet::new());
+        // Quads (four work-items) per vector iteration: two only without robust checks.
+        let (n, why) = match &p {
+            Ok(_) if cx.opts.robust => (1, "robust checks".to_string()),
+            Ok(p) => simd::quads(cx, p),
+            Err(_) => (1, String::new()),
+        };
+        let (n, why) = if two || n == 1 {
+            (n, why)
+        } else {
+            (1, "two quads failed to build".to_string())
+        };
+        quads = n;
         // With CLIFT_DUMP_CODE (debugging aid), say which kernels got the vector loop.
         if std::env::var_os("CLIFT_DUMP_CODE").is_some() {
             match &p {
-                Ok(_) => eprintln!("== kernel {name}: vector loop yes"),
+                Ok(_) => eprintln!("== kernel {name}: vector loop yes, {n} quad(s) per iteration ({why})"),
                 Err(why) => eprintln!("== kernel {name}: vector loop no ({why})"),
             }
         }
@@ -910,29 +930,57 @@ fn build(
         });
 
         if let (Some(plan), Some((vhead, vx, vgx))) = (&plan, vector) {
+            let scalar_vals = t.vals.clone();
+            let scalar_builtins = t.group.as_ref().map(|g| g.builtins.clone()).unwrap_or_default();
+            // The builtins of the vector's first work-item (x ids are affine in the lane).
+            let vector_builtins = |t: &mut FnTx, vx: Value, vgx: Value| {
+                let vlid = [vx, y, z];
+                let vgl = [vgx, t.b.ins().iadd(gbase[1], y), t.b.ins().iadd(gbase[2], z)];
+                let (vlin, vglin) = linear_ids(&mut t.b, vlid, &lsz, &gsz, &gbase0);
+                let mut vb = scalar_builtins.clone();
+                vb.insert(BuiltIn::GlobalInvocationId, vgl.to_vec());
+                vb.insert(BuiltIn::LocalInvocationId, vlid.to_vec());
+                vb.insert(BuiltIn::GlobalLinearId, vec![vglin]);
+                vb.insert(BuiltIn::LocalInvocationIndex, vec![vlin]);
+                if let Some(g) = t.group.as_mut() {
+                    g.builtins = vb;
+                }
+            };
+            t.b.switch_to_block(vhead);
+            let (vhead, vx, vgx) = if quads == 2 {
+                // vhead: x + 8 work-items left in the row? Then the two-quad body, else the
+                // four-lane loop (vhead4) from x on.
+                let vhead4 = t.b.create_block();
+                let (vx4, vgx4) = (
+                    t.b.append_block_param(vhead4, types::I64),
+                    t.b.append_block_param(vhead4, types::I64),
+                );
+                let vitem = t.b.create_block();
+                let end = t.b.ins().iadd_imm_s(vx, 2 * simd::LANES);
+                let c = t.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, lsz[0]);
+                let rest = [BlockArg::Value(vx), BlockArg::Value(vgx)];
+                t.b.ins().brif(c, vitem, &[], vhead4, &rest);
+                t.b.switch_to_block(vitem);
+                vector_builtins(&mut t, vx, vgx);
+                t.simd_body2(plan, xhead, &rest)?;
+                let nx = t.b.ins().iadd_imm_s(vx, 2 * simd::LANES);
+                let ngx = t.b.ins().iadd_imm_s(vgx, 2 * simd::LANES);
+                t.b.ins().jump(vhead, &[BlockArg::Value(nx), BlockArg::Value(ngx)]);
+                t.vals = scalar_vals.clone();
+                t.b.switch_to_block(vhead4);
+                (vhead4, vx4, vgx4)
+            } else {
+                (vhead, vx, vgx)
+            };
             // vhead: x + 4 work-items left in the row? Then the vector body, else the scalar
             // loop from x on.
-            t.b.switch_to_block(vhead);
             let vitem = t.b.create_block();
             let end = t.b.ins().iadd_imm_s(vx, simd::LANES);
             let c = t.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, lsz[0]);
             let rest = [BlockArg::Value(vx), BlockArg::Value(vgx)];
             t.b.ins().brif(c, vitem, &[], xhead, &rest);
             t.b.switch_to_block(vitem);
-            // The builtins of the vector's first work-item (x ids are affine in the lane).
-            let vlid = [vx, y, z];
-            let vgl = [vgx, t.b.ins().iadd(gbase[1], y), t.b.ins().iadd(gbase[2], z)];
-            let (vlin, vglin) = linear_ids(&mut t.b, vlid, &lsz, &gsz, &gbase0);
-            let scalar_vals = t.vals.clone();
-            let scalar_builtins = t.group.as_ref().map(|g| g.builtins.clone()).unwrap_or_default();
-            let mut vb = scalar_builtins.clone();
-            vb.insert(BuiltIn::GlobalInvocationId, vgl.to_vec());
-            vb.insert(BuiltIn::LocalInvocationId, vlid.to_vec());
-            vb.insert(BuiltIn::GlobalLinearId, vec![vglin]);
-            vb.insert(BuiltIn::LocalInvocationIndex, vec![vlin]);
-            if let Some(g) = t.group.as_mut() {
-                g.builtins = vb;
-            }
+            vector_builtins(&mut t, vx, vgx);
             t.simd_body(plan, xhead, &rest, simd::Vecs::default(), None)?;
             let nx = t.b.ins().iadd_imm_s(vx, simd::LANES);
             let ngx = t.b.ins().iadd_imm_s(vgx, simd::LANES);

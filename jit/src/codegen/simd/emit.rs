@@ -80,6 +80,8 @@ pub(crate) struct Vecs {
     /// The execution mask (`I32X4`, all ones in the lanes whose work-items run this code)
     /// inside a masked loop; `None`: all four run it.
     exec: Option<Variable>,
+    /// Whether the body runs two quads ([`FnTx::simd_body2`]), where registers are scarcer.
+    twice: bool,
 }
 
 impl Vecs {
@@ -660,11 +662,25 @@ impl FnTx<'_, '_, '_> {
     /// The scalar translation of `inst` under `guard`: when the guard fails, the four
     /// work-items go to `bail` (the scalar loop) instead.
     fn guarded(&mut self, inst: &Instruction, plan: &Plan, guard: Guard, bail: Block, bail_args: &[BlockArg]) -> R {
+        self.guarded_span(inst, plan, guard, bail, bail_args, LANES)
+    }
+
+    /// [`Self::guarded`] for the `span` work-items of the body (four, or eight with two quads):
+    /// the guard holds for all of them.
+    fn guarded_span(
+        &mut self,
+        inst: &Instruction,
+        plan: &Plan,
+        guard: Guard,
+        bail: Block,
+        bail_args: &[BlockArg],
+        span: i64,
+    ) -> R {
         let affine = |id: Id| match plan.class.get(&id).copied() {
             Some(Class::Affine(s)) => Ok(s),
             _ => Err(CompileError::new(format!("vector plan: %{id} is not affine"))),
         };
-        let last_of = |s: i64| s * (LANES - 1);
+        let last_of = |s: i64| s * (span - 1);
         let ok = match guard {
             Guard::Extend { operand, signed } => {
                 let id = op_id(inst, operand)?;
@@ -720,6 +736,12 @@ impl FnTx<'_, '_, '_> {
     /// Step::Else and Step::EndIf follow, then its Step::Phi. Without an else, the path that
     /// skips the arm brings the phis' second values, defined here.
     fn open_branch(&mut self, plan: &Plan, k: usize, vecs: &Vecs) -> R<Branch> {
+        self.open_branch_in(plan, k, vecs, None)
+    }
+
+    /// [`Self::open_branch`]; with `shared` (a second quad's branch), the first quad's, whose
+    /// blocks it takes, and only the varying phis (the uniform ones are the first quad's).
+    fn open_branch_in(&mut self, plan: &Plan, k: usize, vecs: &Vecs, shared: Option<&Branch>) -> R<Branch> {
         let rest = plan.steps.get(k + 1..).unwrap_or(&[]);
         let end = rest
             .iter()
@@ -730,14 +752,29 @@ impl FnTx<'_, '_, '_> {
         for (phi, _) in rest[end + 1..].iter().take_while(|(_, s)| *s == Step::Phi) {
             phis.push(self.phi_var(phi, plan)?);
         }
-        let after = self.b.create_block();
-        let br = Branch {
-            first: self.b.create_block(),
-            second: if has_else { self.b.create_block() } else { after },
-            after,
-            has_else,
-            phis,
-            masked: None,
+        let br = match shared {
+            Some(b0) => {
+                phis.retain(|p| p.rep.is_some());
+                Branch {
+                    first: b0.first,
+                    second: b0.second,
+                    after: b0.after,
+                    has_else,
+                    phis,
+                    masked: None,
+                }
+            }
+            None => {
+                let after = self.b.create_block();
+                Branch {
+                    first: self.b.create_block(),
+                    second: if has_else { self.b.create_block() } else { after },
+                    after,
+                    has_else,
+                    phis,
+                    masked: None,
+                }
+            }
         };
         if !has_else {
             self.def_phis(&br.phis, 1, plan, vecs)?;
@@ -837,6 +874,19 @@ impl FnTx<'_, '_, '_> {
     /// values on entry and the exit phis' values from the guard (with one), or (a masked loop
     /// without one) zeros.
     fn open_loop(&mut self, plan: &Plan, k: usize, masked: bool, vecs: &Vecs) -> R<Loop> {
+        self.open_loop_in(plan, k, masked, vecs, None)
+    }
+
+    /// [`Self::open_loop`]; with `shared` (a second quad's loop), the head and exit of the
+    /// first quad's, and only the varying phis (the uniform ones are the first quad's).
+    fn open_loop_in(
+        &mut self,
+        plan: &Plan,
+        k: usize,
+        masked: bool,
+        vecs: &Vecs,
+        shared: Option<(Block, Block)>,
+    ) -> R<Loop> {
         let rest = plan.steps.get(k + 1..).unwrap_or(&[]);
         let end = rest
             .iter()
@@ -850,6 +900,10 @@ impl FnTx<'_, '_, '_> {
         let mut exit_phis = Vec::new();
         for (phi, _) in rest[end + 1..].iter().take_while(|(_, s)| *s == Step::LoopExitPhi) {
             exit_phis.push(self.phi_var(phi, plan)?);
+        }
+        if shared.is_some() {
+            phis.retain(|p| p.rep.is_some());
+            exit_phis.retain(|p| p.rep.is_some());
         }
         self.def_phis(&phis, 0, plan, vecs)?;
         if guarded {
@@ -891,9 +945,13 @@ impl FnTx<'_, '_, '_> {
         if masked {
             exit_phis.extend(outs);
         }
+        let (head, exit) = match shared {
+            Some(blocks) => blocks,
+            None => (self.b.create_block(), self.b.create_block()),
+        };
         Ok(Loop {
-            head: self.b.create_block(),
-            exit: self.b.create_block(),
+            head,
+            exit,
             phis,
             exit_phis,
             exits: 0,
@@ -1156,6 +1214,12 @@ impl FnTx<'_, '_, '_> {
     /// Whether condition `c` holds in all four lanes, and whether in none (both false: they
     /// disagree).
     fn all_or_none(&mut self, c: Id, plan: &Plan, vecs: &Vecs) -> R<(Value, Value)> {
+        self.all_or_none_span(c, plan, vecs, LANES)
+    }
+
+    /// [`Self::all_or_none`] over `span` work-items for a Monotone `c` (lanes 0 and
+    /// `span - 1` decide); a mask's four lanes otherwise.
+    fn all_or_none_span(&mut self, c: Id, plan: &Plan, vecs: &Vecs, span: i64) -> R<(Value, Value)> {
         if let Some(cmp) = plan.monotone.get(&c) {
             // Lanes 0 and 3 of an ordered comparison of affine x and uniform y: the lanes in
             // between lie between them, unless x wraps around within the four lanes.
@@ -1166,7 +1230,7 @@ impl FnTx<'_, '_, '_> {
                 _ => return Err(self.err(cmp, "vector plan: comparison without an affine operand")),
             };
             let base = self.val1(aff)?;
-            let last = self.b.ins().iadd_imm_s(base, s * (LANES - 1));
+            let last = self.b.ins().iadd_imm_s(base, s * (span - 1));
             let (ucc, scc) = if s >= 0 {
                 (IntCC::UnsignedGreaterThanOrEqual, IntCC::SignedGreaterThanOrEqual)
             } else {
@@ -1288,6 +1352,25 @@ impl FnTx<'_, '_, '_> {
         };
         let plain = self.plain_f32x4(y);
         self.vfminmax(sh, x, y, max, plain)
+    }
+
+    /// The value of every lane of four-lane float `v` when it is a splatted constant.
+    fn splat_f32(&self, v: Value) -> Option<f32> {
+        let dfg = &self.b.func.dfg;
+        let inst = dfg.value_def(v).inst()?;
+        match dfg.insts[inst] {
+            InstructionData::Unary {
+                opcode: Opcode::Splat,
+                arg,
+            } => match dfg.value_def(arg).inst().map(|i| &dfg.insts[i]) {
+                Some(InstructionData::UnaryIeee32 {
+                    opcode: Opcode::F32const,
+                    imm,
+                }) => Some(f32::from_bits(imm.bits())),
+                _ => None,
+            },
+            _ => None,
+        }
     }
 
     /// Whether four-lane float `v` is a splatted constant that is neither NaN nor zero.
@@ -2135,6 +2218,10 @@ impl FnTx<'_, '_, '_> {
                             Op::IMul => self.b.ins().imul(a, b),
                             Op::FAdd => self.b.ins().fadd(a, b),
                             Op::FSub => self.b.ins().fsub(a, b),
+                            // With two quads, `2 * x` as `x + x` (the same bits, a
+                            // register fewer for the constant).
+                            Op::FMul if vecs.twice && self.splat_f32(a) == Some(2.0) => self.b.ins().fadd(b, b),
+                            Op::FMul if vecs.twice && self.splat_f32(b) == Some(2.0) => self.b.ins().fadd(a, a),
                             Op::FMul => self.b.ins().fmul(a, b),
                             Op::FDiv => self.b.ins().fdiv(a, b),
                             Op::BitwiseAnd => self.b.ins().band(a, b),
@@ -2399,5 +2486,436 @@ impl FnTx<'_, '_, '_> {
             rg.crossing.extend(hidden);
         }
         res
+    }
+}
+
+/// The second quad's values of the body's affine values: its base, lane 4's value
+/// (`base + 4 * stride`), by id.
+type Affine1 = HashMap<Id, Value>;
+
+impl FnTx<'_, '_, '_> {
+    /// Translates the vector body of `plan` for two quads of work-items at once (eight:
+    /// quad `q` the work-items 4q..4q+3 after the first one), for a plan
+    /// [`Plan::two_quads`] accepts. Each varying value has a [`Vecs`] entry per quad and each
+    /// step that computes one runs for quad 0 then for quad 1 (two independent chains the
+    /// core overlaps); uniform values are computed once and shared, affine ones once too
+    /// (quad 1's base is quad 0's plus four strides); a loop runs until neither quad has a
+    /// lane in it, each quad under its own execution mask. A failed guard, or a branch the
+    /// eight work-items do not take alike, jumps to `bail` with `bail_args` (before any store).
+    pub(crate) fn simd_body2(&mut self, plan: &Plan, bail: Block, bail_args: &[BlockArg]) -> R {
+        let mut vs = [Vecs::default(), Vecs::default()];
+        for v in &mut vs {
+            v.twice = true;
+        }
+        let mut aff1 = Affine1::new();
+        let mut lps: Option<[Loop; 2]> = None;
+        let mut brs: Option<[Branch; 2]> = None;
+        let span = 2 * LANES;
+        for (k, (inst, step)) in plan.steps.iter().enumerate() {
+            match *step {
+                Step::Deferred | Step::LoopPhi | Step::LoopExitPhi | Step::Phi => {}
+                Step::Scalar | Step::Builtin => {
+                    self.simd_step(
+                        k, inst, *step, plan, &mut vs[0], &mut None, &mut None, bail, bail_args, None,
+                    )?;
+                    self.note_affine(inst, plan, &mut aff1)?;
+                }
+                Step::ScalarGuarded(guard) => {
+                    self.guarded_span(inst, plan, guard, bail, bail_args, span)?;
+                    self.note_affine(inst, plan, &mut aff1)?;
+                }
+                Step::CaseEq
+                    if inst
+                        .result_id
+                        .is_some_and(|r| plan.class.get(&r).is_none_or(|c| *c == Class::Uniform)) =>
+                {
+                    self.case_eq(inst, plan, &mut vs[0])?;
+                }
+                Step::Vector | Step::Lanes | Step::CaseEq => {
+                    for (q, vecs) in vs.iter_mut().enumerate() {
+                        let saved = self.quad_in(q, &aff1);
+                        let r = self.simd_step(k, inst, *step, plan, vecs, &mut None, &mut None, bail, bail_args, None);
+                        self.quad_out(saved);
+                        r?;
+                    }
+                }
+                Step::LoopHead { negate, masked } => {
+                    let lp0 = self.open_loop(plan, k, masked, &vs[0])?;
+                    let saved = self.quad_in(1, &aff1);
+                    let lp1 = self.open_loop_in(plan, k, masked, &vs[1], Some((lp0.head, lp0.exit)));
+                    self.quad_out(saved);
+                    let mut lp = [lp0, lp1?];
+                    let (head, exit) = (lp[0].head, lp[0].exit);
+                    match (op_id(inst, 2), masked) {
+                        (Err(_), false) => {
+                            self.b.ins().jump(head, &[]);
+                        }
+                        (Ok(c), false) => {
+                            self.all_or_none2(c, negate, [head, exit], plan, &vs, &aff1, bail, bail_args)?
+                        }
+                        (guard, true) => {
+                            // Each quad's work-items that enter run the loop under a mask of
+                            // their own; the loop runs while either quad has one.
+                            let mut any = None;
+                            for q in 0..2 {
+                                let all = self.exec_mask(&vs[q]);
+                                let var = self.b.declare_var(types::I32X4);
+                                let e = match guard {
+                                    Err(_) => all,
+                                    Ok(c) => {
+                                        let saved = self.quad_in(q, &aff1);
+                                        let m = self.mask(c, negate, plan, &vs[q]);
+                                        self.quad_out(saved);
+                                        self.b.ins().band(all, m?)
+                                    }
+                                };
+                                self.b.def_var(var, e);
+                                lp[q].outer = vs[q].exec.replace(var);
+                                any = Some(match any {
+                                    None => e,
+                                    Some(a) => self.b.ins().bor(a, e),
+                                });
+                            }
+                            match (guard, any) {
+                                (Ok(_), Some(a)) => {
+                                    let any = self.b.ins().vany_true(a);
+                                    self.b.ins().brif(any, head, &[], exit, &[]);
+                                }
+                                _ => {
+                                    self.b.ins().jump(head, &[]);
+                                }
+                            }
+                        }
+                    }
+                    self.b.switch_to_block(head);
+                    for q in 0..2 {
+                        self.use_phis(&lp[q].phis, &mut vs[q]);
+                    }
+                    lps = Some(lp);
+                }
+                Step::LoopExit { negate } => {
+                    let lp = lps
+                        .as_mut()
+                        .ok_or_else(|| self.err(inst, "vector plan: loop exit without a head"))?;
+                    let (exit, at) = (lp[0].exit, lp[0].exits);
+                    let exit_phis = [lp[0].exit_phis.clone(), lp[1].exit_phis.clone()];
+                    lp[0].exits += 1;
+                    lp[1].exits += 1;
+                    let c = op_id(inst, 2)?;
+                    let cont = self.b.create_block();
+                    match (vs[0].exec, vs[1].exec) {
+                        (Some(v0), Some(v1)) => {
+                            // Each quad's lanes for which it holds leave with their values.
+                            let stay = self.leave_lanes(c, negate, [v0, v1], &exit_phis, at, plan, &vs, &aff1)?;
+                            let any = self.b.ins().vany_true(stay);
+                            self.b.ins().brif(any, cont, &[], exit, &[]);
+                        }
+                        _ => {
+                            // All eight leave, or none does (else they go to the scalar loop).
+                            for q in 0..2 {
+                                let saved = self.quad_in(q, &aff1);
+                                let r = self.def_phis(&exit_phis[q], at, plan, &vs[q]);
+                                self.quad_out(saved);
+                                r?;
+                            }
+                            self.all_or_none2(c, negate, [exit, cont], plan, &vs, &aff1, bail, bail_args)?;
+                        }
+                    }
+                    self.b.seal_block(cont);
+                    self.b.switch_to_block(cont);
+                }
+                Step::LoopEnd { negate } => {
+                    let lp = lps
+                        .take()
+                        .ok_or_else(|| self.err(inst, "vector plan: loop end without a head"))?;
+                    let (head, exit) = (lp[0].head, lp[0].exit);
+                    for q in 0..2 {
+                        let saved = self.quad_in(q, &aff1);
+                        let r = self.def_phis(&lp[q].phis, 1, plan, &vs[q]);
+                        self.quad_out(saved);
+                        r?;
+                    }
+                    let c = op_id(inst, 2)?;
+                    let uniform = plan.class.get(&c).is_none_or(|x| *x == Class::Uniform);
+                    match (vs[0].exec, vs[1].exec) {
+                        (Some(v0), Some(v1)) if looped_masked(plan, k) && uniform => {
+                            // The same test for every lane: all still in go round, or all leave.
+                            let leave = self.b.create_block();
+                            let v = self.val1(c)?;
+                            let (t, e) = if negate { (leave, head) } else { (head, leave) };
+                            self.b.ins().brif(v, t, &[], e, &[]);
+                            self.b.seal_block(leave);
+                            self.b.switch_to_block(leave);
+                            for (q, var) in [(0, v0), (1, v1)] {
+                                let cur = self.b.use_var(var);
+                                let saved = self.quad_in(q, &aff1);
+                                let r = self.capture(&lp[q].exit_phis, lp[q].exits, cur, plan, &vs[q]);
+                                self.quad_out(saved);
+                                r?;
+                            }
+                            self.b.ins().jump(exit, &[]);
+                        }
+                        (Some(v0), Some(v1)) if looped_masked(plan, k) => {
+                            // Each quad's lanes for which the test fails leave.
+                            let phis = [lp[0].exit_phis.clone(), lp[1].exit_phis.clone()];
+                            let at = lp[0].exits;
+                            let stay = self.leave_lanes(c, !negate, [v0, v1], &phis, at, plan, &vs, &aff1)?;
+                            let any = self.b.ins().vany_true(stay);
+                            self.b.ins().brif(any, head, &[], exit, &[]);
+                        }
+                        _ => {
+                            for q in 0..2 {
+                                let saved = self.quad_in(q, &aff1);
+                                let r = self.def_phis(&lp[q].exit_phis, lp[q].exits, plan, &vs[q]);
+                                self.quad_out(saved);
+                                r?;
+                            }
+                            self.all_or_none2(c, negate, [head, exit], plan, &vs, &aff1, bail, bail_args)?;
+                        }
+                    }
+                    if looped_masked(plan, k) {
+                        for q in 0..2 {
+                            vs[q].exec = lp[q].outer;
+                        }
+                    }
+                    self.b.seal_block(head);
+                    self.b.seal_block(exit);
+                    self.b.switch_to_block(exit);
+                    for q in 0..2 {
+                        self.use_phis(&lp[q].exit_phis, &mut vs[q]);
+                    }
+                }
+                Step::If { negate, masked } => {
+                    let c = op_id(inst, 0)?;
+                    let b0 = self.open_branch(plan, k, &vs[0])?;
+                    let saved = self.quad_in(1, &aff1);
+                    let b1 = self.open_branch_in(plan, k, &vs[1], Some(&b0));
+                    self.quad_out(saved);
+                    let mut br = [b0, b1?];
+                    let (first, second) = (br[0].first, br[0].second);
+                    if masked {
+                        // Each arm that a lane of either quad takes runs under each quad's
+                        // mask of its lanes.
+                        let mut lanes = Vec::with_capacity(2);
+                        for q in 0..2 {
+                            let outer = self.exec_mask(&vs[q]);
+                            let saved = self.quad_in(q, &aff1);
+                            let m = self.mask(c, negate, plan, &vs[q]);
+                            self.quad_out(saved);
+                            let m = m?;
+                            let t = self.b.ins().band(outer, m);
+                            let f = self.b.ins().band_not(outer, m);
+                            if br[q].has_else {
+                                self.zero_phis(&br[q].phis)?;
+                            }
+                            let ev = self.b.declare_var(types::I32X4);
+                            br[q].masked = Some((t, f, ev, vs[q].exec.replace(ev)));
+                            lanes.push((t, ev));
+                        }
+                        let either = self.b.ins().bor(lanes[0].0, lanes[1].0);
+                        let any = self.b.ins().vany_true(either);
+                        self.b.ins().brif(any, first, &[], second, &[]);
+                        self.b.seal_block(first);
+                        self.b.switch_to_block(first);
+                        for (t, ev) in lanes {
+                            self.b.def_var(ev, t);
+                        }
+                    } else {
+                        self.all_or_none2(c, negate, [first, second], plan, &vs, &aff1, bail, bail_args)?;
+                        self.b.seal_block(first);
+                        self.b.switch_to_block(first);
+                    }
+                    brs = Some(br);
+                }
+                Step::Else => {
+                    let br = brs
+                        .as_ref()
+                        .ok_or_else(|| self.err(inst, "vector plan: else without if"))?;
+                    let (after, second) = (br[0].after, br[0].second);
+                    let phis = [br[0].phis.clone(), br[1].phis.clone()];
+                    match (br[0].masked, br[1].masked) {
+                        (Some((t0, f0, ev0, _)), Some((t1, f1, ev1, _))) => {
+                            for (q, t) in [(0, t0), (1, t1)] {
+                                let saved = self.quad_in(q, &aff1);
+                                let r = self.capture(&phis[q], 0, t, plan, &vs[q]);
+                                self.quad_out(saved);
+                                r?;
+                            }
+                            let either = self.b.ins().bor(f0, f1);
+                            let any = self.b.ins().vany_true(either);
+                            self.b.ins().brif(any, second, &[], after, &[]);
+                            self.b.seal_block(second);
+                            self.b.switch_to_block(second);
+                            self.b.def_var(ev0, f0);
+                            self.b.def_var(ev1, f1);
+                        }
+                        _ => {
+                            for q in 0..2 {
+                                let saved = self.quad_in(q, &aff1);
+                                let r = self.def_phis(&phis[q], 0, plan, &vs[q]);
+                                self.quad_out(saved);
+                                r?;
+                            }
+                            self.b.ins().jump(after, &[]);
+                            self.b.seal_block(second);
+                            self.b.switch_to_block(second);
+                        }
+                    }
+                }
+                Step::EndIf => {
+                    let br = brs
+                        .take()
+                        .ok_or_else(|| self.err(inst, "vector plan: end without if"))?;
+                    for q in 0..2 {
+                        let saved = self.quad_in(q, &aff1);
+                        let r = match br[q].masked {
+                            Some((t, f, _, outer)) => {
+                                let (at, lanes) = if br[q].has_else { (1, f) } else { (0, t) };
+                                let r = self.capture(&br[q].phis, at, lanes, plan, &vs[q]);
+                                vs[q].exec = outer;
+                                r
+                            }
+                            None => self.def_phis(&br[q].phis, usize::from(br[q].has_else), plan, &vs[q]),
+                        };
+                        self.quad_out(saved);
+                        r?;
+                    }
+                    let after = br[0].after;
+                    self.b.ins().jump(after, &[]);
+                    self.b.seal_block(after);
+                    self.b.switch_to_block(after);
+                    for q in 0..2 {
+                        self.use_phis(&br[q].phis, &mut vs[q]);
+                    }
+                }
+                _ => return Err(self.err(inst, "vector plan: a step two quads do not take")),
+            }
+        }
+        Ok(())
+    }
+
+    /// A masked loop's exit (or its end, `negate` flipped) for both quads: the lanes of each
+    /// quad's execution mask `vars[q]` for which `c` holds (is false if `negate`) leave with
+    /// value `at` of the quad's exit phis (kept in a block skipped in the rounds where no lane
+    /// of either quad leaves). Gives the lanes that stay, of either quad (the masks are set to
+    /// each quad's).
+    #[allow(clippy::too_many_arguments)]
+    fn leave_lanes(
+        &mut self,
+        c: Id,
+        negate: bool,
+        vars: [Variable; 2],
+        exit_phis: &[Vec<BranchPhi>; 2],
+        at: usize,
+        plan: &Plan,
+        vs: &[Vecs; 2],
+        aff1: &Affine1,
+    ) -> R<Value> {
+        let mut leaving = Vec::with_capacity(2);
+        let mut stays = Vec::with_capacity(2);
+        for (q, var) in vars.iter().enumerate() {
+            let saved = self.quad_in(q, aff1);
+            let leave = self.mask(c, negate, plan, &vs[q]);
+            self.quad_out(saved);
+            let leave = leave?;
+            let cur = self.b.use_var(*var);
+            leaving.push(self.b.ins().band(cur, leave));
+            stays.push(self.b.ins().band_not(cur, leave));
+        }
+        if exit_phis.iter().any(|p| !p.is_empty()) {
+            let (keep, join) = (self.b.create_block(), self.b.create_block());
+            let either = self.b.ins().bor(leaving[0], leaving[1]);
+            let any = self.b.ins().vany_true(either);
+            self.b.ins().brif(any, keep, &[], join, &[]);
+            self.b.seal_block(keep);
+            self.b.switch_to_block(keep);
+            for q in 0..2 {
+                let saved = self.quad_in(q, aff1);
+                let r = self.capture(&exit_phis[q], at, leaving[q], plan, &vs[q]);
+                self.quad_out(saved);
+                r?;
+            }
+            self.b.ins().jump(join, &[]);
+            self.b.seal_block(join);
+            self.b.switch_to_block(join);
+        }
+        for (var, stay) in vars.iter().zip(&stays) {
+            self.b.def_var(*var, *stay);
+        }
+        Ok(self.b.ins().bor(stays[0], stays[1]))
+    }
+
+    /// As [`Self::all_or_none_branch`] for two quads: all eight work-items, or none.
+    #[allow(clippy::too_many_arguments)]
+    fn all_or_none2(
+        &mut self,
+        c: Id,
+        negate: bool,
+        [yes, no]: [Block; 2],
+        plan: &Plan,
+        vs: &[Vecs; 2],
+        aff1: &Affine1,
+        bail: Block,
+        bail_args: &[BlockArg],
+    ) -> R {
+        if plan.class.get(&c).copied().unwrap_or(Class::Uniform) == Class::Uniform {
+            let v = self.val1(c)?;
+            let (t, e) = if negate { (no, yes) } else { (yes, no) };
+            self.b.ins().brif(v, t, &[], e, &[]);
+            return Ok(());
+        }
+        let (all, none) = if plan.monotone.contains_key(&c) {
+            // Lanes 0 and 7 decide.
+            self.all_or_none_span(c, plan, &vs[0], 2 * LANES)?
+        } else {
+            let (a0, n0) = self.all_or_none(c, plan, &vs[0])?;
+            let saved = self.quad_in(1, aff1);
+            let r = self.all_or_none(c, plan, &vs[1]);
+            self.quad_out(saved);
+            let (a1, n1) = r?;
+            (self.b.ins().band(a0, a1), self.b.ins().band(n0, n1))
+        };
+        let (all, none) = if negate { (none, all) } else { (all, none) };
+        let check = self.b.create_block();
+        self.b.ins().brif(all, yes, &[], check, &[]);
+        self.b.seal_block(check);
+        self.b.switch_to_block(check);
+        self.b.ins().brif(none, no, &[], bail, bail_args);
+        Ok(())
+    }
+
+    /// After a step translated once for both quads: if its result is affine, quad 1's base
+    /// (four strides on).
+    fn note_affine(&mut self, inst: &Instruction, plan: &Plan, aff1: &mut Affine1) -> R {
+        let Some(r) = inst.result_id else {
+            return Ok(());
+        };
+        if let Some(Class::Affine(s)) = plan.class.get(&r).copied() {
+            let base = self.val1(r)?;
+            let b1 = self.b.ins().iadd_imm_s(base, s.wrapping_mul(LANES));
+            aff1.insert(r, b1);
+        }
+        Ok(())
+    }
+
+    /// For quad `q` = 1: the affine values take quad 1's bases (the old values are given,
+    /// for [`Self::quad_out`]); nothing for quad 0.
+    fn quad_in(&mut self, q: usize, aff1: &Affine1) -> Vec<(Id, Option<Vec<Value>>)> {
+        if q == 0 {
+            return Vec::new();
+        }
+        aff1.iter()
+            .map(|(id, v)| (*id, self.vals.insert(*id, vec![*v])))
+            .collect()
+    }
+
+    /// Puts back the values [`Self::quad_in`] replaced.
+    fn quad_out(&mut self, saved: Vec<(Id, Option<Vec<Value>>)>) {
+        for (id, v) in saved {
+            match v {
+                Some(v) => self.vals.insert(id, v),
+                None => self.vals.remove(&id),
+            };
+        }
     }
 }

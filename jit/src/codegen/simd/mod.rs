@@ -78,6 +78,24 @@
 //! bits is only affine while no lane wraps around: a run-time guard, checked before the body's
 //! first store, sends the four work-items to the scalar loop when one would.
 
+//! The lane shape is a parameter: one quad (four work-items) per vector iteration, or two
+//! (eight: [`FnTx::simd_body2`], `CLIFT_SIMD_QUADS=1|2|auto`). With two, each varying value
+//! has one set of registers per quad (quad `q`: the work-items `4q..4q+3` after the vector's
+//! first), uniform values are computed once and shared, affine ones once too (quad 1's base is
+//! quad 0's plus four strides; a guard checks all eight lanes), each quad has its own execution
+//! mask and loop phis, and every instruction is emitted for quad 0 then for quad 1: the two
+//! dependency chains are independent and the core overlaps them. A loop runs until neither
+//! quad has a lane in it, a masked arm runs when a lane of either quad takes it; a branch the
+//! eight must take alike sends them to the scalar loop when they do not. A row goes eight
+//! work-items at a time, then four, then one. Two quads pay where a loop's rounds are short
+//! chains of few values (Mandelbrot: 1.4x to 1.6x measured); they cost where registers run
+//! out (`vec4`'s `float4` loop: 1.3x to 1.7x slower) and change nothing on memory-bound
+//! straight-line kernels, so `auto` takes them only for a loop carrying one to six
+//! one-register values with no per-lane code; bodies with private arrays, affine phis or
+//! barriers (regions) run one quad.
+//!
+//! [`FnTx::simd_body2`]: crate::codegen::state::FnTx::simd_body2
+
 mod cfg;
 mod chains;
 mod emit;
@@ -418,4 +436,90 @@ pub(crate) fn strict_decline(name: &str, what: &str, why: &str) -> Option<String
     (std::env::var("CLIFT_SIMD").as_deref() == Ok("strict")).then(|| {
         format!("kernel {name}: {what} does not take the vector loop ({why}) and CLIFT_SIMD=strict makes that an error")
     })
+}
+
+impl Plan {
+    /// Why the vector body cannot run as two quads (eight work-items, [`FnTx::simd_body2`]);
+    /// `None`: it can.
+    ///
+    /// [`FnTx::simd_body2`]: crate::codegen::state::FnTx::simd_body2
+    fn two_quads_refusal(&self) -> Option<&'static str> {
+        for (inst, step) in &self.steps {
+            match step {
+                Step::Private => return Some("private variables"),
+                Step::Yield => return Some("a barrier"),
+                Step::LoopPhi | Step::LoopExitPhi | Step::Phi => {
+                    let class = inst.result_id.and_then(|r| self.class.get(&r).copied());
+                    if !matches!(class, None | Some(Class::Uniform) | Some(Class::Varying)) {
+                        return Some("an affine value of a loop or branch");
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// Whether two quads should hide latency (`CLIFT_SIMD_QUADS=auto`): the body has a loop
+    /// that carries few varying values (each one four-lane register, two with two quads, of
+    /// 16) and runs no per-lane code (Step::Lanes) or values of other shapes in it; its
+    /// rounds are then one short dependency chain per quad, which the core can overlap.
+    fn prefers_two_quads(&self, cx: &Ctx) -> Result<(), &'static str> {
+        let mut loops = 0;
+        let mut inside = false;
+        let mut carried = 0;
+        for (inst, step) in &self.steps {
+            match step {
+                Step::LoopHead { .. } => {
+                    inside = true;
+                    loops += 1;
+                }
+                Step::LoopEnd { .. } => inside = false,
+                Step::Lanes if inside => return Err("per-lane code in a loop"),
+                Step::LoopPhi if self.class.get(&inst.result_id.unwrap_or(0)) == Some(&Class::Varying) => {
+                    carried += 1;
+                    let ty = inst.result_type.and_then(|t| rep(cx, t));
+                    if !matches!(ty, Some(Rep::Vector(_))) {
+                        return Err("a loop carries values of more than one register");
+                    }
+                }
+                _ => {}
+            }
+            if inside {
+                if let Some(r) = inst.result_id {
+                    let ty = self.tys.get(&r).and_then(|t| rep(cx, *t));
+                    if self.class.get(&r) == Some(&Class::Varying) && !matches!(ty, Some(Rep::Vector(_))) {
+                        return Err("a loop computes values of more than one register");
+                    }
+                }
+            }
+        }
+        if loops == 0 {
+            return Err("no loop");
+        }
+        if carried == 0 || carried > 6 {
+            return Err("no loop carrying one to six varying values");
+        }
+        Ok(())
+    }
+}
+
+/// How many quads (four work-items each) the kernel's vector loop runs per iteration: 2 or 1,
+/// and why. `CLIFT_SIMD_QUADS=1` or `2` forces it (2 where the plan allows), `auto` (the
+/// default) takes two for the loops [`Plan::prefers_two_quads`] describes.
+pub(crate) fn quads(cx: &Ctx, plan: &Plan) -> (usize, String) {
+    let knob = std::env::var("CLIFT_SIMD_QUADS").ok();
+    if knob.as_deref() == Some("1") {
+        return (1, "CLIFT_SIMD_QUADS=1".into());
+    }
+    if let Some(why) = plan.two_quads_refusal() {
+        return (1, format!("two quads do not take {why}"));
+    }
+    if knob.as_deref() == Some("2") {
+        return (2, "CLIFT_SIMD_QUADS=2".into());
+    }
+    match plan.prefers_two_quads(cx) {
+        Ok(()) => (2, "a loop of short chains".into()),
+        Err(why) => (1, why.into()),
+    }
 }
