@@ -233,15 +233,7 @@ impl Layout {
                     elem: 0,
                 }
             }
-            Type::Pointer { storage, pointee } => Info {
-                ty: Ty::Pointer(*storage, *pointee),
-                size: 8,
-                align: 8,
-                leaves: vec![types::I64],
-                offsets: vec![],
-                stride: 0,
-                elem: 0,
-            },
+            Type::Pointer { storage, pointee } => pointer_info(*storage, *pointee),
             Type::Function { .. } => Info {
                 ty: Ty::Function,
                 size: 0,
@@ -268,18 +260,7 @@ impl Layout {
 
     /// Lays out a pointer type the module does not declare (`promote`'s Function variables).
     pub fn add_pointer(&mut self, id: Id, storage: StorageClass, pointee: Id) {
-        self.infos.insert(
-            id,
-            Info {
-                ty: Ty::Pointer(storage, pointee),
-                size: 8,
-                align: 8,
-                leaves: vec![types::I64],
-                offsets: vec![],
-                stride: 0,
-                elem: 0,
-            },
-        );
+        self.infos.insert(id, pointer_info(storage, pointee));
     }
 
     pub fn get(&self, id: Id) -> Result<&Info, CompileError> {
@@ -346,6 +327,19 @@ impl Layout {
 
 /// The largest type Clift lays out (far beyond any memory; it keeps size arithmetic exact).
 const MAX_TYPE_SIZE: u64 = 1 << 48;
+
+/// A pointer's layout: one 64-bit word, whatever it points to.
+fn pointer_info(storage: StorageClass, pointee: Id) -> Info {
+    Info {
+        ty: Ty::Pointer(storage, pointee),
+        size: 8,
+        align: 8,
+        leaves: vec![types::I64],
+        offsets: vec![],
+        stride: 0,
+        elem: 0,
+    }
+}
 
 pub(crate) fn round_up(x: u64, a: u64) -> u64 {
     if a <= 1 {

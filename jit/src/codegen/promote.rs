@@ -157,28 +157,13 @@ fn pointer_arith(op: Op) -> bool {
     )
 }
 
-/// Atomics the copy can compute on a plain value.
+/// Atomics the copy can compute on a plain value: all but the flag and float min/max ones.
 fn promotable_atomic(op: Op) -> bool {
-    matches!(
-        op,
-        Op::AtomicLoad
-            | Op::AtomicStore
-            | Op::AtomicExchange
-            | Op::AtomicCompareExchange
-            | Op::AtomicCompareExchangeWeak
-            | Op::AtomicIIncrement
-            | Op::AtomicIDecrement
-            | Op::AtomicIAdd
-            | Op::AtomicISub
-            | Op::AtomicSMin
-            | Op::AtomicUMin
-            | Op::AtomicSMax
-            | Op::AtomicUMax
-            | Op::AtomicAnd
-            | Op::AtomicOr
-            | Op::AtomicXor
-            | Op::AtomicFAddEXT
-    )
+    is_atomic(op)
+        && !matches!(
+            op,
+            Op::AtomicFlagTestAndSet | Op::AtomicFlagClear | Op::AtomicFMinEXT | Op::AtomicFMaxEXT
+        )
 }
 
 /// Instructions that end a loop's analysis: they touch memory, synchronize or leave.
@@ -304,31 +289,14 @@ fn strip_casts(mut p: Id, defs: &HashMap<Id, (usize, &Instruction)>) -> Id {
 
 fn find(cx: &Ctx, f: &Function, done: &HashSet<Id>) -> Option<Candidate> {
     let nb = f.blocks.len();
-    let index: HashMap<Id, usize> = f.blocks.iter().enumerate().map(|(i, b)| (b.label, i)).collect();
-    let succ: Vec<Vec<usize>> = f
-        .blocks
-        .iter()
-        .map(|b| super::translate::successor_blocks(b, &index))
-        .collect();
-    let mut pred: Vec<Vec<usize>> = vec![Vec::new(); nb];
-    for (b, ss) in succ.iter().enumerate() {
-        for &s in ss {
-            pred[s].push(b);
-        }
-    }
-    let order = super::translate::rpo(f);
-    let mut pos = vec![usize::MAX; nb];
-    for (i, &b) in order.iter().enumerate() {
-        pos[b] = i;
-    }
-    let mut latches: HashMap<usize, Vec<usize>> = HashMap::new();
-    for &b in &order {
-        for &s in &succ[b] {
-            if pos[s] <= pos[b] {
-                latches.entry(s).or_default().push(b);
-            }
-        }
-    }
+    let super::translate::Cfg {
+        index,
+        pred,
+        order,
+        pos,
+        latches,
+        ..
+    } = super::translate::cfg(f);
     let idom = immediate_dominators(&order, &pos, &pred);
     let defs: HashMap<Id, (usize, &Instruction)> = f
         .blocks
@@ -925,18 +893,6 @@ fn apply(cx: &mut Ctx, f: &mut Function, c: Candidate, bool_ty: Id, next_id: &mu
             f.blocks[b].instructions = blk.instructions;
         }
     }
-    let escape_var_insts: Vec<Instruction> = escape_vars
-        .iter()
-        .map(|(_, v, pty)| {
-            inst(
-                Op::Variable,
-                Some(*pty),
-                Some(*v),
-                vec![Operand::StorageClass(StorageClass::Function)],
-            )
-        })
-        .collect();
-
     // The entry into the loop now goes through the dispatch block.
     if let Some(term) = f.blocks[c.pre].instructions.last_mut() {
         for o in term.operands.iter_mut() {
@@ -960,16 +916,18 @@ fn apply(cx: &mut Ctx, f: &mut Function, c: Candidate, bool_ty: Id, next_id: &mu
     }
 
     // The variables at the start of the entry block.
-    let var_insts: Vec<Instruction> = escape_var_insts
-        .into_iter()
-        .chain(vars.iter().map(|(v, pty)| {
+    let var_insts: Vec<Instruction> = escape_vars
+        .iter()
+        .map(|(_, v, pty)| (*v, *pty))
+        .chain(vars.iter().copied())
+        .map(|(v, pty)| {
             inst(
                 Op::Variable,
-                Some(*pty),
-                Some(*v),
+                Some(pty),
+                Some(v),
                 vec![Operand::StorageClass(StorageClass::Function)],
             )
-        }))
+        })
         .collect();
     // Blocks: dispatch before the header; the copy, its entry and exits after the loop.
     let last = c.body.iter().copied().max().unwrap_or(c.header);

@@ -145,32 +145,9 @@ pub(crate) fn reaches_spin(m: &Module, kernel: Id, edges: &HashSet<(Id, Id)>) ->
 }
 
 fn function_spin_edges(f: &Function, reading: &HashSet<Id>, volatile_vars: &HashSet<Id>, out: &mut HashSet<(Id, Id)>) {
-    let index: HashMap<Id, usize> = f.blocks.iter().enumerate().map(|(i, b)| (b.label, i)).collect();
-    let succ: Vec<Vec<usize>> = f
-        .blocks
-        .iter()
-        .map(|b| super::translate::successor_blocks(b, &index))
-        .collect();
-    let mut pred: Vec<Vec<usize>> = vec![Vec::new(); f.blocks.len()];
-    for (b, ss) in succ.iter().enumerate() {
-        for &s in ss {
-            pred[s].push(b);
-        }
-    }
-    let order = super::translate::rpo(f);
-    let mut pos = vec![usize::MAX; f.blocks.len()];
-    for (i, &b) in order.iter().enumerate() {
-        pos[b] = i;
-    }
-    // Retreating edges (back-edges of reducible loops), grouped by header.
-    let mut latches: HashMap<usize, Vec<usize>> = HashMap::new();
-    for &b in &order {
-        for &s in &succ[b] {
-            if pos[s] <= pos[b] {
-                latches.entry(s).or_default().push(b);
-            }
-        }
-    }
+    let super::translate::Cfg {
+        succ, pred, latches, ..
+    } = super::translate::cfg(f);
     // Every result defined in the function, with its instruction.
     let defs: HashMap<Id, &Instruction> = f
         .blocks

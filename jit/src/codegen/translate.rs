@@ -79,6 +79,50 @@ pub(crate) fn successor_blocks(blk: &crate::spirv::module::Block, index: &HashMa
         .collect()
 }
 
+/// A function's control flow by block index: each block's successors and predecessors, the
+/// reverse post-order of the reachable blocks and each block's place in it (`usize::MAX`:
+/// unreachable), and the retreating edges (the back-edges of reducible loops) by header.
+pub(crate) struct Cfg {
+    pub index: HashMap<Id, usize>,
+    pub succ: Vec<Vec<usize>>,
+    pub pred: Vec<Vec<usize>>,
+    pub order: Vec<usize>,
+    pub pos: Vec<usize>,
+    pub latches: HashMap<usize, Vec<usize>>,
+}
+
+pub(crate) fn cfg(f: &Function) -> Cfg {
+    let index: HashMap<Id, usize> = f.blocks.iter().enumerate().map(|(i, b)| (b.label, i)).collect();
+    let succ: Vec<Vec<usize>> = f.blocks.iter().map(|b| successor_blocks(b, &index)).collect();
+    let mut pred: Vec<Vec<usize>> = vec![Vec::new(); f.blocks.len()];
+    for (b, ss) in succ.iter().enumerate() {
+        for &s in ss {
+            pred[s].push(b);
+        }
+    }
+    let order = rpo(f);
+    let mut pos = vec![usize::MAX; f.blocks.len()];
+    for (i, &b) in order.iter().enumerate() {
+        pos[b] = i;
+    }
+    let mut latches: HashMap<usize, Vec<usize>> = HashMap::new();
+    for &b in &order {
+        for &s in &succ[b] {
+            if pos[s] <= pos[b] {
+                latches.entry(s).or_default().push(b);
+            }
+        }
+    }
+    Cfg {
+        index,
+        succ,
+        pred,
+        order,
+        pos,
+        latches,
+    }
+}
+
 /// Labels reachable from the entry, in reverse post-order.
 pub(crate) fn rpo(f: &Function) -> Vec<usize> {
     let index: HashMap<Id, usize> = f.blocks.iter().enumerate().map(|(i, b)| (b.label, i)).collect();
