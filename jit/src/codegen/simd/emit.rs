@@ -1382,15 +1382,8 @@ impl FnTx<'_, '_, '_> {
         let plain = |x: f32| !x.is_nan() && x != 0.0;
         match dfg.insts[inst] {
             InstructionData::Unary {
-                opcode: Opcode::Splat,
-                arg,
-            } => match dfg.value_def(arg).inst().map(|i| &dfg.insts[i]) {
-                Some(InstructionData::UnaryIeee32 {
-                    opcode: Opcode::F32const,
-                    imm,
-                }) => plain(f32::from_bits(imm.bits())),
-                _ => false,
-            },
+                opcode: Opcode::Splat, ..
+            } => self.splat_f32(v).is_some_and(plain),
             InstructionData::UnaryConst {
                 opcode: Opcode::Vconst,
                 constant_handle,
