@@ -173,27 +173,30 @@ fn through_server(tool: Tool, program: &Path, dir: &Path, args: &[OsString]) -> 
     if !serves(installed, tool, &real) {
         return None;
     }
-    let taken = IDLE.lock().ok()?.pop();
-    let mut server = match taken {
-        Some(s) => s,
-        None => Server::start(&installed.exe).ok()?,
-    };
     let mut parts: Vec<&[u8]> = vec![
         tool.name().as_bytes(),
         dir.as_os_str().as_bytes(),
         real.as_os_str().as_bytes(),
     ];
     parts.extend(args.iter().map(|a| a.as_bytes()));
-    match server.request(&parts) {
-        Ok(Some(out)) => {
+    // An idle server may have died since its last request (killed, out of memory): one that
+    // fails is dropped (which kills it) and the request goes to a fresh one. Only when a fresh
+    // server fails too does the program run instead.
+    let taken = IDLE.lock().ok()?.pop();
+    let tries = if taken.is_some() { 2 } else { 1 };
+    for server in [taken, None].into_iter().take(tries) {
+        let mut server = match server {
+            Some(s) => s,
+            None => Server::start(&installed.exe).ok()?,
+        };
+        if let Ok(Some(out)) = server.request(&parts) {
             if let Ok(mut idle) = IDLE.lock() {
                 idle.push(server);
             }
-            Some(out)
+            return Some(out);
         }
-        // The server is gone or confused: dropping it kills it; the program runs instead.
-        _ => None,
     }
+    None
 }
 
 /// Runs `program` with `args` in `dir`: through the server when it serves that program, as a
@@ -415,7 +418,8 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
-    /// A server that died is replaced by the program: the run still succeeds.
+    /// A server that died while idle is replaced (by a fresh server, or by the program when no
+    /// server starts): the run still succeeds.
     #[test]
     fn a_dead_server_falls_back_to_the_program() {
         let Some(installed) = installed() else { return };
