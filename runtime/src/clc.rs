@@ -453,7 +453,8 @@ fn run_compiler(
     };
     // LLVM's optimizer counts as clang's (it is what clang -O2 runs), the rest as llvm-spirv's.
     let spirv_ms = started.elapsed().as_secs_f64() * 1e3 - translated.optimizer_ms;
-    let clang_ms = clang_ms + translated.optimizer_ms;
+    let (front_ms, optimizer_ms) = (clang_ms, translated.optimizer_ms);
+    let clang_ms = front_ms + optimizer_ms;
     let mut spirv = translated.spirv;
     let mut route = translated.route.describe();
     if let Some((fixed, n)) = builtin_dims::repair(&spirv) {
@@ -470,7 +471,9 @@ fn run_compiler(
         log.push_str(&route);
     }
     if crate::options::verbose_build_log() {
-        log.push_str(&format!("Clift: clang {clang_ms:.1} ms, llvm-spirv {spirv_ms:.1} ms\n"));
+        log.push_str(&format!(
+            "Clift: clang {clang_ms:.1} ms (front end {front_ms:.1}, optimizer {optimizer_ms:.1}), llvm-spirv {spirv_ms:.1} ms\n"
+        ));
     }
     Ok(Compiled {
         spirv,

@@ -169,7 +169,12 @@ pub(crate) struct GroupFn {
 
 pub(crate) fn define(cx: &mut Ctx, fid: FuncId, ctx: &mut Context, what: &str) -> Result<(), CompileError> {
     // CLIFT_DUMP_CODE=1 prints the generated machine code of every function (debugging aid).
-    let dump = std::env::var_os("CLIFT_DUMP_CODE").is_some();
+    // CLIFT_DUMP_CODE=clif prints the Cranelift IR given to the code generator first.
+    let dump = std::env::var_os("CLIFT_DUMP_CODE");
+    if dump.as_ref().is_some_and(|v| v == "clif") {
+        eprintln!("== {what} (Cranelift IR)\n{}", ctx.func.display());
+    }
+    let dump = dump.is_some();
     if dump {
         ctx.set_disasm(true);
     }
