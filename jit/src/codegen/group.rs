@@ -747,6 +747,7 @@ fn build(
                     barriers,
                     gslot,
                     lockstep,
+                    unchanged: Vec::new(),
                 }),
             });
             let ids = GroupIds {
@@ -915,6 +916,7 @@ fn build(
                         barriers,
                         gslot,
                         lockstep: false,
+                        unchanged: Vec::new(),
                     },
                 ));
             }
@@ -1054,7 +1056,14 @@ impl FnTx<'_, '_, '_> {
         let latch = g.latch;
         let (rec, any, state, cont, gslot) = (r.rec, r.any, bp.state, bp.cont, r.gslot);
         let lockstep = r.lockstep;
-        let slots = bp.slots.clone();
+        // Region loops: a value the region never defines is still in its slot.
+        let slots: Vec<Slot> = bp
+            .slots
+            .iter()
+            .filter(|(v, ..)| cont.is_some() || !r.unchanged.contains(v))
+            .copied()
+            .collect();
+        let restored = bp.slots.clone();
         let uslots = bp.uslots.clone();
         let remat = bp.remat.clone();
         // Every work-item of the group runs on this thread: program order is all the ordering
@@ -1082,7 +1091,7 @@ impl FnTx<'_, '_, '_> {
         self.b.ins().jump(latch, &[]);
         let Some(cont) = cont else { return Ok(true) };
         self.b.switch_to_block(cont);
-        self.restore_slots(rec, &slots);
+        self.restore_slots(rec, &restored);
         for inst in &remat {
             self.inst(inst)?;
         }

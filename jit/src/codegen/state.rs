@@ -130,6 +130,10 @@ pub(crate) struct RegionTx {
     /// (`uniform::barriers_in_uniform_flow`): every work-item is always at the same barrier,
     /// so the records' states are neither written nor tested.
     pub lockstep: bool,
+    /// Region loops: the SSA variables kept in the record that the region being translated
+    /// restores but never defines. Their slots still hold their values at the region's
+    /// barriers, so those do not store them again (which kept them live through the region).
+    pub unchanged: Vec<Variable>,
 }
 
 pub(crate) type Slot = (Variable, i32, types::Type);

@@ -626,6 +626,7 @@ impl FnTx<'_, '_, '_> {
             .budget
             .checked_sub(size)
             .ok_or_else(|| CompileError::new("the regions repeat too much code"))?;
+        self.note_unchanged(f, e, &blocks, sbi);
         let start_phis: Vec<Id> = self.phis[&label].iter().map(|p| p.result).collect();
         let kept: Vec<(Id, Option<Vec<Value>>)> = start_phis.iter().map(|r| (*r, self.vals.get(r).cloned())).collect();
         self.make_blocks(f, &blocks)?;
@@ -655,6 +656,37 @@ impl FnTx<'_, '_, '_> {
             self.region_unit(f, bi, 0)?;
         }
         Ok(())
+    }
+
+    /// Notes which values the region restores from the record but never defines
+    /// (`RegionTx::unchanged`): every instruction of its blocks (the start block whole), its
+    /// recomputed and deferred instructions and the prefix's values count as definitions.
+    fn note_unchanged(&mut self, f: &Function, e: &Emit, blocks: &[usize], sbi: usize) {
+        let mut defined: HashSet<Id> = HashSet::new();
+        let insts = blocks
+            .iter()
+            .chain(std::iter::once(&sbi))
+            .flat_map(|&bi| f.blocks[bi].instructions.iter())
+            .chain(e.remat.iter())
+            .chain(e.deferred.iter());
+        defined.extend(insts.filter_map(|i| i.result_id));
+        let Some(r) = self.group.as_mut().and_then(|g| g.regions.as_mut()) else {
+            return;
+        };
+        let mut changed: Vec<Variable> = e.carried.clone();
+        for id in &defined {
+            if let Some(vars) = r.crossing.get(id) {
+                changed.extend(vars.iter().copied());
+            }
+        }
+        let crossing: Vec<Variable> = r.crossing.values().flatten().copied().collect();
+        // Only SSA values: promoted Function variables change through stores.
+        r.unchanged = e
+            .slots
+            .iter()
+            .map(|(v, ..)| *v)
+            .filter(|v| crossing.contains(v) && !changed.contains(v))
+            .collect();
     }
 
     /// Translates block `bi` from instruction `from` up to its terminator or its next barrier
