@@ -178,6 +178,9 @@ pub(crate) fn define(cx: &mut Ctx, fid: FuncId, ctx: &mut Context, what: &str) -
     if dump {
         ctx.set_disasm(true);
     }
+    if !cx.opts.opt_level_none {
+        super::block_params::merge_congruent(&mut ctx.func);
+    }
     if !cx.opts.opt_level_none && super::pure_loads::enabled() {
         super::pure_loads::mark(&mut ctx.func);
     }

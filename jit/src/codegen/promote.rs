@@ -271,6 +271,41 @@ fn exit_phi_operand(inst: &Instruction, k: usize, index: &HashMap<Id, usize>, bo
         && matches!(inst.operands.get(k + 1), Some(Operand::IdRef(from)) if index.get(from).is_some_and(|b| body.contains(b)))
 }
 
+/// Every result of `f` with its defining instruction (block index unused: 0).
+fn root_of_all(f: &Function) -> HashMap<Id, (usize, &Instruction)> {
+    f.blocks
+        .iter()
+        .flat_map(|b| &b.instructions)
+        .filter_map(|i| i.result_id.map(|r| (r, (0, i))))
+        .collect()
+}
+
+/// Per location (index into `locs`): the result of the last non-volatile load of it in
+/// `insts` (a block) after which no instruction may write memory.
+fn last_loads(insts: &[Instruction], locs: &[Loc], defs: &HashMap<Id, (usize, &Instruction)>) -> HashMap<usize, Id> {
+    let mut out = HashMap::new();
+    for i in insts.iter().rev() {
+        let writes = matches!(i.opcode, Op::Store | Op::ExtInst) || is_atomic(i.opcode) || forbidden(i.opcode);
+        if writes {
+            break;
+        }
+        let (Op::Load, Some(Operand::IdRef(p)), Some(r)) = (i.opcode, i.operands.first(), i.result_id) else {
+            continue;
+        };
+        if volatile(i) {
+            continue;
+        }
+        let root = strip_casts(*p, defs);
+        if let Some(k) = locs
+            .iter()
+            .position(|l| l.root == root && i.result_type == Some(l.pointee))
+        {
+            out.entry(k).or_insert(r);
+        }
+    }
+    out
+}
+
 /// The pointer `p` is a cast of (the same address), as far as the function shows.
 fn strip_casts(mut p: Id, defs: &HashMap<Id, (usize, &Instruction)>) -> Id {
     for _ in 0..64 {
@@ -663,11 +698,21 @@ fn apply(cx: &mut Ctx, f: &mut Function, c: Candidate, bool_ty: Id, next_id: &mu
         ],
     ));
 
-    // The copy's entry: each location loaded into its variable.
+    // The copy's entry: each location loaded into its variable, or given the value the block
+    // before the loop last loaded from it when nothing may write memory after that load (one
+    // value instead of two equal ones: the loop's phis of that load and the variable are then
+    // the same value, which `block_params::merge_congruent` makes one register).
+    let reuse = last_loads(&f.blocks[c.pre].instructions, &c.locs, &root_of_all(f));
     let mut p_insts = Vec::new();
-    for (l, (var, _)) in c.locs.iter().zip(&vars) {
-        let v = fresh(next_id);
-        p_insts.push(inst(Op::Load, Some(l.pointee), Some(v), vec![Operand::IdRef(l.ptr)]));
+    for (k, (l, (var, _))) in c.locs.iter().zip(&vars).enumerate() {
+        let v = match reuse.get(&k) {
+            Some(&v) => v,
+            None => {
+                let v = fresh(next_id);
+                p_insts.push(inst(Op::Load, Some(l.pointee), Some(v), vec![Operand::IdRef(l.ptr)]));
+                v
+            }
+        };
         p_insts.push(inst(
             Op::Store,
             None,
