@@ -184,7 +184,7 @@ mod tests {
         b.switch_to_block(head);
         let next = b.ins().iadd(ps[0], ps[3]);
         let other = b.ins().imul(ps[2], ps[3]);
-        let n1 = b.ins().iadd_imm(ps[3], -1);
+        let n1 = b.ins().iadd_imm_s(ps[3], -1);
         let second = if twin_back_edge { next } else { n1 };
         let back = [next, second, other, n1].map(BlockArg::Value);
         let ab = b.ins().iadd(ps[0], ps[1]);
