@@ -434,26 +434,56 @@ fn run_compiler(
             arg("-cl-kernel-arg-info");
         }
     }
-    let started = std::time::Instant::now();
-    let out = server::run(server::Tool::Clang, &tools.clang, dir, &clang_args)
-        .map_err(|e| format!("cannot run {}: {e}", tools.clang.display()))?;
-    let clang_ms = started.elapsed().as_secs_f64() * 1e3;
-    let mut log = String::from_utf8_lossy(&out.stderr).into_owned();
-    if !out.status.success() {
-        log.push_str("error: OpenCL C compilation failed\n");
-        return Err(log);
+    // The usual case in one request (the modules stay in the server's memory); anything but
+    // success or a clang error takes the steps one by one below.
+    let mut fast = None;
+    if !options.opt_disable {
+        match translate::pipelined(&tools.tools(), dir, &clang_args) {
+            Some((server::Pipelined::Done { log, ms }, pipeline)) => {
+                if let Ok(spirv) = std::fs::read(dir.join("program.spv")) {
+                    let translated = translate::Translation {
+                        spirv,
+                        route: translate::Route::Optimized { pipeline },
+                        optimizer_ms: ms[1],
+                    };
+                    fast = Some((String::from_utf8_lossy(&log).into_owned(), translated, ms[0], ms[2]));
+                }
+            }
+            Some((server::Pipelined::ClangFailed(out), _)) => {
+                let mut log = String::from_utf8_lossy(&out.stderr).into_owned();
+                log.push_str("error: OpenCL C compilation failed\n");
+                return Err(log);
+            }
+            None => {}
+        }
     }
-    let started = std::time::Instant::now();
-    let translated = match translate::translate(&tools.tools(), dir, &clang_args, options.opt_disable) {
-        Ok(t) => t,
-        Err(e) => {
-            log.push_str(&e);
-            return Err(log);
+    let (mut log, translated, front_ms, spirv_ms) = match fast {
+        Some(done) => done,
+        None => {
+            let started = std::time::Instant::now();
+            let out = server::run(server::Tool::Clang, &tools.clang, dir, &clang_args)
+                .map_err(|e| format!("cannot run {}: {e}", tools.clang.display()))?;
+            let front_ms = started.elapsed().as_secs_f64() * 1e3;
+            let mut log = String::from_utf8_lossy(&out.stderr).into_owned();
+            if !out.status.success() {
+                log.push_str("error: OpenCL C compilation failed\n");
+                return Err(log);
+            }
+            let started = std::time::Instant::now();
+            let translated = match translate::translate(&tools.tools(), dir, &clang_args, options.opt_disable) {
+                Ok(t) => t,
+                Err(e) => {
+                    log.push_str(&e);
+                    return Err(log);
+                }
+            };
+            // LLVM's optimizer counts as clang's (it is what clang -O2 runs), the rest as
+            // llvm-spirv's.
+            let spirv_ms = started.elapsed().as_secs_f64() * 1e3 - translated.optimizer_ms;
+            (log, translated, front_ms, spirv_ms)
         }
     };
-    // LLVM's optimizer counts as clang's (it is what clang -O2 runs), the rest as llvm-spirv's.
-    let spirv_ms = started.elapsed().as_secs_f64() * 1e3 - translated.optimizer_ms;
-    let (front_ms, optimizer_ms) = (clang_ms, translated.optimizer_ms);
+    let optimizer_ms = translated.optimizer_ms;
     let clang_ms = front_ms + optimizer_ms;
     let mut spirv = translated.spirv;
     let mut route = translated.route.describe();
