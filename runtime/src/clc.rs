@@ -10,6 +10,7 @@ use std::sync::OnceLock;
 
 mod builtin_dims;
 pub mod dump;
+mod pch;
 mod pipeline;
 pub mod server;
 pub mod translate;
@@ -295,15 +296,16 @@ fn cache_key(tools: &Toolchain, source: &str, headers: &[(String, String)], opti
     key.hex()
 }
 
-/// The files clang read, from its `-MD` dependency file (a make rule), outside `dir`.
-fn dependencies(dir: &Path) -> Vec<PathBuf> {
+/// The files clang read, from its `-MD` dependency file (a make rule), outside `dir` and the
+/// precompiled header's folder `pch`.
+fn dependencies(dir: &Path, pch: Option<&Path>) -> Vec<PathBuf> {
     let text = std::fs::read_to_string(dir.join("program.d")).unwrap_or_default();
     let body = text.split_once(':').map_or("", |(_, deps)| deps);
     body.replace("\\\n", " ")
         .split_ascii_whitespace()
         .filter(|w| *w != "\\")
         .map(PathBuf::from)
-        .filter(|p| p.is_absolute() && !p.starts_with(dir))
+        .filter(|p| p.is_absolute() && !p.starts_with(dir) && !pch.is_some_and(|d| p.starts_with(d)))
         .collect()
 }
 
@@ -437,9 +439,39 @@ fn run_compiler(
     // The usual case in one request (the modules stay in the server's memory); anything but
     // success or a clang error takes the steps one by one below.
     let mut fast = None;
-    if !options.opt_disable {
+    let mut pch_dir = None;
+    // A precompiled header that failed this build (clang's error, a crash, a failing step).
+    let mut pch_tried: Option<PathBuf> = None;
+    if !options.opt_disable && server::active() {
+        // With the precompiled header, when there is one for these arguments: its result is
+        // taken only when clang printed nothing (see `pch`); anything else builds without it.
+        if let Some((folder, file)) = pch::for_build(&tools.clang, &clang_args, undef_header()) {
+            if let Some(args) = pch::with_pch(&clang_args, &file) {
+                let attempt = translate::pipelined(&tools.tools(), dir, &args);
+                if !matches!(attempt, Some((server::Pipelined::Done { .. }, _))) {
+                    pch_tried = Some(folder.clone());
+                }
+                if let Some((server::Pipelined::Done { log, ms }, pipeline)) = attempt {
+                    if let (true, Ok(spirv)) = (log.is_empty(), std::fs::read(dir.join("program.spv"))) {
+                        let translated = translate::Translation {
+                            spirv,
+                            route: translate::Route::Optimized { pipeline },
+                            optimizer_ms: ms[1],
+                        };
+                        fast = Some((String::new(), translated, ms[0], ms[2]));
+                        pch_dir = Some(folder);
+                    }
+                }
+            }
+        }
+    }
+    if fast.is_none() && !options.opt_disable {
         match translate::pipelined(&tools.tools(), dir, &clang_args) {
             Some((server::Pipelined::Done { log, ms }, pipeline)) => {
+                if let (Some(folder), true) = (&pch_tried, log.is_empty()) {
+                    // The same build succeeded without a word: the header failed it.
+                    pch::disable(folder);
+                }
                 if let Ok(spirv) = std::fs::read(dir.join("program.spv")) {
                     let translated = translate::Translation {
                         spirv,
@@ -509,6 +541,6 @@ fn run_compiler(
         spirv,
         clang_log,
         log,
-        deps: dependencies(dir),
+        deps: dependencies(dir, pch_dir.as_deref()),
     })
 }
