@@ -14,6 +14,17 @@
 //!   `i32 code` (exit code or signal number), then the tool's standard output and error
 //!   together as `u32 length` + bytes.
 //!
+//! A pipeline request runs a whole build's three tools: the tool `clang+opt+llvm-spirv`, the
+//! working directory, `C,O` (how many of the following strings are clang's argv and opt's; the
+//! rest are llvm-spirv's), then the three argvs. Each step's module goes to the next in memory
+//! (`clift_pipeline` in tools.cpp: clang's and opt's bitcode files are not written), which
+//! spares the bitcode writing and reading and two requests. Its code is 0 when the SPIR-V file
+//! is written (the output then holds clang's diagnostics only), clang's exit code when clang
+//! failed, 256 + the step (1: opt, 2: llvm-spirv) when a later one failed, and 259 when a step
+//! ended the worker with an exit code (a crash comes back as kind 1, as for a tool); the response
+//! ends with three `u32`s, the steps' times in microseconds (not after kind 2, which is all a
+//! server without pipelines answers). Pipelines run only in a worker.
+//!
 //! Requests run in a worker, a child forked from this single-threaded server that serves
 //! requests one after the other (up to [`WORKER_REQUESTS`] of them, then a fresh one takes
 //! over). A forked child starts cold: it faults in the libraries' code and initializes their
@@ -38,6 +49,15 @@ extern "C" {
     fn clift_clang(argc: c_int, argv: *const *const c_char) -> c_int;
     fn clift_opt(argc: c_int, argv: *const *const c_char) -> c_int;
     fn clift_llvm_spirv(argc: c_int, argv: *const *const c_char) -> c_int;
+    fn clift_pipeline(
+        nc: c_int,
+        clang: *const *const c_char,
+        no: c_int,
+        opt: *const *const c_char,
+        ns: c_int,
+        spirv: *const *const c_char,
+        micros: *mut u32,
+    ) -> c_int;
     fn clift_reset_options();
     fn clift_flush_streams();
 }
@@ -62,6 +82,29 @@ fn flush_streams() {}
 
 type Tool = unsafe extern "C" fn(c_int, *const *const c_char) -> c_int;
 
+type Pipeline = unsafe extern "C" fn(
+    c_int,
+    *const *const c_char,
+    c_int,
+    *const *const c_char,
+    c_int,
+    *const *const c_char,
+    *mut u32,
+) -> c_int;
+
+/// The request name of clang, opt and llvm-spirv in one request.
+const PIPELINE: &[u8] = b"clang+opt+llvm-spirv";
+
+#[cfg(clc_tools)]
+fn pipeline() -> Option<Pipeline> {
+    Some(clift_pipeline)
+}
+
+#[cfg(not(clc_tools))]
+fn pipeline() -> Option<Pipeline> {
+    None
+}
+
 #[cfg(clc_tools)]
 fn tool(name: &[u8]) -> Option<Tool> {
     match name {
@@ -80,6 +123,40 @@ fn tool(_: &[u8]) -> Option<Tool> {
 const EXITED: u32 = 0;
 const SIGNALED: u32 = 1;
 const NOT_BUILT_IN: u32 = 2;
+
+/// A request's outcome: `kind` and `code` as on the wire, the output, and a pipeline's step
+/// times in microseconds (zero where a step did not run).
+struct Response {
+    kind: u32,
+    code: i32,
+    text: Vec<u8>,
+    micros: [u32; 3],
+    /// The code is a process's exit status (the worker, or a one-request child, ended).
+    ended: bool,
+}
+
+impl Response {
+    fn new(kind: u32, code: i32, text: Vec<u8>) -> Response {
+        Response {
+            kind,
+            code,
+            text,
+            micros: [0; 3],
+            ended: false,
+        }
+    }
+
+    /// The response of a process that ended with wait status `status`.
+    fn ended(status: c_int, text: Vec<u8>) -> Response {
+        let mut r = if libc::WIFSIGNALED(status) {
+            Response::new(SIGNALED, libc::WTERMSIG(status), text)
+        } else {
+            Response::new(EXITED, libc::WEXITSTATUS(status), text)
+        };
+        r.ended = true;
+        r
+    }
+}
 
 fn read_u32(r: &mut impl Read) -> io::Result<u32> {
     let mut b = [0u8; 4];
@@ -112,21 +189,45 @@ fn read_request(r: &mut impl Read) -> io::Result<Vec<Vec<u8>>> {
         .collect()
 }
 
-/// A request taken apart: the tool, the working directory and the argv as C strings.
+/// What a request runs.
+enum Run {
+    /// One tool with the whole argv.
+    Tool(Tool),
+    /// The three tools, the argv split after `clang` and `opt` arguments.
+    Pipeline { run: Pipeline, clang: usize, opt: usize },
+}
+
+/// A request taken apart: what it runs, the working directory and the argv as C strings.
 struct Parsed {
-    run: Tool,
+    run: Run,
     dir: CString,
     argv: Vec<CString>,
 }
 
-fn parse(req: &[Vec<u8>]) -> Result<Parsed, (u32, i32, Vec<u8>)> {
-    let Some(run) = tool(&req[0]) else {
-        return Err((NOT_BUILT_IN, 0, b"clift-clc: tool not built in\n".to_vec()));
-    };
+fn parse(req: &[Vec<u8>]) -> Result<Parsed, Response> {
+    let not_built_in = || Response::new(NOT_BUILT_IN, 0, b"clift-clc: tool not built in\n".to_vec());
+    let bad = |what: &str| Response::new(EXITED, 1, format!("clift-clc: {what}\n").into_bytes());
     let cstrings =
         |parts: &[Vec<u8>]| -> Option<Vec<CString>> { parts.iter().map(|p| CString::new(p.clone()).ok()).collect() };
-    let (Some(mut dir), Some(argv)) = (cstrings(&req[1..2]), cstrings(&req[2..])) else {
-        return Err((EXITED, 1, b"clift-clc: NUL byte in an argument\n".to_vec()));
+    let (run, first) = if req[0] == PIPELINE {
+        // `clang-args,opt-args`: how many of the arguments after this one are clang's, opt's;
+        // the rest are llvm-spirv's. Each command line has at least its argv[0].
+        let run = pipeline().ok_or_else(not_built_in)?;
+        let counts = std::str::from_utf8(req.get(2).map_or(&[][..], |c| c)).unwrap_or("");
+        let mut n = counts.split(',').map(|c| c.parse::<usize>().ok());
+        let (Some(Some(clang)), Some(Some(opt)), None) = (n.next(), n.next(), n.next()) else {
+            return Err(bad("bad pipeline argument counts"));
+        };
+        let rest = req.len() - 3;
+        if clang == 0 || opt == 0 || clang.saturating_add(opt) >= rest {
+            return Err(bad("bad pipeline argument counts"));
+        }
+        (Run::Pipeline { run, clang, opt }, 3)
+    } else {
+        (Run::Tool(tool(&req[0]).ok_or_else(not_built_in)?), 2)
+    };
+    let (Some(mut dir), Some(argv)) = (cstrings(&req[1..2]), cstrings(&req[first..])) else {
+        return Err(bad("NUL byte in an argument"));
     };
     Ok(Parsed {
         run,
@@ -136,22 +237,45 @@ fn parse(req: &[Vec<u8>]) -> Result<Parsed, (u32, i32, Vec<u8>)> {
 }
 
 /// Runs a parsed request in this process, its output going to standard output and error:
-/// the tool's exit code, or 126 when the directory cannot be entered.
+/// the tool's exit code (for a pipeline, `clift_pipeline`'s code), or 126 when the directory
+/// cannot be entered; `micros` gets a pipeline's step times.
 ///
 /// # Safety
 /// Only in a child of the server (a worker, or a one-request child): the tool changes the
 /// working directory and LLVM's global state.
-unsafe fn run_here(p: &Parsed) -> c_int {
-    let mut ptrs: Vec<*const c_char> = p.argv.iter().map(|a| a.as_ptr()).collect();
-    ptrs.push(std::ptr::null());
+unsafe fn run_here(p: &Parsed, micros: &mut [u32; 3]) -> c_int {
+    // Each command line ends with a null pointer, as a program's argv does.
+    let mut ptrs: Vec<*const c_char> = Vec::with_capacity(p.argv.len() + 3);
+    let mut starts = Vec::with_capacity(3);
+    let bounds: Vec<usize> = match p.run {
+        Run::Tool(_) => vec![0, p.argv.len()],
+        Run::Pipeline { clang, opt, .. } => vec![0, clang, clang + opt, p.argv.len()],
+    };
+    for w in bounds.windows(2) {
+        starts.push(ptrs.len());
+        ptrs.extend(p.argv[w[0]..w[1]].iter().map(|a| a.as_ptr()));
+        ptrs.push(std::ptr::null());
+    }
     if libc::chdir(p.dir.as_ptr()) != 0 {
         return 126;
     }
     reset_options();
-    let code = (p.run)(p.argv.len() as c_int, ptrs.as_ptr());
+    let len = |i: usize| (bounds[i + 1] - bounds[i]) as c_int;
+    let code = match p.run {
+        Run::Tool(run) => run(len(0), ptrs.as_ptr()) & 0xff,
+        Run::Pipeline { run, .. } => run(
+            len(0),
+            ptrs.as_ptr(),
+            len(1),
+            ptrs.as_ptr().add(starts[1]),
+            len(2),
+            ptrs.as_ptr().add(starts[2]),
+            micros.as_mut_ptr(),
+        ),
+    };
     flush_streams();
     libc::fflush(std::ptr::null_mut());
-    code & 0xff
+    code
 }
 
 /// Requests one worker serves before a fresh one takes over. The clang driver passes
@@ -216,7 +340,7 @@ impl Worker {
 
     /// Runs one request: Ok(response), or Err(()) when the request could not be sent (the
     /// worker is gone before it started on it).
-    fn serve(&mut self, raw: &[u8]) -> Result<(u32, i32, Vec<u8>), ()> {
+    fn serve(&mut self, raw: &[u8]) -> Result<Response, ()> {
         let Some(requests) = self.requests.as_mut() else {
             return Err(());
         };
@@ -224,17 +348,22 @@ impl Worker {
             return Err(());
         }
         self.served += 1;
-        match read_u32(&mut self.codes) {
-            Ok(code) => Ok((EXITED, code as i32, read_all(self.out))),
+        let mut reply = [0u8; 16];
+        match self.codes.read_exact(&mut reply) {
+            Ok(()) => {
+                let word = |i: usize| u32::from_le_bytes([reply[i], reply[i + 1], reply[i + 2], reply[i + 3]]);
+                Ok(Response {
+                    kind: EXITED,
+                    code: word(0) as i32,
+                    text: read_all(self.out),
+                    micros: [word(4), word(8), word(12)],
+                    ended: false,
+                })
+            }
             Err(_) => {
                 // The worker ended during the request: its status is the request's.
                 let status = self.reap();
-                let text = read_all(self.out);
-                Ok(if libc::WIFSIGNALED(status) {
-                    (SIGNALED, libc::WTERMSIG(status), text)
-                } else {
-                    (EXITED, libc::WEXITSTATUS(status), text)
-                })
+                Ok(Response::ended(status, read_all(self.out)))
             }
         }
     }
@@ -266,7 +395,8 @@ impl Drop for Worker {
 }
 
 /// The worker's loop: each request from `requests` runs here, its output in `out` (emptied
-/// first), its exit code back on `codes`. End of input (or a broken pipe) ends it.
+/// first), its exit code and a pipeline's step times back on `codes`. End of input (or a broken
+/// pipe) ends it.
 ///
 /// # Safety
 /// Only in the freshly forked worker.
@@ -279,20 +409,26 @@ unsafe fn work(requests: c_int, codes: c_int, out: c_int) -> ! {
     libc::dup2(out, 1);
     libc::dup2(out, 2);
     use std::os::fd::FromRawFd;
-    let mut input = std::fs::File::from_raw_fd(requests);
+    // Buffered: a request is some seventy strings, each a length and bytes.
+    let mut input = io::BufReader::new(std::fs::File::from_raw_fd(requests));
     let mut output = std::fs::File::from_raw_fd(codes);
     while let Ok(req) = read_request(&mut input) {
         // Standard output and error share the memory file's offset.
         libc::ftruncate(1, 0);
         libc::lseek(1, 0, libc::SEEK_SET);
+        let mut micros = [0u32; 3];
         let code = match parse(&req) {
-            Ok(p) => run_here(&p),
-            Err((_, code, text)) => {
-                libc::write(2, text.as_ptr().cast(), text.len());
-                code
+            Ok(p) => run_here(&p, &mut micros),
+            Err(r) => {
+                libc::write(2, r.text.as_ptr().cast(), r.text.len());
+                r.code
             }
         };
-        if output.write_all(&(code as u32).to_le_bytes()).is_err() {
+        let mut reply = (code as u32).to_le_bytes().to_vec();
+        for m in micros {
+            reply.extend_from_slice(&m.to_le_bytes());
+        }
+        if output.write_all(&reply).is_err() {
             break;
         }
     }
@@ -306,7 +442,7 @@ fn use_workers() -> bool {
 
 /// Runs one request: in the worker when there is one (started on demand), in a child of its
 /// own otherwise.
-fn serve(req: &[Vec<u8>], raw: &[u8], worker: &mut Option<Worker>) -> (u32, i32, Vec<u8>) {
+fn serve(req: &[Vec<u8>], raw: &[u8], worker: &mut Option<Worker>) -> Response {
     let parsed = match parse(req) {
         Ok(p) => p,
         Err(response) => return response,
@@ -329,36 +465,36 @@ fn serve(req: &[Vec<u8>], raw: &[u8], worker: &mut Option<Worker>) -> (u32, i32,
             }
         }
     }
+    if matches!(parsed.run, Run::Pipeline { .. }) {
+        // A child's exit status cannot carry a pipeline's code: the client runs the tools one
+        // by one instead.
+        return Response::new(NOT_BUILT_IN, 0, b"clift-clc: pipelines run in a worker only\n".to_vec());
+    }
     serve_forked(&parsed)
 }
 
 /// Runs one request in a child of its own; its output goes to an anonymous memory file.
-fn serve_forked(p: &Parsed) -> (u32, i32, Vec<u8>) {
+fn serve_forked(p: &Parsed) -> Response {
     // SAFETY: plain system calls; the child only calls the tool and then _exit.
     unsafe {
         let out = libc::memfd_create(c"clift-clc-output".as_ptr(), libc::MFD_CLOEXEC);
         if out < 0 {
-            return (EXITED, 1, b"clift-clc: memfd_create failed\n".to_vec());
+            return Response::new(EXITED, 1, b"clift-clc: memfd_create failed\n".to_vec());
         }
         let pid = libc::fork();
         if pid == 0 {
             libc::dup2(out, 1);
             libc::dup2(out, 2);
-            libc::_exit(run_here(p));
+            libc::_exit(run_here(p, &mut [0; 3]));
         }
         let mut status = 0;
         let result = if pid < 0 {
-            (EXITED, 1, b"clift-clc: fork failed\n".to_vec())
+            Response::new(EXITED, 1, b"clift-clc: fork failed\n".to_vec())
         } else {
             while libc::waitpid(pid, &mut status, 0) < 0
                 && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted
             {}
-            let text = read_all(out);
-            if libc::WIFSIGNALED(status) {
-                (SIGNALED, libc::WTERMSIG(status), text)
-            } else {
-                (EXITED, libc::WEXITSTATUS(status), text)
-            }
+            Response::ended(status, read_all(out))
         };
         libc::close(out);
         result
@@ -393,12 +529,22 @@ fn main() {
     let mut output = io::stdout().lock();
     let mut worker = None;
     while let Ok(req) = read_request(&mut input) {
-        let (kind, code, text) = serve(&req, &encode(&req), &mut worker);
-        let mut resp = Vec::with_capacity(12 + text.len());
-        resp.extend_from_slice(&kind.to_le_bytes());
-        resp.extend_from_slice(&code.to_le_bytes());
-        resp.extend_from_slice(&(text.len() as u32).to_le_bytes());
-        resp.extend_from_slice(&text);
+        let mut r = serve(&req, &encode(&req), &mut worker);
+        if req[0] == PIPELINE && r.kind == EXITED && r.ended {
+            // A step ended the worker (LLVM's fatal errors call `exit`): which one is unknown,
+            // so the code must not read as clang's.
+            r.code = 259;
+        }
+        let mut resp = Vec::with_capacity(24 + r.text.len());
+        resp.extend_from_slice(&r.kind.to_le_bytes());
+        resp.extend_from_slice(&r.code.to_le_bytes());
+        resp.extend_from_slice(&(r.text.len() as u32).to_le_bytes());
+        resp.extend_from_slice(&r.text);
+        if req[0] == PIPELINE && r.kind != NOT_BUILT_IN {
+            for m in r.micros {
+                resp.extend_from_slice(&m.to_le_bytes());
+            }
+        }
         if output.write_all(&resp).and_then(|_| output.flush()).is_err() {
             return;
         }

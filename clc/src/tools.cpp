@@ -9,6 +9,7 @@
 // sets options affects that one request only.
 
 #include <clang/Basic/Diagnostic.h>
+#include <clang/CodeGen/CodeGenAction.h>
 #include <clang/Basic/DiagnosticOptions.h>
 #include <clang/Driver/Compilation.h>
 #include <clang/Driver/Driver.h>
@@ -23,6 +24,7 @@
 #include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/ValueSymbolTable.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/CommandLine.h>
@@ -34,13 +36,53 @@
 
 #include <LLVMSPIRVLib/LLVMSPIRVLib.h>
 
+#include <chrono>
 #include <fstream>
+#include <unistd.h>
 #include <string>
 #include <vector>
 
 using namespace llvm;
 
 namespace {
+
+// A pipeline request (clift_pipeline) in progress: clang's front end leaves its module here
+// instead of writing bitcode, opt and llvm-spirv take it from here.
+struct InMemory {
+  LLVMContext *ctx = nullptr;
+  std::unique_ptr<Module> module;
+};
+InMemory *in_memory = nullptr;
+
+// What ExecuteCompilerInvocation does for `-emit-llvm-bc` (its -mllvm options, then the action),
+// with EmitLLVMOnlyAction in place of EmitBCAction: the same module, left in memory (clang's
+// back end runs no pass with -disable-llvm-passes; the bitcode writer was its only step).
+// Returns false when the invocation asks for anything else (then the stock path runs).
+bool cc1_in_memory(clang::CompilerInstance &clang, bool &ok) {
+  const auto &fe = clang.getFrontendOpts();
+  if (!in_memory || fe.ProgramAction != clang::frontend::EmitBC || fe.ShowHelp || fe.ShowVersion ||
+      !fe.Plugins.empty() || !fe.AddPluginActions.empty() || !fe.ASTMergeFiles.empty() ||
+      fe.FixItSuffix.size() || fe.FixWhatYouCan || fe.ARCMTAction != clang::FrontendOptions::ARCMT_None ||
+      fe.ObjCMTAction != clang::FrontendOptions::ObjCMT_None)
+    return false;
+  if (!fe.LLVMArgs.empty()) {
+    std::vector<const char *> args = {"clang (LLVM option parsing)"};
+    for (const auto &a : fe.LLVMArgs)
+      args.push_back(a.c_str());
+    args.push_back(nullptr);
+    cl::ParseCommandLineOptions(args.size() - 1, args.data());
+  }
+  if (clang.getDiagnostics().hasErrorOccurred()) {
+    ok = false;
+    return true;
+  }
+  clang::EmitLLVMOnlyAction act(in_memory->ctx);
+  ok = clang.ExecuteAction(act);
+  if (ok)
+    in_memory->module = act.takeModule();
+  ok = ok && in_memory->module;
+  return true;
+}
 
 // The front end proper (what clang's own cc1_main does): `args` are the cc1 arguments after
 // "-cc1", `argv0` the clang executable (it locates the resource directory).
@@ -57,7 +99,8 @@ int cc1(ArrayRef<const char *> args, const char *argv0) {
   buffer->FlushDiagnostics(clang->getDiagnostics());
   if (!ok)
     return 1;
-  ok = clang::ExecuteCompilerInvocation(clang.get());
+  if (!cc1_in_memory(*clang, ok))
+    ok = clang::ExecuteCompilerInvocation(clang.get());
   return ok ? 0 : 1;
 }
 
@@ -68,6 +111,37 @@ int cc1_from_driver(SmallVectorImpl<const char *> &argv) {
   if (!rest.empty() && StringRef(rest.front()) == "-cc1")
     rest = rest.drop_front(1);
   return cc1(rest, argv[0]);
+}
+
+// ValueSymbolTable's counter for unique names, a private member: reached through a pointer to
+// member named in an explicit instantiation (where access checking does not apply).
+template <typename Tag, typename Tag::type Member> struct Expose {
+  friend typename Tag::type member(Tag) { return Member; }
+};
+struct LastUnique {
+  using type = uint32_t ValueSymbolTable::*;
+  friend type member(LastUnique);
+};
+template struct Expose<LastUnique, &ValueSymbolTable::LastUnique>;
+
+// A module handed from one step to the next in memory, made to look as the next step's reading
+// of the bitcode file would:
+// - named after the file;
+// - without the constant expressions that nothing uses any more (the bitcode writer leaves them
+//   out, but in memory they stay on their operands' use lists, where a pass or the translator
+//   walking a global's users would see them);
+// - with the symbol tables' counters for unique names back at 0, where a freshly read module
+//   has them: a name a pass gives that is taken gets the counter's next value as its suffix
+//   (`cmp3` taken: `cmp31`), and clang's own clashes advanced the counters, so the names, which
+//   the SPIR-V keeps (OpName), would differ.
+void as_if_read(Module &m, const std::string &file) {
+  m.setModuleIdentifier(file);
+  for (GlobalValue &g : m.global_values())
+    g.removeDeadConstantUsers();
+  m.getValueSymbolTable().*member(LastUnique{}) = 0;
+  for (Function &f : m)
+    if (ValueSymbolTable *table = f.getValueSymbolTable())
+      table->*member(LastUnique{}) = 0;
 }
 
 } // namespace
@@ -133,17 +207,24 @@ int clift_opt(int argc, const char **argv) {
   if (!cl::ParseCommandLineOptions(llvm_args.size(), llvm_args.data(), "clift-clc opt", &errs()))
     return 1;
   LLVMContext ctx;
-  auto buf = MemoryBuffer::getFile(input);
-  if (!buf) {
-    errs() << "opt: cannot read " << input << ": " << buf.getError().message() << "\n";
-    return 1;
+  std::unique_ptr<Module> owned;
+  if (in_memory && in_memory->module) {
+    owned = std::move(in_memory->module);
+    as_if_read(*owned, input);
+  } else {
+    auto buf = MemoryBuffer::getFile(input);
+    if (!buf) {
+      errs() << "opt: cannot read " << input << ": " << buf.getError().message() << "\n";
+      return 1;
+    }
+    auto m = parseBitcodeFile((*buf)->getMemBufferRef(), ctx);
+    if (!m) {
+      errs() << "opt: " << toString(m.takeError()) << "\n";
+      return 1;
+    }
+    owned = std::move(*m);
   }
-  auto m = parseBitcodeFile((*buf)->getMemBufferRef(), ctx);
-  if (!m) {
-    errs() << "opt: " << toString(m.takeError()) << "\n";
-    return 1;
-  }
-  Module &mod = **m;
+  Module &mod = *owned;
   if (set_layout)
     mod.setDataLayout(layout);
   if (verifyModule(mod, &errs())) {
@@ -167,6 +248,11 @@ int clift_opt(int argc, const char **argv) {
   }
   mpm.addPass(VerifierPass());
   mpm.run(mod, mam);
+  if (in_memory) {
+    // The next step (llvm-spirv) takes the module as it would have read it from `output`.
+    in_memory->module = std::move(owned);
+    return 0;
+  }
   std::error_code ec;
   raw_fd_ostream out(output, ec, sys::fs::OF_None);
   if (ec) {
@@ -232,20 +318,28 @@ int clift_llvm_spirv(int argc, const char **argv) {
     }
   }
   LLVMContext ctx;
-  auto buf = MemoryBuffer::getFile(input);
-  if (!buf) {
-    errs() << "llvm-spirv: cannot read " << input << ": " << buf.getError().message() << "\n";
-    return 1;
+  std::unique_ptr<Module> owned;
+  if (in_memory && in_memory->module) {
+    owned = std::move(in_memory->module);
+    as_if_read(*owned, input);
+  } else {
+    auto buf = MemoryBuffer::getFile(input);
+    if (!buf) {
+      errs() << "llvm-spirv: cannot read " << input << ": " << buf.getError().message() << "\n";
+      return 1;
+    }
+    auto m = getOwningLazyBitcodeModule(std::move(*buf), ctx, /*ShouldLazyLoadMetadata=*/true);
+    if (!m) {
+      errs() << toString(m.takeError()) << "\n";
+      return 1;
+    }
+    if (auto err = (*m)->materializeAll()) {
+      errs() << toString(std::move(err)) << "\n";
+      return 1;
+    }
+    owned = std::move(*m);
   }
-  auto m = getOwningLazyBitcodeModule(std::move(*buf), ctx, /*ShouldLazyLoadMetadata=*/true);
-  if (!m) {
-    errs() << toString(m.takeError()) << "\n";
-    return 1;
-  }
-  if (auto err = (*m)->materializeAll()) {
-    errs() << toString(std::move(err)) << "\n";
-    return 1;
-  }
+  auto *m = &owned;
   SPIRV::TranslatorOpts opts(SPIRV::VersionNumber::MaximumVersion, exts);
   opts.setPreserveOCLKernelArgTypeMetadataThroughString(preserve);
   std::string err;
@@ -256,6 +350,54 @@ int clift_llvm_spirv(int argc, const char **argv) {
   }
   out.close();
   return out ? 0 : 1;
+}
+
+// clang, opt and llvm-spirv of one build in one request: the command lines are those of the
+// three tools (argv[0] first), and each step's module goes to the next in memory, where the
+// separate tools write bitcode that the next one reads (clang's program.bc, opt's
+// program.opt.bc; neither file is written). LLVM's options are reset before each step, as
+// before each request. `micros` receives each step's time. Returns 0 when the SPIR-V file is
+// written, the output holding clang's diagnostics only; clang's exit code when clang failed,
+// its diagnostics in the output; 256 + the step (1: opt, 2: llvm-spirv) when a later step
+// failed, then the caller runs the tools one by one to take its fallback routes.
+int clift_pipeline(int nc, const char **clang_argv, int no, const char **opt_argv, int ns,
+                   const char **spirv_argv, unsigned *micros) {
+  using clock = std::chrono::steady_clock;
+  auto micros_since = [](clock::time_point t) {
+    return (unsigned)std::chrono::duration_cast<std::chrono::microseconds>(clock::now() - t).count();
+  };
+  LLVMContext ctx;
+  InMemory state;
+  state.ctx = &ctx;
+  in_memory = &state;
+  auto t = clock::now();
+  int code = clift_clang(nc, clang_argv);
+  if (code != 0)
+    code = (code & 0xff) ? (code & 0xff) : 1;
+  micros[0] = micros_since(t);
+  clift_flush_streams();
+  off_t clang_end = lseek(2, 0, SEEK_CUR);
+  if (code == 0) {
+    cl::ResetAllOptionOccurrences();
+    t = clock::now();
+    code = clift_opt(no, opt_argv) ? 257 : 0;
+    micros[1] = micros_since(t);
+  }
+  if (code == 0) {
+    cl::ResetAllOptionOccurrences();
+    t = clock::now();
+    code = clift_llvm_spirv(ns, spirv_argv) ? 258 : 0;
+    micros[2] = micros_since(t);
+  }
+  state.module.reset();
+  in_memory = nullptr;
+  clift_flush_streams();
+  if (code == 0 && clang_end >= 0) {
+    // What opt and llvm-spirv printed on success is dropped, as the one-by-one route drops it.
+    if (ftruncate(1, clang_end) == 0)
+      lseek(1, clang_end, SEEK_SET);
+  }
+  return code;
 }
 
 } // extern "C"

@@ -10,6 +10,7 @@ use std::sync::OnceLock;
 
 mod builtin_dims;
 pub mod dump;
+mod pch;
 mod pipeline;
 pub mod server;
 pub mod translate;
@@ -295,15 +296,16 @@ fn cache_key(tools: &Toolchain, source: &str, headers: &[(String, String)], opti
     key.hex()
 }
 
-/// The files clang read, from its `-MD` dependency file (a make rule), outside `dir`.
-fn dependencies(dir: &Path) -> Vec<PathBuf> {
+/// The files clang read, from its `-MD` dependency file (a make rule), outside `dir` and the
+/// precompiled header's folder `pch`.
+fn dependencies(dir: &Path, pch: Option<&Path>) -> Vec<PathBuf> {
     let text = std::fs::read_to_string(dir.join("program.d")).unwrap_or_default();
     let body = text.split_once(':').map_or("", |(_, deps)| deps);
     body.replace("\\\n", " ")
         .split_ascii_whitespace()
         .filter(|w| *w != "\\")
         .map(PathBuf::from)
-        .filter(|p| p.is_absolute() && !p.starts_with(dir))
+        .filter(|p| p.is_absolute() && !p.starts_with(dir) && !pch.is_some_and(|d| p.starts_with(d)))
         .collect()
 }
 
@@ -434,26 +436,86 @@ fn run_compiler(
             arg("-cl-kernel-arg-info");
         }
     }
-    let started = std::time::Instant::now();
-    let out = server::run(server::Tool::Clang, &tools.clang, dir, &clang_args)
-        .map_err(|e| format!("cannot run {}: {e}", tools.clang.display()))?;
-    let clang_ms = started.elapsed().as_secs_f64() * 1e3;
-    let mut log = String::from_utf8_lossy(&out.stderr).into_owned();
-    if !out.status.success() {
-        log.push_str("error: OpenCL C compilation failed\n");
-        return Err(log);
+    // The usual case in one request (the modules stay in the server's memory); anything but
+    // success or a clang error takes the steps one by one below.
+    let mut fast = None;
+    let mut pch_dir = None;
+    // A precompiled header that failed this build (clang's error, a crash, a failing step).
+    let mut pch_tried: Option<PathBuf> = None;
+    if !options.opt_disable && server::active() {
+        // With the precompiled header, when there is one for these arguments: its result is
+        // taken only when clang printed nothing (see `pch`); anything else builds without it.
+        if let Some((folder, file)) = pch::for_build(&tools.clang, &clang_args, undef_header()) {
+            if let Some(args) = pch::with_pch(&clang_args, &file) {
+                let attempt = translate::pipelined(&tools.tools(), dir, &args);
+                if !matches!(attempt, Some((server::Pipelined::Done { .. }, _))) {
+                    pch_tried = Some(folder.clone());
+                }
+                if let Some((server::Pipelined::Done { log, ms }, pipeline)) = attempt {
+                    if let (true, Ok(spirv)) = (log.is_empty(), std::fs::read(dir.join("program.spv"))) {
+                        let translated = translate::Translation {
+                            spirv,
+                            route: translate::Route::Optimized { pipeline },
+                            optimizer_ms: ms[1],
+                        };
+                        fast = Some((String::new(), translated, ms[0], ms[2]));
+                        pch_dir = Some(folder);
+                    }
+                }
+            }
+        }
     }
-    let started = std::time::Instant::now();
-    let translated = match translate::translate(&tools.tools(), dir, &clang_args, options.opt_disable) {
-        Ok(t) => t,
-        Err(e) => {
-            log.push_str(&e);
-            return Err(log);
+    if fast.is_none() && !options.opt_disable {
+        match translate::pipelined(&tools.tools(), dir, &clang_args) {
+            Some((server::Pipelined::Done { log, ms }, pipeline)) => {
+                if let (Some(folder), true) = (&pch_tried, log.is_empty()) {
+                    // The same build succeeded without a word: the header failed it.
+                    pch::disable(folder);
+                }
+                if let Ok(spirv) = std::fs::read(dir.join("program.spv")) {
+                    let translated = translate::Translation {
+                        spirv,
+                        route: translate::Route::Optimized { pipeline },
+                        optimizer_ms: ms[1],
+                    };
+                    fast = Some((String::from_utf8_lossy(&log).into_owned(), translated, ms[0], ms[2]));
+                }
+            }
+            Some((server::Pipelined::ClangFailed(out), _)) => {
+                let mut log = String::from_utf8_lossy(&out.stderr).into_owned();
+                log.push_str("error: OpenCL C compilation failed\n");
+                return Err(log);
+            }
+            None => {}
+        }
+    }
+    let (mut log, translated, front_ms, spirv_ms) = match fast {
+        Some(done) => done,
+        None => {
+            let started = std::time::Instant::now();
+            let out = server::run(server::Tool::Clang, &tools.clang, dir, &clang_args)
+                .map_err(|e| format!("cannot run {}: {e}", tools.clang.display()))?;
+            let front_ms = started.elapsed().as_secs_f64() * 1e3;
+            let mut log = String::from_utf8_lossy(&out.stderr).into_owned();
+            if !out.status.success() {
+                log.push_str("error: OpenCL C compilation failed\n");
+                return Err(log);
+            }
+            let started = std::time::Instant::now();
+            let translated = match translate::translate(&tools.tools(), dir, &clang_args, options.opt_disable) {
+                Ok(t) => t,
+                Err(e) => {
+                    log.push_str(&e);
+                    return Err(log);
+                }
+            };
+            // LLVM's optimizer counts as clang's (it is what clang -O2 runs), the rest as
+            // llvm-spirv's.
+            let spirv_ms = started.elapsed().as_secs_f64() * 1e3 - translated.optimizer_ms;
+            (log, translated, front_ms, spirv_ms)
         }
     };
-    // LLVM's optimizer counts as clang's (it is what clang -O2 runs), the rest as llvm-spirv's.
-    let spirv_ms = started.elapsed().as_secs_f64() * 1e3 - translated.optimizer_ms;
-    let (front_ms, optimizer_ms) = (clang_ms, translated.optimizer_ms);
+    let optimizer_ms = translated.optimizer_ms;
     let clang_ms = front_ms + optimizer_ms;
     let mut spirv = translated.spirv;
     let mut route = translated.route.describe();
@@ -479,6 +541,6 @@ fn run_compiler(
         spirv,
         clang_log,
         log,
-        deps: dependencies(dir),
+        deps: dependencies(dir, pch_dir.as_deref()),
     })
 }

@@ -113,6 +113,22 @@ impl Server {
     }
 
     fn request(&mut self, parts: &[&[u8]]) -> io::Result<Option<Output>> {
+        let r = self.exchange(parts, false)?;
+        // A wait status as waitpid gives it: an exit code in the second byte, or the signal.
+        let raw = match r.kind {
+            0 => (r.code & 0xff) << 8,
+            1 => r.code & 0x7f,
+            _ => return Ok(None),
+        };
+        Ok(Some(Output {
+            status: ExitStatus::from_raw(raw),
+            stdout: Vec::new(),
+            stderr: r.text,
+        }))
+    }
+
+    /// Sends a request and reads its response (with the step times of a pipeline request).
+    fn exchange(&mut self, parts: &[&[u8]], pipeline: bool) -> io::Result<Reply> {
         let mut msg = Vec::new();
         msg.extend_from_slice(&(parts.len() as u32).to_le_bytes());
         for p in parts {
@@ -127,18 +143,31 @@ impl Server {
         let (kind, code, len) = (word(0), word(4) as i32, word(8) as usize);
         let mut text = vec![0u8; len];
         self.output.read_exact(&mut text)?;
-        // A wait status as waitpid gives it: an exit code in the second byte, or the signal.
-        let raw = match kind {
-            0 => (code & 0xff) << 8,
-            1 => code & 0x7f,
-            _ => return Ok(None),
-        };
-        Ok(Some(Output {
-            status: ExitStatus::from_raw(raw),
-            stdout: Vec::new(),
-            stderr: text,
-        }))
+        let mut micros = [0u32; 3];
+        // Kind 2 (not built in) comes without the times: a server without pipelines says so.
+        if pipeline && kind != 2 {
+            let mut tail = [0u8; 12];
+            self.output.read_exact(&mut tail)?;
+            for (i, m) in micros.iter_mut().enumerate() {
+                *m = u32::from_le_bytes([tail[4 * i], tail[4 * i + 1], tail[4 * i + 2], tail[4 * i + 3]]);
+            }
+        }
+        Ok(Reply {
+            kind,
+            code,
+            text,
+            micros,
+        })
     }
+}
+
+/// A response as it came: kind (0: exited, 1: killed by a signal, 2: not built in), exit code
+/// or signal, output, and a pipeline's step times in microseconds.
+struct Reply {
+    kind: u32,
+    code: i32,
+    text: Vec<u8>,
+    micros: [u32; 3],
 }
 
 impl Drop for Server {
@@ -179,9 +208,13 @@ fn through_server(tool: Tool, program: &Path, dir: &Path, args: &[OsString]) -> 
         real.as_os_str().as_bytes(),
     ];
     parts.extend(args.iter().map(|a| a.as_bytes()));
-    // An idle server may have died since its last request (killed, out of memory): one that
-    // fails is dropped (which kills it) and the request goes to a fresh one. Only when a fresh
-    // server fails too does the program run instead.
+    with_server(installed, |server| server.request(&parts).ok().flatten())
+}
+
+/// Runs `ask` on an idle server, or a fresh one. An idle server may have died since its last
+/// request (killed, out of memory): one that fails is dropped (which kills it) and the request
+/// goes to a fresh one. None when a fresh server fails too.
+fn with_server<T>(installed: &Installed, mut ask: impl FnMut(&mut Server) -> Option<T>) -> Option<T> {
     let taken = IDLE.lock().ok()?.pop();
     let tries = if taken.is_some() { 2 } else { 1 };
     for server in [taken, None].into_iter().take(tries) {
@@ -189,7 +222,7 @@ fn through_server(tool: Tool, program: &Path, dir: &Path, args: &[OsString]) -> 
             Some(s) => s,
             None => Server::start(&installed.exe).ok()?,
         };
-        if let Ok(Some(out)) = server.request(&parts) {
+        if let Some(out) = ask(&mut server) {
             if let Ok(mut idle) = IDLE.lock() {
                 idle.push(server);
             }
@@ -198,6 +231,50 @@ fn through_server(tool: Tool, program: &Path, dir: &Path, args: &[OsString]) -> 
     }
     None
 }
+
+/// What a pipeline request gave.
+pub enum Pipelined {
+    /// The three steps ran: the SPIR-V file is written. clang's diagnostics, and each step's
+    /// time in milliseconds (clang, opt, llvm-spirv).
+    Done { log: Vec<u8>, ms: [f64; 3] },
+    /// clang failed: its status and output, as from the program.
+    ClangFailed(Output),
+}
+
+/// clang, opt and llvm-spirv with these command lines in one request (the server hands each
+/// step's module to the next in memory, writing neither bitcode file): None when the server
+/// does not serve all three programs, or a step after clang failed or crashed (the caller then
+/// runs them one by one, which takes the fallback routes and reports as before).
+pub fn run_pipeline(programs: [&Path; 3], dir: &Path, args: [&[OsString]; 3]) -> Option<Pipelined> {
+    let installed = installed()?;
+    let tools = [Tool::Clang, Tool::Opt, Tool::LlvmSpirv];
+    let real: Vec<PathBuf> = programs.iter().map(|p| canonical(p)).collect();
+    if !tools.iter().zip(&real).all(|(t, r)| serves(installed, *t, r)) {
+        return None;
+    }
+    let counts = format!("{},{}", args[0].len() + 1, args[1].len() + 1);
+    let mut parts: Vec<&[u8]> = vec![PIPELINE.as_bytes(), dir.as_os_str().as_bytes(), counts.as_bytes()];
+    for (program, a) in real.iter().zip(args) {
+        parts.push(program.as_os_str().as_bytes());
+        parts.extend(a.iter().map(|a| a.as_bytes()));
+    }
+    let reply = with_server(installed, |server| server.exchange(&parts, true).ok())?;
+    match (reply.kind, reply.code) {
+        (0, 0) => Some(Pipelined::Done {
+            log: reply.text,
+            ms: reply.micros.map(|m| f64::from(m) / 1e3),
+        }),
+        (0, code @ 1..=255) => Some(Pipelined::ClangFailed(Output {
+            status: ExitStatus::from_raw(code << 8),
+            stdout: Vec::new(),
+            stderr: reply.text,
+        })),
+        _ => None,
+    }
+}
+
+/// The request name of a pipeline (clc/src/main.rs).
+const PIPELINE: &str = "clang+opt+llvm-spirv";
 
 /// Runs `program` with `args` in `dir`: through the server when it serves that program, as a
 /// separate process otherwise. Standard output and error come back in `stderr` from the
@@ -447,6 +524,125 @@ mod tests {
         .unwrap();
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         assert!(dir.join("program.bc").is_file());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// The pipeline request gives the SPIR-V and the diagnostics of the three tools run one
+    /// by one, byte for byte, without leaving the bitcode files; a clang error comes back as
+    /// clang's; a later step that fails or crashes asks for the steps (None), and the server
+    /// still answers after it.
+    #[test]
+    fn a_pipeline_matches_the_steps() {
+        if std::env::var_os("CLIFT_CLC").is_some_and(|v| v == "off") {
+            return;
+        }
+        let Some(installed) = installed() else { return };
+        let tools = crate::clc::toolchain().expect("clang and llvm-spirv installed");
+        let Some(opt) = tools.opt.as_ref() else { return };
+        if !serves(installed, Tool::LlvmSpirv, &tools.llvm_spirv.canonicalize().unwrap()) {
+            return;
+        }
+        // A warning (the unused variable), names that clash (each `v`), and a switch.
+        let source = format!(
+            "{KERNEL}kernel void w(global int *a, int n) {{ int unused; for (int i = 0; i < n; i++) {{ int v = a[i]; if (v > 3) {{ int v = i * 2; a[i] = v; }} }} }}\n"
+        );
+        let clang_args = args(&[
+            "-c",
+            "-target",
+            "spir64",
+            "-emit-llvm",
+            "-fno-discard-value-names",
+            "-cl-std=CL2.0",
+            "-Wunused-variable",
+            "-O2",
+            "-Xclang",
+            "-disable-llvm-passes",
+            "-o",
+            "program.bc",
+            "program.cl",
+        ]);
+        let layout = format!(
+            "--data-layout={}",
+            super::super::translate::SPIR64_LAYOUT_WITH_NATIVE_INTS
+        );
+        let opt_args = |passes: &str| {
+            args(&[
+                &layout,
+                "-indvars-widen-indvars=false",
+                passes,
+                "program.bc",
+                "-o",
+                "program.opt.bc",
+            ])
+        };
+        let spirv_args = args(&[
+            "--preserve-ocl-kernel-arg-type-metadata-through-string",
+            "program.opt.bc",
+            "-o",
+            "program.spv",
+        ]);
+        let programs = [tools.clang.as_path(), opt.as_path(), tools.llvm_spirv.as_path()];
+        // One by one.
+        let dir = scratch("steps");
+        std::fs::write(dir.join("program.cl"), &source).unwrap();
+        let clang = through_server(Tool::Clang, &tools.clang, &dir, &clang_args).expect("the server answers");
+        assert!(clang.status.success(), "{}", String::from_utf8_lossy(&clang.stderr));
+        let warning = String::from_utf8_lossy(&clang.stderr).into_owned();
+        assert!(warning.contains("unused"), "{warning}");
+        let o = through_server(Tool::Opt, opt, &dir, &opt_args("-passes=default<O2>")).unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let s = through_server(Tool::LlvmSpirv, &tools.llvm_spirv, &dir, &spirv_args).unwrap();
+        assert!(s.status.success(), "{}", String::from_utf8_lossy(&s.stderr));
+        let expected = std::fs::read(dir.join("program.spv")).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        // In one request.
+        let dir = scratch("pipeline");
+        std::fs::write(dir.join("program.cl"), &source).unwrap();
+        let opt_o2 = opt_args("-passes=default<O2>");
+        match run_pipeline(programs, &dir, [&clang_args, &opt_o2, &spirv_args]) {
+            Some(Pipelined::Done { log, ms }) => {
+                assert_eq!(String::from_utf8_lossy(&log), warning);
+                assert!(ms.iter().all(|t| *t >= 0.0));
+            }
+            Some(Pipelined::ClangFailed(out)) => panic!("{}", String::from_utf8_lossy(&out.stderr)),
+            None => panic!("the pipeline request failed"),
+        }
+        assert!(
+            std::fs::read(dir.join("program.spv")).unwrap() == expected,
+            "the pipeline's SPIR-V differs from the steps'"
+        );
+        assert!(!dir.join("program.bc").exists() && !dir.join("program.opt.bc").exists());
+        // A clang error: clang's status and message.
+        std::fs::write(
+            dir.join("program.cl"),
+            "kernel void k(global int *a) { a[0] = undeclared; }\n",
+        )
+        .unwrap();
+        match run_pipeline(programs, &dir, [&clang_args, &opt_o2, &spirv_args]) {
+            Some(Pipelined::ClangFailed(out)) => {
+                assert_eq!(out.status.code(), Some(1));
+                let text = String::from_utf8_lossy(&out.stderr).into_owned();
+                assert!(text.contains("program.cl:1:") && text.contains("undeclared"), "{text}");
+            }
+            _ => panic!("a clang error is clang's failure"),
+        }
+        // A failing step: an unknown pass; a crashing step: llvm-spirv on inline assembly.
+        std::fs::write(dir.join("program.cl"), &source).unwrap();
+        let bad_pass = opt_args("-passes=no-such-pass");
+        assert!(run_pipeline(programs, &dir, [&clang_args, &bad_pass, &spirv_args]).is_none());
+        std::fs::write(
+            dir.join("program.cl"),
+            "kernel void k(global int *a) { int v; __asm__(\"nop\" : \"=r\"(v)); a[0] = v; }\n",
+        )
+        .unwrap();
+        assert!(run_pipeline(programs, &dir, [&clang_args, &opt_o2, &spirv_args]).is_none());
+        // The next request is served as the first was.
+        std::fs::write(dir.join("program.cl"), &source).unwrap();
+        assert!(matches!(
+            run_pipeline(programs, &dir, [&clang_args, &opt_o2, &spirv_args]),
+            Some(Pipelined::Done { .. })
+        ));
+        assert!(std::fs::read(dir.join("program.spv")).unwrap() == expected);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -140,13 +140,18 @@ fn make_spirv_ext_flag() -> Option<String> {
     (!items.is_empty()).then(|| format!("--spirv-ext={}", items.join(",")))
 }
 
-/// llvm-spirv on `input`: Ok(SPIR-V) or Err(its message).
-fn llvm_spirv(tools: &Tools, dir: &Path, input: &str) -> Result<Result<Vec<u8>, String>, String> {
+/// llvm-spirv's arguments to translate `input` to `program.spv`.
+fn llvm_spirv_args(input: &str) -> Vec<OsString> {
     // Keeps kernel_arg_type and kernel_arg_type_qual as OpStrings (clGetKernelArgInfo).
     let mut args: Vec<OsString> = vec!["--preserve-ocl-kernel-arg-type-metadata-through-string".into()];
     args.extend(spirv_ext_flag().map(OsString::from));
     args.extend([input.into(), "-o".into(), "program.spv".into()]);
-    let out = run(Tool::LlvmSpirv, tools.llvm_spirv, dir, &args)?;
+    args
+}
+
+/// llvm-spirv on `input`: Ok(SPIR-V) or Err(its message).
+fn llvm_spirv(tools: &Tools, dir: &Path, input: &str) -> Result<Result<Vec<u8>, String>, String> {
+    let out = run(Tool::LlvmSpirv, tools.llvm_spirv, dir, &llvm_spirv_args(input))?;
     if !out.status.success() {
         let mut msg = String::from_utf8_lossy(&out.stderr).trim().to_string();
         if out.status.code().is_none() {
@@ -162,31 +167,31 @@ fn llvm_spirv(tools: &Tools, dir: &Path, input: &str) -> Result<Result<Vec<u8>, 
         .map_err(|e| format!("cannot read the SPIR-V: {e}\n"))
 }
 
-/// `opt` with `passes` from `input` to `output`.
-fn opt(opt: &Path, dir: &Path, passes: &str, native_ints: bool, input: &str, output: &str) -> Result<(), String> {
+/// opt's arguments to run `passes` from `input` to `output`.
+fn opt_args(passes: &str, native_ints: bool, input: &str, output: &str) -> Vec<OsString> {
     let layout: OsString = if native_ints {
         format!("--data-layout={SPIR64_LAYOUT_WITH_NATIVE_INTS}").into()
     } else {
         // The module's own layout (an empty override is none).
         "--data-layout=".into()
     };
-    let out = run(
-        Tool::Opt,
-        opt,
-        dir,
-        &[
-            layout,
-            // With 64-bit integers native, IndVarSimplify widens a 32-bit loop counter to 64
-            // bits and puts the widened trip count in a block before the loop. Clift runs
-            // work-items in 32-bit SIMD lanes and takes a one-block loop right behind its guard
-            // that way, so the counter stays as the program wrote it (as clang -O2 left it).
-            "-indvars-widen-indvars=false".into(),
-            format!("-passes={passes}").into(),
-            input.into(),
-            "-o".into(),
-            output.into(),
-        ],
-    )?;
+    vec![
+        layout,
+        // With 64-bit integers native, IndVarSimplify widens a 32-bit loop counter to 64
+        // bits and puts the widened trip count in a block before the loop. Clift runs
+        // work-items in 32-bit SIMD lanes and takes a one-block loop right behind its guard
+        // that way, so the counter stays as the program wrote it (as clang -O2 left it).
+        "-indvars-widen-indvars=false".into(),
+        format!("-passes={passes}").into(),
+        input.into(),
+        "-o".into(),
+        output.into(),
+    ]
+}
+
+/// `opt` with `passes` from `input` to `output`.
+fn opt(opt: &Path, dir: &Path, passes: &str, native_ints: bool, input: &str, output: &str) -> Result<(), String> {
+    let out = run(Tool::Opt, opt, dir, &opt_args(passes, native_ints, input, output))?;
     if out.status.success() {
         Ok(())
     } else {
@@ -224,6 +229,27 @@ pub fn o2_pipeline(opt: &Path) -> Result<&'static str, String> {
         .map_err(Clone::clone)
 }
 
+/// The optimized route in one request to the compile server: clang with `clang_args` (which
+/// name `program.bc` as its output), the edited -O2 pipeline, llvm-spirv, the modules passed
+/// in memory (`server::run_pipeline`). None when that cannot be asked (no opt, no server for
+/// these programs) or a step after clang failed: then clang runs again and `translate` takes
+/// the usual steps and routes, so every route, message and failure stays as it was.
+pub fn pipelined(tools: &Tools, dir: &Path, clang_args: &[OsString]) -> Option<(server::Pipelined, &'static str)> {
+    let opt_path = tools.opt?;
+    let passes = o2_pipeline(opt_path).ok()?;
+    let opt = opt_args(passes, false, "program.bc", "program.opt.bc");
+    let spirv = llvm_spirv_args("program.opt.bc");
+    let done = server::run_pipeline(
+        [tools.clang, opt_path, tools.llvm_spirv],
+        dir,
+        [clang_args, &opt, &spirv],
+    )?;
+    Some((done, OPT_PIPELINE_NAME))
+}
+
+/// The route's name for LLVM's pipeline run by opt.
+pub const OPT_PIPELINE_NAME: &str = "LLVM -O2 pipeline by opt";
+
 /// Translates `program.bc` in `dir`, which clang wrote with `clang_args`; the fallback
 /// recompiles with those arguments at `-O0`.
 pub fn translate(tools: &Tools, dir: &Path, clang_args: &[OsString], opt_disable: bool) -> Result<Translation, String> {
@@ -242,7 +268,7 @@ pub fn translate(tools: &Tools, dir: &Path, clang_args: &[OsString], opt_disable
         Some(opt_path) => {
             let passes = o2_pipeline(opt_path)?;
             opt(opt_path, dir, passes, false, "program.bc", "program.opt.bc")?;
-            ("program.opt.bc", "LLVM -O2 pipeline by opt")
+            ("program.opt.bc", OPT_PIPELINE_NAME)
         }
         // Without opt, clang ran LLVM's -O2 pipeline itself (see `clang_optimizes`).
         None => ("program.bc", "clang -O2"),
