@@ -252,6 +252,59 @@ fn host_and_kernel_increment_one_svm_atomic_concurrently() {
     race_host_and_kernel(&ctx, &k, 64, 64, 20_000);
 }
 
+/// A loop of atomic adds at `memory_scope_all_svm_devices` in one work-group, while a host
+/// thread adds to the same fine-grain SVM counter from before the enqueue until the kernel is
+/// done: the loop must stay atomic, not run on a copy of the counter written back at its end
+/// (which would lose every host add made meanwhile). The host thread starts first and the
+/// kernel's 64 x 400,000 adds take far longer than a thread switch, so they overlap.
+#[test]
+fn a_host_thread_adding_during_a_one_group_loop_of_all_svm_devices_atomics() {
+    if !has(CL_DEVICE_SVM_FINE_GRAIN_BUFFER | CL_DEVICE_SVM_ATOMICS) {
+        return;
+    }
+    let ctx = Context::new();
+    let p = ctx.built_source("svm.cl", OPTIONS);
+    let k = p.kernel("add_rounds");
+    let q = ctx.queue();
+    let counter = Svm::new(
+        &ctx,
+        CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS,
+        4,
+    );
+    let atomic = unsafe { &*(counter.ptr as *const AtomicI32) };
+    atomic.store(0, Ordering::SeqCst);
+    let (items, rounds) = (64usize, 400_000i32);
+    set_svm_arg(&k, 0, counter.ptr);
+    k.arg(1, &rounds);
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let host_adds = std::thread::scope(|s| {
+        let host = s.spawn(|| {
+            let mut n = 0i32;
+            while !done.load(Ordering::SeqCst) {
+                atomic.fetch_add(1, Ordering::Relaxed);
+                n += 1;
+                if n % 1024 == 0 {
+                    std::thread::yield_now();
+                }
+            }
+            n
+        });
+        while atomic.load(Ordering::SeqCst) < 1000 {
+            std::thread::yield_now();
+        }
+        let ev = enqueue_1d(&q, &k, items, items);
+        ev.wait();
+        assert_eq!(ev.status(), CL_COMPLETE);
+        done.store(true, Ordering::SeqCst);
+        host.join().expect("host thread")
+    });
+    assert_eq!(
+        atomic.load(Ordering::SeqCst),
+        items as i32 * rounds + host_adds,
+        "an add was lost: the kernel's loop ran on a copy of the counter"
+    );
+}
+
 /// Runs `sub_double` (a double `atomic_fetch_sub_explicit` through a generic pointer in a
 /// function of its own, relaxed, at `memory_scope_all_svm_devices` or `_all_devices`) over
 /// `items` work-items in groups of `local` (0: Clift's choice) while two host threads subtract

@@ -38,6 +38,15 @@ kernel void bump_counter(global atomic_int *counter, int rounds, int host_seen) 
     }
 }
 
+// Every work-item adds one to `counter` `rounds` times, with nothing else in the loop: a loop
+// Clift may run on a register copy of the counter when nothing else can see it (`promote`),
+// which a host thread adding at the same time, at this scope, can.
+kernel void add_rounds(global atomic_int *counter, int rounds) {
+    for (int i = 0; i < rounds; i++) {
+        atomic_fetch_add_explicit(counter, 1, memory_order_relaxed, memory_scope_all_svm_devices);
+    }
+}
+
 // out[i] = in[i] * 3 + 1: plain SVM buffers as arguments (at any offset into an allocation).
 kernel void scale(global const int *in, global int *out) {
     size_t i = get_global_id(0);
