@@ -236,6 +236,8 @@ pub(crate) fn define(cx: &mut Ctx, fid: FuncId, ctx: &mut Context, what: &str) -
 /// here, once, on the IR as translated: the ISA is built without Cranelift's own verifier,
 /// which would check the same function five times (before its passes and after each; see
 /// `program::make_isa`).
+// The error is `JITModule::define_function`'s own, passed through unchanged.
+#[allow(clippy::result_large_err)]
 pub(crate) fn verify_and_define(
     jit: &mut JITModule,
     fid: FuncId,
