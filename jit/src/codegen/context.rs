@@ -20,6 +20,20 @@ use cranelift_module::{DataId, FuncId, Linkage, Module as _, ModuleReloc};
 use rspirv::spirv::{BuiltIn, StorageClass};
 use std::collections::{HashMap, HashSet};
 
+/// The names of the symbols a program's JIT module resolves (`program::new_jit`): helpers,
+/// math, image and pipe functions.
+pub(crate) struct SymbolNames(pub &'static HashMap<&'static str, usize>);
+
+impl SymbolNames {
+    pub fn contains(&self, name: &str) -> bool {
+        self.0.contains_key(name)
+    }
+
+    pub fn get(&self, name: &str) -> Option<&'static str> {
+        self.0.get_key_value(name).map(|(k, _)| *k)
+    }
+}
+
 pub(crate) struct Ctx<'m> {
     pub m: &'m Module,
     pub opts: &'m CompileOptions,
@@ -35,7 +49,7 @@ pub(crate) struct Ctx<'m> {
     pub byval: HashSet<Id>,
     pub ext_sets: HashMap<Id, String>,
     pub imports: HashMap<String, FuncId>,
-    pub math: HashSet<&'static str>,
+    pub math: SymbolNames,
     pub globals: HashMap<Id, (Id, StorageClass)>,
     /// What the native image needs, when one is made.
     pub native: Option<Recorder>,
@@ -184,7 +198,7 @@ pub(crate) fn define(cx: &mut Ctx, fid: FuncId, ctx: &mut Context, what: &str) -
     if !cx.opts.opt_level_none && super::pure_loads::enabled() {
         super::pure_loads::mark(&mut ctx.func);
     }
-    let r = cx.jit.define_function(fid, ctx);
+    let r = verify_and_define(&mut cx.jit, fid, ctx);
     if dump {
         if let Some(cc) = ctx.compiled_code() {
             eprintln!("== {what}\n{}", cc.vcode.as_deref().unwrap_or(""));
@@ -219,6 +233,23 @@ pub(crate) fn define(cx: &mut Ctx, fid: FuncId, ctx: &mut Context, what: &str) -
     }
     cx.jit.clear_context(ctx);
     Ok(())
+}
+
+/// Verifies the function in `ctx` and compiles it into `jit` as `fid`. The verifier runs
+/// here, once, on the IR as translated: the ISA is built without Cranelift's own verifier,
+/// which would check the same function five times (before its passes and after each; see
+/// `program::make_isa`).
+// The error is `JITModule::define_function`'s own, passed through unchanged.
+#[allow(clippy::result_large_err)]
+pub(crate) fn verify_and_define(
+    jit: &mut JITModule,
+    fid: FuncId,
+    ctx: &mut Context,
+) -> Result<(), cranelift_module::ModuleError> {
+    cranelift_codegen::verify_function(&ctx.func, jit.isa()).map_err(|errors| {
+        cranelift_module::ModuleError::Compilation(cranelift_codegen::CodegenError::Verifier(errors))
+    })?;
+    jit.define_function(fid, ctx)
 }
 
 /// A kernel parameter's value as the work-group code receives it.

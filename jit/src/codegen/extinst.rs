@@ -539,7 +539,7 @@ impl FnTx<'_, '_, '_> {
             format!("clift_{base}_{suffix}"),
             format!("clift_{name}_{suffix}"),
         ];
-        let Some(sym) = candidates.iter().find_map(|c| self.cx.math.get(c.as_str()).copied()) else {
+        let Some(sym) = candidates.iter().find_map(|c| self.cx.math.get(c.as_str())) else {
             return Err(self.err(inst, &format!("OpenCL.std {name} is not supported for this type")));
         };
         let mut cargs = Vec::new();

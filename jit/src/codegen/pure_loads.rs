@@ -26,8 +26,9 @@
 //!
 //! `CLIFT_PURE_LOADS=0` turns the marking off (it is in the native-code cache key).
 
+use cranelift_codegen::entity::EntitySet;
 use cranelift_codegen::ir::{Function, Inst, InstructionData, Opcode, Value, ValueDef};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// Whether the marking is on (`CLIFT_PURE_LOADS=0` turns it off).
 pub(crate) fn enabled() -> bool {
@@ -55,8 +56,12 @@ fn writes(op: Opcode) -> bool {
 /// Marks the loads of `func` that may move to their uses (see the module docs); returns how
 /// many it marked.
 pub(crate) fn mark(func: &mut Function) -> usize {
+    // Sets of values are bit sets over the function's values (this runs on every function
+    // built, so no hashing), and one buffer takes each instruction's uses.
+    let nvalues = func.dfg.num_values();
+    let mut uses = Vec::new();
     // Values used outside the block that defines them (block-call arguments included).
-    let mut escaping: HashSet<Value> = HashSet::new();
+    let mut escaping: EntitySet<Value> = EntitySet::with_capacity(nvalues);
     let def_block = |func: &Function, v: Value| match func.dfg.value_def(v) {
         ValueDef::Result(i, _) => func.layout.inst_block(i),
         ValueDef::Param(b, _) => Some(b),
@@ -64,19 +69,25 @@ pub(crate) fn mark(func: &mut Function) -> usize {
     };
     for block in func.layout.blocks() {
         for inst in func.layout.block_insts(block) {
-            for v in inst_uses(func, inst) {
+            inst_uses(func, inst, &mut uses);
+            for &v in &uses {
                 if def_block(func, v) != Some(block) {
                     escaping.insert(v);
                 }
             }
         }
     }
+    let mut anchored: EntitySet<Value> = EntitySet::with_capacity(nvalues);
+    let mut closure: EntitySet<Value> = EntitySet::with_capacity(nvalues);
 
     let mut marked = Vec::new();
     for block in func.layout.blocks() {
         let insts: Vec<Inst> = func.layout.block_insts(block).collect();
         // Values that depend on this block's parameters or on a non-pure result of it.
-        let mut anchored: HashSet<Value> = func.dfg.block_params(block).iter().copied().collect();
+        anchored.clear();
+        for &p in func.dfg.block_params(block) {
+            anchored.insert(p);
+        }
         // Marked loads by (address, offset, type) and the number of writes before them.
         let mut keys: HashMap<(Value, i32, cranelift_codegen::ir::Type), usize> = HashMap::new();
         let mut writes_seen = 0usize;
@@ -84,8 +95,11 @@ pub(crate) fn mark(func: &mut Function) -> usize {
             let op = func.dfg.insts[inst].opcode();
             let results = func.dfg.inst_results(inst);
             let pure = results.len() == 1 && pure_op(op);
-            if !pure || inst_uses(func, inst).iter().any(|v| anchored.contains(v)) {
-                anchored.extend(results.iter().copied());
+            inst_uses(func, inst, &mut uses);
+            if !pure || uses.iter().any(|&v| anchored.contains(v)) {
+                for &r in results {
+                    anchored.insert(r);
+                }
             }
             if writes(op) {
                 writes_seen += 1;
@@ -101,23 +115,25 @@ pub(crate) fn mark(func: &mut Function) -> usize {
             };
             let [loaded] = results else { continue };
             let loaded = *loaded;
-            if !anchored.contains(&arg) {
+            if !anchored.contains(arg) {
                 continue;
             }
             // Follow the value through pure instructions of the block to the first non-pure
             // instruction that uses it.
-            let mut closure: HashSet<Value> = HashSet::from([loaded]);
-            let mut ok = !escaping.contains(&loaded);
+            closure.clear();
+            closure.insert(loaded);
+            let mut ok = !escaping.contains(loaded);
             let mut demanded = false;
             for &later in &insts[pos + 1..] {
                 if !ok {
                     break;
                 }
                 let lop = func.dfg.insts[later].opcode();
-                let uses_closure = inst_uses(func, later).iter().any(|v| closure.contains(v));
+                inst_uses(func, later, &mut uses);
+                let uses_closure = uses.iter().any(|&v| closure.contains(v));
                 let lres = func.dfg.inst_results(later);
                 if uses_closure && lres.len() == 1 && pure_op(lop) {
-                    if escaping.contains(&lres[0]) {
+                    if escaping.contains(lres[0]) {
                         ok = false;
                     }
                     closure.insert(lres[0]);
@@ -157,9 +173,10 @@ pub(crate) fn mark(func: &mut Function) -> usize {
     marked.len()
 }
 
-/// The values `inst` uses: its arguments and the arguments of its block calls.
-fn inst_uses(func: &Function, inst: Inst) -> Vec<Value> {
-    let mut out: Vec<Value> = func.dfg.inst_args(inst).to_vec();
+/// The values `inst` uses, into `out`: its arguments and the arguments of its block calls.
+fn inst_uses(func: &Function, inst: Inst, out: &mut Vec<Value>) {
+    out.clear();
+    out.extend_from_slice(func.dfg.inst_args(inst));
     for bc in func.dfg.insts[inst].branch_destination(&func.dfg.jump_tables, &func.dfg.exception_tables) {
         for a in bc.args(&func.dfg.value_lists) {
             if let Some(v) = a.as_value() {
@@ -167,5 +184,4 @@ fn inst_uses(func: &Function, inst: Inst) -> Vec<Value> {
             }
         }
     }
-    out
 }
