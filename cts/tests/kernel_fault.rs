@@ -226,13 +226,20 @@ fn load_from_null_fails_only_its_command() {
     let null: cl_mem = ptr::null_mut();
     load.arg(0, &null);
     load.arg_mem(1, &out);
-    let e = enqueue(&q, &load, 256, &[], &[]);
+    let e = enqueue(&q, &load, 256, &[64], &[]);
     settle(&e);
     assert_eq!(e.status(), CL_OUT_OF_RESOURCES);
     let n = notes();
     assert_eq!(n.len(), 1, "{n:?}");
+    // Groups run on every worker thread: the first to fault is any of the four, and it faults
+    // at its first work-item's element, 4 bytes times its first global id.
+    let group = (0..4usize)
+        .find(|g| n[0].contains(&format!("work-group ({g}, 0, 0)")))
+        .unwrap_or_else(|| panic!("no work-group named: {}", n[0]));
     assert!(
-        n[0].contains("\"load_null\"") && n[0].contains("SIGSEGV") && n[0].contains("at address 0x0 "),
+        n[0].contains("\"load_null\"")
+            && n[0].contains("SIGSEGV")
+            && n[0].contains(&format!("at address {:#x} ", 4 * 64 * group)),
         "{}",
         n[0]
     );
