@@ -271,8 +271,9 @@ fn exit_phi_operand(inst: &Instruction, k: usize, index: &HashMap<Id, usize>, bo
         && matches!(inst.operands.get(k + 1), Some(Operand::IdRef(from)) if index.get(from).is_some_and(|b| body.contains(b)))
 }
 
-/// Every result of `f` with its defining instruction (block index unused: 0).
-fn root_of_all(f: &Function) -> HashMap<Id, (usize, &Instruction)> {
+/// Every result of `f` with its defining instruction (block index unused: 0), as
+/// `strip_casts` reads them.
+fn definitions(f: &Function) -> HashMap<Id, (usize, &Instruction)> {
     f.blocks
         .iter()
         .flat_map(|b| &b.instructions)
@@ -613,14 +614,12 @@ fn apply(cx: &mut Ctx, f: &mut Function, c: Candidate, bool_ty: Id, next_id: &mu
         })
         .collect();
     let var_of: HashMap<Id, usize> = c.locs.iter().enumerate().map(|(i, l)| (l.root, i)).collect();
-    let root_of: HashMap<Id, Id> = {
-        let defs: HashMap<Id, (usize, &Instruction)> = f
-            .blocks
-            .iter()
-            .flat_map(|b| &b.instructions)
-            .filter_map(|i| i.result_id.map(|r| (r, (0, i))))
-            .collect();
-        c.body
+    // Each accessed pointer's location, and the loads before the loop the copy can start from
+    // (see the copy's entry below).
+    let (root_of, reuse): (HashMap<Id, Id>, HashMap<usize, Id>) = {
+        let defs = definitions(f);
+        let root_of = c
+            .body
             .iter()
             .flat_map(|&b| &f.blocks[b].instructions)
             .filter(|i| matches!(i.opcode, Op::Load | Op::Store) || is_atomic(i.opcode))
@@ -628,7 +627,8 @@ fn apply(cx: &mut Ctx, f: &mut Function, c: Candidate, bool_ty: Id, next_id: &mu
                 Some(Operand::IdRef(p)) => Some((*p, strip_casts(*p, &defs))),
                 _ => None,
             })
-            .collect()
+            .collect();
+        (root_of, last_loads(&f.blocks[c.pre].instructions, &c.locs, &defs))
     };
 
     // The dispatch block: the copy when alone and the pointers that may alias differ.
@@ -702,7 +702,6 @@ fn apply(cx: &mut Ctx, f: &mut Function, c: Candidate, bool_ty: Id, next_id: &mu
     // before the loop last loaded from it when nothing may write memory after that load (one
     // value instead of two equal ones: the loop's phis of that load and the variable are then
     // the same value, which `block_params::merge_congruent` makes one register).
-    let reuse = last_loads(&f.blocks[c.pre].instructions, &c.locs, &root_of_all(f));
     let mut p_insts = Vec::new();
     for (k, (l, (var, _))) in c.locs.iter().zip(&vars).enumerate() {
         let v = match reuse.get(&k) {

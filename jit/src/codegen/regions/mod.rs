@@ -673,19 +673,20 @@ impl FnTx<'_, '_, '_> {
         let Some(r) = self.group.as_mut().and_then(|g| g.regions.as_mut()) else {
             return;
         };
-        let mut changed: Vec<Variable> = e.carried.clone();
+        // Variables by number (`Variable` is not `Hash`).
+        let mut changed: HashSet<u32> = e.carried.iter().map(|v| v.as_u32()).collect();
         for id in &defined {
             if let Some(vars) = r.crossing.get(id) {
-                changed.extend(vars.iter().copied());
+                changed.extend(vars.iter().map(|v| v.as_u32()));
             }
         }
-        let crossing: Vec<Variable> = r.crossing.values().flatten().copied().collect();
+        let crossing: HashSet<u32> = r.crossing.values().flatten().map(|v| v.as_u32()).collect();
         // Only SSA values: promoted Function variables change through stores.
         r.unchanged = e
             .slots
             .iter()
             .map(|(v, ..)| *v)
-            .filter(|v| crossing.contains(v) && !changed.contains(v))
+            .filter(|v| crossing.contains(&v.as_u32()) && !changed.contains(&v.as_u32()))
             .collect();
     }
 
