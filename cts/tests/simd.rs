@@ -811,6 +811,123 @@ fn float4_and_uint4_values() {
     }
 }
 
+/// mad24 and mul24 of int and uint four lanes at a time, against the host's wrapping
+/// arithmetic on the same 24-bit operands.
+#[test]
+fn multiplies_of_24_bits() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("simd.cl", OPTS);
+    let k = p.kernel("mul24s");
+    let n = 203usize;
+    let mut rng = Rng::new(41);
+    // Within 24 bits, signed: -2^23 .. 2^23 - 1.
+    let a: Vec<i32> = (0..n)
+        .map(|_| ((rng.next_u64() as u32) >> 8) as i32 - (1 << 23))
+        .collect();
+    let b: Vec<u32> = (0..n).map(|_| rng.next_u64() as u32).collect();
+    let (ba, bb) = (ctx.buffer_from(as_bytes(&a)), ctx.buffer_from(as_bytes(&b)));
+    for (off, global, local) in launches(n) {
+        let (o, po) = (ctx.buffer(4 * n), ctx.buffer(4 * n));
+        k.arg_mem(0, &ba);
+        k.arg_mem(1, &bb);
+        k.arg_mem(2, &o);
+        k.arg_mem(3, &po);
+        q.run(&k, &off, &global, &local);
+        let (go, gp): (Vec<i32>, Vec<u32>) = (from_bytes(&q.read(&o, 0, 4 * n)), from_bytes(&q.read(&po, 0, 4 * n)));
+        let start = off.first().copied().unwrap_or(0);
+        for i in start..start + global[0] {
+            let x = a[i];
+            let wo = x
+                .wrapping_mul(x >> 8)
+                .wrapping_add(i as i32)
+                .wrapping_add((x >> 4).wrapping_mul((-x) >> 3));
+            assert_eq!(go[i], wo, "mul24s {local:?}: o[{i}] (x = {x})");
+            let y = b[i];
+            let wp = ((y & 0xff_ffff).wrapping_mul(y >> 8).wrapping_add(y)) ^ (y >> 9).wrapping_mul(y & 0xfff);
+            assert_eq!(gp[i], wp, "mul24s {local:?}: p[{i}] (y = {y})");
+        }
+    }
+}
+
+/// float2, float8 and float16 values loaded and stored whole (the vector loop's row loads and
+/// stores), one through a gathered index, and a store two work-items share.
+#[test]
+fn two_eight_and_sixteen_component_values() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("simd.cl", OPTS);
+    let k = p.kernel("v_widths");
+    let n = 203usize;
+    // Small integers: every product and sum is exact, fused or not.
+    let small = |i: usize, m: usize| ((i * 7 + m) % 19) as f32 - 9.0;
+    let a2: Vec<f32> = (0..2 * n).map(|i| small(i, 1)).collect();
+    let a8: Vec<f32> = (0..8 * n).map(|i| small(i, 3)).collect();
+    let a16: Vec<f32> = (0..16 * n).map(|i| small(i, 5)).collect();
+    // A permutation: lanes of one vector iteration read rows far apart.
+    let idx: Vec<u32> = (0..n).map(|i| ((i * 37 + 11) % n) as u32).collect();
+    let bufs = [
+        ctx.buffer_from(as_bytes(&a2)),
+        ctx.buffer_from(as_bytes(&a8)),
+        ctx.buffer_from(as_bytes(&a16)),
+        ctx.buffer_from(as_bytes(&idx)),
+    ];
+    for (off, global, local) in launches(n) {
+        let outs = [
+            ctx.buffer(8 * n),
+            ctx.buffer(32 * n),
+            ctx.buffer(64 * n),
+            ctx.buffer(32 * n.div_ceil(2)),
+        ];
+        for (a, b) in bufs.iter().chain(&outs).enumerate() {
+            k.arg_mem(a as u32, b);
+        }
+        q.run(&k, &off, &global, &local);
+        let g2 = read_f32(&q, &outs[0], 2 * n);
+        let g8 = read_f32(&q, &outs[1], 8 * n);
+        let g16 = read_f32(&q, &outs[2], 16 * n);
+        let gs: Vec<u32> = from_bytes(&q.read(&outs[3], 0, 32 * n.div_ceil(2)));
+        let start = off.first().copied().unwrap_or(0);
+        let end = start + global[0];
+        for i in start..end {
+            let x = &a2[2 * i..2 * i + 2];
+            let y = &a8[8 * idx[i] as usize..8 * idx[i] as usize + 8];
+            let z = &a16[16 * i..16 * i + 16];
+            let w2 = [x[1] * 2.0 + y[0], x[0] * 2.0 + y[1]];
+            // (z.lo.even, z.hi.odd): z0 z2 z4 z6, z9 z11 z13 z15.
+            let mix = [z[0], z[2], z[4], z[6], z[9], z[11], z[13], z[15]];
+            let w8: Vec<f32> = (0..8).map(|c| y[c] * x[0] + mix[c]).collect();
+            let w16: Vec<f32> = (0..16).map(|c| z[c] + if c < 8 { y[c] } else { y[15 - c] }).collect();
+            assert_eq!(&g2[2 * i..2 * i + 2], &w2, "v_widths {local:?}: o2[{i}]");
+            assert_eq!(&g8[8 * i..8 * i + 8], &w8[..], "v_widths {local:?}: o8[{i}]");
+            assert_eq!(&g16[16 * i..16 * i + 16], &w16[..], "v_widths {local:?}: o16[{i}]");
+        }
+        // shared[j]: written by work-items 2j and 2j + 1 (of the range), unsynchronized, so
+        // each element holds one of theirs.
+        let want = |i: usize| -> Vec<u32> {
+            let y = &a8[8 * idx[i] as usize..8 * idx[i] as usize + 8];
+            let z8 = a16[16 * i + 8];
+            [0, 2, 4, 6, 1, 3, 5, 7]
+                .iter()
+                .map(|&c| ((y[c] - z8) as i32 as u32).wrapping_add(i as u32))
+                .collect()
+        };
+        for j in start / 2..end.div_ceil(2) {
+            let writers: Vec<Vec<u32>> = (2 * j..2 * j + 2)
+                .filter(|i| (start..end).contains(i))
+                .map(want)
+                .collect();
+            for c in 0..8 {
+                assert!(
+                    writers.iter().any(|w| w[c] == gs[8 * j + c]),
+                    "v_widths {local:?}: shared[{j}].s{c} = {} is none of {writers:?}",
+                    gs[8 * j + c]
+                );
+            }
+        }
+    }
+}
+
 /// The host's rounds of kernel `chains` for work-item `i`: its two uint4 outputs and its float4.
 fn chains_ref(w_in: &[u32], i: usize, n: u32) -> ([u32; 8], [f32; 4]) {
     let v = |k: usize| -> [u32; 4] { std::array::from_fn(|c| w_in[16 * i + 4 * k + c]) };
@@ -1066,8 +1183,10 @@ fn built_in_calls() {
     }
 }
 
-const VECTORIZED: [&str; 30] = [
+const VECTORIZED: [&str; 32] = [
     "cas_long",
+    "mul24s",
+    "v_widths",
     "v_float4",
     "v_uint4",
     "sz_split",

@@ -457,3 +457,30 @@ kernel void shifts(global const uint4 *in, global uint4 *o, uint s) {
     out[10] = (x << (y & (uint4)(31u))) ^ (x >> y);
     out[11] = as_uint4(as_int4(x) >> (int4)(s)) ^ as_uint4(as_int4(y) >> (int4)(3, 33, 0, 31));
 }
+
+// Values of 2, 8 and 16 components per work-item, loaded and stored whole (in the vector loop:
+// one load or store per lane and row of four components, transposed into components), one
+// through a gathered index, mixed across components; `shared` is written by two work-items per
+// element (either one's value may stay).
+kernel void v_widths(global const float2 *a2, global const float8 *a8, global const float16 *a16,
+                     global const uint *idx, global float2 *o2, global float8 *o8,
+                     global float16 *o16, global uint8 *shared) {
+    size_t i = get_global_id(0);
+    float2 x = a2[i];
+    float8 y = a8[idx[i]];
+    float16 z = a16[i];
+    o2[i] = x.yx * 2.0f + y.s01;
+    o8[i] = y * x.x + (float8)(z.lo.even, z.hi.odd);
+    o16[i] = z + (float16)(y, y.s76543210);
+    shared[i / 2] = as_uint8(convert_int8(y.s02461357 - z.s8)) + (uint8)((uint)i);
+}
+
+// 24-bit multiplies (OpenCL C 6.15.3) on operands within 24 bits: the low 32 bits of the
+// product, plus the addend.
+kernel void mul24s(global const int *a, global const uint *b, global int *o, global uint *p) {
+    size_t i = get_global_id(0);
+    int x = a[i];
+    uint y = b[i];
+    o[i] = mad24(x, x >> 8, (int)i) + mul24(x >> 4, -x >> 3);
+    p[i] = mad24(y & 0xffffffu, y >> 8, y) ^ mul24(y >> 9, y & 0xfffu);
+}

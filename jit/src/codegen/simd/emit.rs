@@ -1495,6 +1495,13 @@ impl FnTx<'_, '_, '_> {
             "u_max" => self.b.ins().umax(arg(0)?, arg(1)?),
             "s_min" => self.b.ins().smin(arg(0)?, arg(1)?),
             "u_min" => self.b.ins().umin(arg(0)?, arg(1)?),
+            // As the scalar translation: the full 32-bit product (operands outside 24 bits give
+            // an implementation-defined result, OpenCL C 6.15.3).
+            "s_mul24" | "u_mul24" => self.b.ins().imul(arg(0)?, arg(1)?),
+            "s_mad24" | "u_mad24" => {
+                let m = self.b.ins().imul(arg(0)?, arg(1)?);
+                self.b.ins().iadd(m, arg(2)?)
+            }
             _ => return Err(self.err(inst, "vector plan: unexpected function")),
         })
     }
@@ -1835,6 +1842,22 @@ impl FnTx<'_, '_, '_> {
         self.b.ins().bitcast(t, le, v)
     }
 
+    /// The 8-byte values at the four lanes' addresses as two four-lane vectors of type `vt`:
+    /// lanes 0 and 1's (components x0 y0 x1 y1), then lanes 2 and 3's.
+    fn pairs_of_lanes(&mut self, addrs: [Value; 4], vt: Type) -> [Value; 2] {
+        let flags = MemFlagsData::new();
+        let le = MemFlagsData::new().with_endianness(cranelift_codegen::ir::Endianness::Little);
+        let x: Vec<Value> = addrs
+            .iter()
+            .map(|a| self.b.ins().load(types::F64, flags, *a, 0))
+            .collect();
+        [0, 2].map(|l| {
+            let v = self.b.ins().scalar_to_vector(types::F64X2, x[l]);
+            let v = self.b.ins().insertlane(v, x[l + 1], 1);
+            self.b.ins().bitcast(vt, le, v)
+        })
+    }
+
     /// The 4x4 transpose of four 32-bit four-lane vectors (work-items' `float4`s into
     /// components, and back).
     fn transpose4(&mut self, v: [Value; 4]) -> [Value; 4] {
@@ -1858,14 +1881,30 @@ impl FnTx<'_, '_, '_> {
         let shape = self.mem_shape(ty)?;
         let t = shape.0;
         let class = plan.class.get(&p).copied();
-        if let (Some(Rep::Soa(vt, 4)), 4) = (rep(self.cx, ty), shape.2) {
-            // Four 16-byte loads, transposed into components.
-            let addrs = self.quad(p, plan, vecs)?;
-            let addrs = self.rb_quad(p, addrs, 16, false);
-            let rows = addrs.map(|a| self.b.ins().load(vt, flags, a, 0));
-            let comps = self.transpose4(rows);
-            vecs.s.insert(r, comps.to_vec());
-            return Ok(());
+        if let (Some(Rep::Soa(vt, n)), 4) = (rep(self.cx, ty), shape.2) {
+            let size = self.cx.layout.get(ty)?.size;
+            if n == 2 {
+                // Each lane's two components as one 8-byte load; lanes 0-1 and 2-3 paired,
+                // then split into the components.
+                let addrs = self.quad(p, plan, vecs)?;
+                let addrs = self.rb_quad(p, addrs, size, false);
+                let [a, b] = self.pairs_of_lanes(addrs, vt);
+                let comps = vec![self.shuffle32(a, b, [0, 2, 4, 6]), self.shuffle32(a, b, [1, 3, 5, 7])];
+                vecs.s.insert(r, comps);
+                return Ok(());
+            }
+            if n % 4 == 0 {
+                // Per four components, four 16-byte loads (one per lane) transposed into them.
+                let addrs = self.quad(p, plan, vecs)?;
+                let addrs = self.rb_quad(p, addrs, 4 * n as u64, false);
+                let mut comps = Vec::with_capacity(n);
+                for j in 0..n / 4 {
+                    let rows = addrs.map(|a| self.b.ins().load(vt, flags, a, 16 * j as i32));
+                    comps.extend(self.transpose4(rows));
+                }
+                vecs.s.insert(r, comps);
+                return Ok(());
+            }
         }
         if shape.1 > 1 {
             // Lane by lane, component by component.
@@ -1920,14 +1959,35 @@ impl FnTx<'_, '_, '_> {
             }
             let addrs = self.quad(p, plan, vecs)?;
             let addrs = self.rb_quad(p, addrs, self.cx.layout.get(vty)?.size, true);
-            if let (Some(Rep::Soa(_, 4)), 4) = (rep(self.cx, vty), shape.2) {
-                // Components transposed into four 16-byte stores, in the lanes' order.
-                let c = self.comps(vid, plan, vecs)?;
-                let rows = self.transpose4([c[0], c[1], c[2], c[3]]);
-                for (a, x) in addrs.into_iter().zip(rows) {
-                    self.b.ins().store(flags, x, a, 0);
+            if let (Some(Rep::Soa(_, n)), 4) = (rep(self.cx, vty), shape.2) {
+                if n == 2 {
+                    // Components interleaved into lanes 0-1 and 2-3, one 8-byte store a lane.
+                    let c = self.comps(vid, plan, vecs)?;
+                    let le = MemFlagsData::new().with_endianness(cranelift_codegen::ir::Endianness::Little);
+                    let rows = [[0, 4, 1, 5], [2, 6, 3, 7]].map(|m| {
+                        let v = self.shuffle32(c[0], c[1], m);
+                        self.b.ins().bitcast(types::F64X2, le, v)
+                    });
+                    for (l, a) in addrs.into_iter().enumerate() {
+                        let x = self.b.ins().extractlane(rows[l / 2], (l % 2) as u8);
+                        self.b.ins().store(flags, x, a, 0);
+                    }
+                    return Ok(());
                 }
-                return Ok(());
+                if n % 4 == 0 {
+                    // Per four components, transposed into four 16-byte stores, one per lane
+                    // (lane by lane in the lanes' order: a lane's value is written before the
+                    // next lane's, as when the lanes store one after the other).
+                    let c = self.comps(vid, plan, vecs)?;
+                    let rows: Vec<[Value; 4]> =
+                        c.chunks(4).map(|q| self.transpose4([q[0], q[1], q[2], q[3]])).collect();
+                    for (l, a) in addrs.into_iter().enumerate() {
+                        for (j, row) in rows.iter().enumerate() {
+                            self.b.ins().store(flags, row[l], a, 16 * j as i32);
+                        }
+                    }
+                    return Ok(());
+                }
             }
             for (l, a) in addrs.into_iter().enumerate() {
                 let xs = self.lane_vals(vid, l, plan, vecs)?;

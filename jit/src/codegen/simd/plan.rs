@@ -81,7 +81,9 @@ const VECTOR_EXT_F32: [&str; 14] = [
     "fmin_common",
     "fclamp",
 ];
-const VECTOR_EXT_I32: [&str; 6] = ["s_max", "u_max", "s_min", "u_min", "s_clamp", "u_clamp"];
+const VECTOR_EXT_I32: [&str; 10] = [
+    "s_max", "u_max", "s_min", "u_min", "s_clamp", "u_clamp", "s_mul24", "u_mul24", "s_mad24", "u_mad24",
+];
 
 /// The name the scalar translation dispatches on (native_ and half_ forms share it).
 pub(super) fn base_name(name: &str) -> &str {
