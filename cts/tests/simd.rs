@@ -811,6 +811,47 @@ fn float4_and_uint4_values() {
     }
 }
 
+/// Nested `if`s that share one merge block, against the host.
+#[test]
+fn nested_ifs_sharing_a_merge() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("simd.cl", OPTS);
+    let k = p.kernel("nested_ifs");
+    let n = 203usize;
+    let mut rng = Rng::new(43);
+    // Low bits zero often enough that every depth of the nest is reached in some quads.
+    let a: Vec<u32> = (0..n)
+        .map(|_| {
+            let r = rng.next_u64() as u32;
+            r & !(((r >> 28) & 0xf) * 0x0f)
+        })
+        .collect();
+    let ba = ctx.buffer_from(as_bytes(&a));
+    for (off, global, local) in launches(n) {
+        let o = ctx.buffer(4 * n);
+        k.arg_mem(0, &ba);
+        k.arg_mem(1, &o);
+        q.run(&k, &off, &global, &local);
+        let got: Vec<u32> = from_bytes(&q.read(&o, 0, 4 * n));
+        let start = off.first().copied().unwrap_or(0);
+        for i in start..start + global[0] {
+            let (mut x, mut y, mut z) = (a[i], a[i] >> 3, a[i] >> 7);
+            if x & 3 == 0 {
+                y = y.wrapping_add(5);
+                if x & 12 == 0 {
+                    z ^= y;
+                    if x & 48 == 0 {
+                        x = x.wrapping_mul(3);
+                    }
+                }
+            }
+            let want = x.wrapping_add(y.wrapping_mul(7)).wrapping_add(z.wrapping_mul(13));
+            assert_eq!(got[i], want, "nested_ifs {local:?}: o[{i}] (a = {:#x})", a[i]);
+        }
+    }
+}
+
 /// mad24 and mul24 of int and uint four lanes at a time, against the host's wrapping
 /// arithmetic on the same 24-bit operands.
 #[test]
@@ -1183,8 +1224,9 @@ fn built_in_calls() {
     }
 }
 
-const VECTORIZED: [&str; 32] = [
+const VECTORIZED: [&str; 33] = [
     "cas_long",
+    "nested_ifs",
     "mul24s",
     "v_widths",
     "v_float4",

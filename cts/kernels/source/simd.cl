@@ -484,3 +484,19 @@ kernel void mul24s(global const int *a, global const uint *b, global int *o, glo
     o[i] = mad24(x, x >> 8, (int)i) + mul24(x >> 4, -x >> 3);
     p[i] = mad24(y & 0xffffffu, y >> 8, y) ^ mul24(y >> 9, y & 0xfffu);
 }
+
+// Nested `if`s without `else` whose arms only compute: LLVM gives the three branches one
+// merge block with three-way phis (the vector loop's if-conversion with a shared merge).
+kernel void nested_ifs(global const uint *a, global uint *o) {
+    size_t i = get_global_id(0);
+    uint x = a[i], y = a[i] >> 3, z = a[i] >> 7;
+    if ((x & 3u) == 0u) {
+        y += 5u;
+        if ((x & 12u) == 0u) {
+            z ^= y;
+            if ((x & 48u) == 0u)
+                x *= 3u;
+        }
+    }
+    o[i] = x + y * 7u + z * 13u;
+}
