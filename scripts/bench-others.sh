@@ -34,12 +34,14 @@ echo "| test | type | Clift | PoCL | Clift / PoCL |"
 echo "|---|---|---|---|---|"
 parse() { awk -F' : ' '/^    [A-Za-z]/ && !/ : / {sec=$0; sub(/^ +/,"",sec)}
                /^      +[^ ].* : [0-9.]+/ {t=$1; gsub(/^ +| +$/,"",t); print sec "/" t "|" $2+0}
-               /Kernel launch latency/ {print "Kernel launch latency (us, lower is better)/-|" $2+0}' "$1" | sort; }
+               /Kernel launch latency/ {print "Kernel launch latency (us, lower is better)/-|" $2+0}' "$1" | LC_ALL=C sort -t'|' -k1,1; }
 LC_ALL=C join -t'|' -a1 -e— -o 0,1.2,2.2 <(LC_ALL=C parse "$cache/clpeak.Clift") <(LC_ALL=C parse "$cache/clpeak.PoCL") |
   awk -F'|' '{split($1, k, "/"); r = ($3 + 0 > 0) ? sprintf("%.2fx", $2 / $3) : "—";
               if (k[1] ~ /latency/) r = ($2 + 0 > 0 && $3 + 0 > 0) ? sprintf("%.2fx faster", $3 / $2) : "—";
               printf "| %s | %s | %s | %s | %s |\n", k[1], k[2], $2, $3, r}'
-grep -q "No half precision" "$cache/clpeak.PoCL" && echo && echo "(PoCL reports no half precision: its half rows are absent.)"
+if grep -q "No half precision" "$cache/clpeak.PoCL"; then
+  echo; echo "(PoCL reports no half precision: its half rows are empty.)"
+fi
 echo
 echo "## pyopencl's generated kernels"
 echo
