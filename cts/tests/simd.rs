@@ -891,6 +891,43 @@ fn multiplies_of_24_bits() {
     }
 }
 
+/// mul_hi and mad_hi of int and uint four lanes at a time, against the host's 64-bit products.
+#[test]
+fn high_halves_of_products() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("simd.cl", OPTS);
+    let k = p.kernel("mul_his");
+    let n = 203usize;
+    let mut rng = Rng::new(47);
+    let mut a: Vec<i32> = (0..n).map(|_| rng.next_u64() as i32).collect();
+    let mut b: Vec<u32> = (0..n).map(|_| rng.next_u64() as u32).collect();
+    // The extremes among them.
+    a[..4].copy_from_slice(&[i32::MIN, i32::MAX, -1, 0]);
+    b[..4].copy_from_slice(&[u32::MAX, 0x8000_0000, 1, 0]);
+    let (ba, bb) = (ctx.buffer_from(as_bytes(&a)), ctx.buffer_from(as_bytes(&b)));
+    for (off, global, local) in launches(n) {
+        let (o, po) = (ctx.buffer(4 * n), ctx.buffer(4 * n));
+        k.arg_mem(0, &ba);
+        k.arg_mem(1, &bb);
+        k.arg_mem(2, &o);
+        k.arg_mem(3, &po);
+        q.run(&k, &off, &global, &local);
+        let (go, gp): (Vec<i32>, Vec<u32>) = (from_bytes(&q.read(&o, 0, 4 * n)), from_bytes(&q.read(&po, 0, 4 * n)));
+        let start = off.first().copied().unwrap_or(0);
+        let shi = |x: i32, y: i32| ((x as i64 * y as i64) >> 32) as i32;
+        let uhi = |x: u32, y: u32| ((x as u64 * y as u64) >> 32) as u32;
+        for i in start..start + global[0] {
+            let x = a[i];
+            let wo = shi(x, x ^ 0x5bd1e995).wrapping_add(shi(x, -7).wrapping_add(i as i32));
+            assert_eq!(go[i], wo, "mul_his {local:?}: o[{i}] (x = {x})");
+            let y = b[i];
+            let wp = uhi(y, 0xcd9e_8d57) ^ uhi(y, y >> 3).wrapping_add(i as u32);
+            assert_eq!(gp[i], wp, "mul_his {local:?}: p[{i}] (y = {y})");
+        }
+    }
+}
+
 /// float2, float8 and float16 values loaded and stored whole (the vector loop's row loads and
 /// stores), one through a gathered index, and a store two work-items share.
 #[test]
@@ -1224,8 +1261,9 @@ fn built_in_calls() {
     }
 }
 
-const VECTORIZED: [&str; 33] = [
+const VECTORIZED: [&str; 34] = [
     "cas_long",
+    "mul_his",
     "nested_ifs",
     "mul24s",
     "v_widths",

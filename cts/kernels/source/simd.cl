@@ -500,3 +500,13 @@ kernel void nested_ifs(global const uint *a, global uint *o) {
     }
     o[i] = x + y * 7u + z * 13u;
 }
+
+// High halves of 64-bit products (mul_hi, mad_hi) of signed and unsigned 32-bit values, as
+// random number generators and division by constants use them.
+kernel void mul_his(global const int *a, global const uint *b, global int *o, global uint *p) {
+    size_t i = get_global_id(0);
+    int x = a[i];
+    uint y = b[i];
+    o[i] = mul_hi(x, x ^ 0x5bd1e995) + mad_hi(x, -7, (int)i);
+    p[i] = mul_hi(y, 0xcd9e8d57u) ^ mad_hi(y, y >> 3, (uint)i);
+}

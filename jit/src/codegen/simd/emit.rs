@@ -1354,6 +1354,26 @@ impl FnTx<'_, '_, '_> {
         self.vfminmax(sh, x, y, max, plain)
     }
 
+    /// The high 32 bits of each lane's 64-bit product of four 32-bit lanes (signed or not):
+    /// the lanes widened in two halves, multiplied as 64-bit pairs (`pmuldq`/`pmuludq`), and
+    /// the high halves of the four products gathered.
+    fn mul_hi4(&mut self, x: Value, y: Value, signed: bool) -> Value {
+        let le = MemFlagsData::new().with_endianness(cranelift_codegen::ir::Endianness::Little);
+        let mut products = [x; 2];
+        for (h, p) in products.iter_mut().enumerate() {
+            let (a, b) = match (signed, h) {
+                (true, 0) => (self.b.ins().swiden_low(x), self.b.ins().swiden_low(y)),
+                (true, _) => (self.b.ins().swiden_high(x), self.b.ins().swiden_high(y)),
+                (false, 0) => (self.b.ins().uwiden_low(x), self.b.ins().uwiden_low(y)),
+                (false, _) => (self.b.ins().uwiden_high(x), self.b.ins().uwiden_high(y)),
+            };
+            let m = self.b.ins().imul(a, b);
+            *p = self.b.ins().bitcast(types::I32X4, le, m);
+        }
+        // Lanes 1 and 3 of each: the high halves of products 0-1 and 2-3.
+        self.shuffle32(products[0], products[1], [1, 3, 5, 7])
+    }
+
     /// The value of every lane of four-lane float `v` when it is a splatted constant.
     fn splat_f32(&self, v: Value) -> Option<f32> {
         let dfg = &self.b.func.dfg;
@@ -1501,6 +1521,11 @@ impl FnTx<'_, '_, '_> {
             "s_mad24" | "u_mad24" => {
                 let m = self.b.ins().imul(arg(0)?, arg(1)?);
                 self.b.ins().iadd(m, arg(2)?)
+            }
+            "s_mul_hi" | "u_mul_hi" => self.mul_hi4(arg(0)?, arg(1)?, base_name(name) == "s_mul_hi"),
+            "s_mad_hi" | "u_mad_hi" => {
+                let h = self.mul_hi4(arg(0)?, arg(1)?, base_name(name) == "s_mad_hi");
+                self.b.ins().iadd(h, arg(2)?)
             }
             _ => return Err(self.err(inst, "vector plan: unexpected function")),
         })

@@ -81,8 +81,9 @@ const VECTOR_EXT_F32: [&str; 14] = [
     "fmin_common",
     "fclamp",
 ];
-const VECTOR_EXT_I32: [&str; 10] = [
-    "s_max", "u_max", "s_min", "u_min", "s_clamp", "u_clamp", "s_mul24", "u_mul24", "s_mad24", "u_mad24",
+const VECTOR_EXT_I32: [&str; 14] = [
+    "s_max", "u_max", "s_min", "u_min", "s_clamp", "u_clamp", "s_mul24", "u_mul24", "s_mad24", "u_mad24", "s_mul_hi",
+    "u_mul_hi", "s_mad_hi", "u_mad_hi",
 ];
 
 /// The name the scalar translation dispatches on (native_ and half_ forms share it).
