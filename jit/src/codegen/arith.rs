@@ -48,15 +48,34 @@ impl FnTx<'_, '_, '_> {
         self.b.ins().select(bad, one, d)
     }
 
-    fn int_bin(&mut self, op: Op, x: Value, y: Value) -> Value {
+    /// The one Cranelift instruction of a SPIR-V operation that is the same for every lane and
+    /// needs only its two operands, on values of any shape: a scalar, a SIMD vector of the
+    /// scalar path (`vector`) or the vector loop's four or two lanes (`simd`), which all build
+    /// these operations here. `None` for the others (division, remainders, shifts: their
+    /// operand rules differ by shape).
+    pub(crate) fn lanewise(&mut self, op: Op, x: Value, y: Value) -> Option<Value> {
         let b = &mut self.b;
-        match op {
+        Some(match op {
             Op::IAdd => b.ins().iadd(x, y),
             Op::ISub => b.ins().isub(x, y),
             Op::IMul => b.ins().imul(x, y),
             Op::BitwiseAnd => b.ins().band(x, y),
             Op::BitwiseOr => b.ins().bor(x, y),
             Op::BitwiseXor => b.ins().bxor(x, y),
+            Op::FAdd => b.ins().fadd(x, y),
+            Op::FSub => b.ins().fsub(x, y),
+            Op::FMul => b.ins().fmul(x, y),
+            Op::FDiv => b.ins().fdiv(x, y),
+            _ => return None,
+        })
+    }
+
+    fn int_bin(&mut self, op: Op, x: Value, y: Value) -> Value {
+        if let Some(v) = self.lanewise(op, x, y) {
+            return v;
+        }
+        let b = &mut self.b;
+        match op {
             Op::ShiftLeftLogical => b.ins().ishl(x, y),
             Op::ShiftRightLogical => b.ins().ushr(x, y),
             Op::ShiftRightArithmetic => b.ins().sshr(x, y),
@@ -92,11 +111,10 @@ impl FnTx<'_, '_, '_> {
 
     fn float_bin(&mut self, op: Op, x: Value, y: Value) -> R<Value> {
         let t = self.b.func.dfg.value_type(x);
+        if let Some(v) = self.lanewise(op, x, y) {
+            return Ok(v);
+        }
         Ok(match op {
-            Op::FAdd => self.b.ins().fadd(x, y),
-            Op::FSub => self.b.ins().fsub(x, y),
-            Op::FMul => self.b.ins().fmul(x, y),
-            Op::FDiv => self.b.ins().fdiv(x, y),
             Op::FRem | Op::FMod => {
                 let name = if t == types::F64 {
                     "clift_frem_f64"

@@ -581,18 +581,8 @@ impl FnTx<'_, '_, '_> {
                 let out = a
                     .iter()
                     .zip(&b)
-                    .map(|(x, y)| {
-                        let (x, y) = (*x, *y);
-                        match op {
-                            IAdd => self.b.ins().iadd(x, y),
-                            ISub => self.b.ins().isub(x, y),
-                            IMul => self.b.ins().imul(x, y),
-                            BitwiseAnd => self.b.ins().band(x, y),
-                            BitwiseOr => self.b.ins().bor(x, y),
-                            _ => self.b.ins().bxor(x, y),
-                        }
-                    })
-                    .collect();
+                    .map(|(x, y)| self.lanewise(op, *x, *y).ok_or_else(|| self.err(inst, "not lane-wise")))
+                    .collect::<R<_>>()?;
                 self.def_simd(r, rty, sh, out);
                 // `splat(s) & (width - 1)`, as compilers mask a vector shift amount: the same
                 // amount to a SIMD shift, which masks by itself.
@@ -636,16 +626,8 @@ impl FnTx<'_, '_, '_> {
                 let out = a
                     .iter()
                     .zip(&b)
-                    .map(|(x, y)| {
-                        let (x, y) = (*x, *y);
-                        match op {
-                            FAdd => self.b.ins().fadd(x, y),
-                            FSub => self.b.ins().fsub(x, y),
-                            FMul => self.b.ins().fmul(x, y),
-                            _ => self.b.ins().fdiv(x, y),
-                        }
-                    })
-                    .collect();
+                    .map(|(x, y)| self.lanewise(op, *x, *y).ok_or_else(|| self.err(inst, "not lane-wise")))
+                    .collect::<R<_>>()?;
                 self.def_simd(r, rty, sh, out);
             }
             SNegate | Not | FNegate => {

@@ -2291,21 +2291,13 @@ impl FnTx<'_, '_, '_> {
                     _ => {
                         let b = self.lanes(op_id(inst, 1)?, plan, vecs)?;
                         match op {
-                            Op::IAdd => self.b.ins().iadd(a, b),
-                            Op::ISub => self.b.ins().isub(a, b),
-                            Op::IMul => self.b.ins().imul(a, b),
-                            Op::FAdd => self.b.ins().fadd(a, b),
-                            Op::FSub => self.b.ins().fsub(a, b),
                             // With two quads, `2 * x` as `x + x` (the same bits, a
                             // register fewer for the constant).
                             Op::FMul if vecs.twice && self.splat_f32(a) == Some(2.0) => self.b.ins().fadd(b, b),
                             Op::FMul if vecs.twice && self.splat_f32(b) == Some(2.0) => self.b.ins().fadd(a, a),
-                            Op::FMul => self.b.ins().fmul(a, b),
-                            Op::FDiv => self.b.ins().fdiv(a, b),
-                            Op::BitwiseAnd => self.b.ins().band(a, b),
-                            Op::BitwiseOr => self.b.ins().bor(a, b),
-                            Op::BitwiseXor => self.b.ins().bxor(a, b),
-                            _ => return Err(self.err(inst, "vector plan: unexpected instruction")),
+                            _ => self
+                                .lanewise(op, a, b)
+                                .ok_or_else(|| self.err(inst, "vector plan: unexpected instruction"))?,
                         }
                     }
                 };
@@ -2340,13 +2332,11 @@ impl FnTx<'_, '_, '_> {
             .ok_or_else(|| self.err(inst, "vector plan: no second operand"))?;
         let mut out = Vec::with_capacity(2);
         for h in 0..2 {
-            out.push(match op {
-                Op::FAdd => self.b.ins().fadd(a[h], b[h]),
-                Op::FSub => self.b.ins().fsub(a[h], b[h]),
-                Op::FMul => self.b.ins().fmul(a[h], b[h]),
-                Op::FDiv => self.b.ins().fdiv(a[h], b[h]),
-                _ => return Err(self.err(inst, "vector plan: unexpected double instruction")),
-            });
+            let v = match op {
+                Op::FAdd | Op::FSub | Op::FMul | Op::FDiv => self.lanewise(op, a[h], b[h]),
+                _ => None,
+            };
+            out.push(v.ok_or_else(|| self.err(inst, "vector plan: unexpected double instruction"))?);
         }
         Ok([out[0], out[1]])
     }
@@ -2467,20 +2457,11 @@ impl FnTx<'_, '_, '_> {
                 let a = self.comps(op_id(inst, 0)?, plan, vecs)?;
                 let b = self.comp_args(op_id(inst, 1)?, n, plan, vecs)?;
                 let mut c = Vec::with_capacity(n);
+                // A vector times a scalar: each component times the scalar's lanes.
+                let lop = if op == Op::VectorTimesScalar { Op::FMul } else { op };
                 for (x, y) in a.into_iter().zip(b) {
-                    c.push(match op {
-                        Op::FMul | Op::VectorTimesScalar => self.b.ins().fmul(x, y),
-                        Op::IAdd => self.b.ins().iadd(x, y),
-                        Op::ISub => self.b.ins().isub(x, y),
-                        Op::IMul => self.b.ins().imul(x, y),
-                        Op::FAdd => self.b.ins().fadd(x, y),
-                        Op::FSub => self.b.ins().fsub(x, y),
-                        Op::FDiv => self.b.ins().fdiv(x, y),
-                        Op::BitwiseAnd => self.b.ins().band(x, y),
-                        Op::BitwiseOr => self.b.ins().bor(x, y),
-                        Op::BitwiseXor => self.b.ins().bxor(x, y),
-                        _ => return Err(self.err(inst, "vector plan: unexpected instruction")),
-                    });
+                    let v = self.lanewise(lop, x, y);
+                    c.push(v.ok_or_else(|| self.err(inst, "vector plan: unexpected instruction"))?);
                 }
                 c
             }
