@@ -8,7 +8,7 @@ use super::layout::Scalar;
 use super::state::{op_id, result, FnTx, R};
 use crate::spirv::Instruction;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::{types, InstBuilder, Value};
+use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Type, Value};
 use rspirv::spirv::Op;
 
 impl FnTx<'_, '_, '_> {
@@ -66,6 +66,23 @@ impl FnTx<'_, '_, '_> {
             Op::FSub => b.ins().fsub(x, y),
             Op::FMul => b.ins().fmul(x, y),
             Op::FDiv => b.ins().fdiv(x, y),
+            _ => return None,
+        })
+    }
+
+    /// The one-operand counterpart of [`Self::lanewise`]: negations, `Not`, and conversions
+    /// of 32-bit integers to floats and bit casts whose result has lane type `to` (the same
+    /// shape as `x`).
+    pub(crate) fn lanewise_unary(&mut self, op: Op, x: Value, to: Type) -> Option<Value> {
+        let b = &mut self.b;
+        Some(match op {
+            Op::FNegate => b.ins().fneg(x),
+            Op::SNegate => b.ins().ineg(x),
+            Op::Not => b.ins().bnot(x),
+            Op::ConvertSToF => b.ins().fcvt_from_sint(to, x),
+            Op::ConvertUToF => b.ins().fcvt_from_uint(to, x),
+            Op::Bitcast if b.func.dfg.value_type(x) == to => x,
+            Op::Bitcast => b.ins().bitcast(to, MemFlagsData::new(), x),
             _ => return None,
         })
     }

@@ -642,12 +642,12 @@ impl FnTx<'_, '_, '_> {
                 };
                 let out = a
                     .iter()
-                    .map(|x| match op {
-                        SNegate => self.b.ins().ineg(*x),
-                        Not => self.b.ins().bnot(*x),
-                        _ => self.b.ins().fneg(*x),
+                    .map(|x| {
+                        let t = self.b.func.dfg.value_type(*x);
+                        self.lanewise_unary(op, *x, t)
+                            .ok_or_else(|| self.err(inst, "not lane-wise"))
                     })
-                    .collect();
+                    .collect::<R<_>>()?;
                 self.def_simd(r, rty, sh, out);
             }
             IEqual

@@ -2272,18 +2272,9 @@ impl FnTx<'_, '_, '_> {
                 }
                 let a = self.lanes(op_id(inst, 0)?, plan, vecs)?;
                 let v = match op {
-                    Op::FNegate => self.b.ins().fneg(a),
-                    Op::SNegate => self.b.ins().ineg(a),
-                    Op::Not => self.b.ins().bnot(a),
-                    Op::Bitcast => {
-                        if self.b.func.dfg.value_type(a) == vt {
-                            a
-                        } else {
-                            self.b.ins().bitcast(vt, MemFlagsData::new(), a)
-                        }
-                    }
-                    Op::ConvertSToF => self.b.ins().fcvt_from_sint(vt, a),
-                    Op::ConvertUToF => self.b.ins().fcvt_from_uint(vt, a),
+                    Op::FNegate | Op::SNegate | Op::Not | Op::Bitcast | Op::ConvertSToF | Op::ConvertUToF => self
+                        .lanewise_unary(op, a, vt)
+                        .ok_or_else(|| self.err(inst, "vector plan: unexpected instruction"))?,
                     Op::ShiftLeftLogical | Op::ShiftRightLogical | Op::ShiftRightArithmetic => {
                         let n = self.val1(op_id(inst, 1)?)?;
                         self.shift_by(op, a, n)
@@ -2442,16 +2433,11 @@ impl FnTx<'_, '_, '_> {
             Op::FNegate | Op::SNegate | Op::Not | Op::Bitcast | Op::ConvertSToF | Op::ConvertUToF => {
                 let a = self.comps(op_id(inst, 0)?, plan, vecs)?;
                 a.into_iter()
-                    .map(|x| match op {
-                        Op::FNegate => self.b.ins().fneg(x),
-                        Op::SNegate => self.b.ins().ineg(x),
-                        Op::Not => self.b.ins().bnot(x),
-                        Op::ConvertSToF => self.b.ins().fcvt_from_sint(vt, x),
-                        Op::ConvertUToF => self.b.ins().fcvt_from_uint(vt, x),
-                        _ if self.b.func.dfg.value_type(x) == vt => x,
-                        _ => self.b.ins().bitcast(vt, MemFlagsData::new(), x),
+                    .map(|x| {
+                        self.lanewise_unary(op, x, vt)
+                            .ok_or_else(|| self.err(inst, "vector plan: unexpected instruction"))
                     })
-                    .collect()
+                    .collect::<R<_>>()?
             }
             _ => {
                 let a = self.comps(op_id(inst, 0)?, plan, vecs)?;
