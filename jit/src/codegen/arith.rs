@@ -3,12 +3,11 @@
 //! are handled component by component, except where `vector::simd_arith` computes them in SIMD
 //! registers. Integer division never traps (see `safe_divisor`).
 
-use super::helpers::RTE;
 use super::layout::Scalar;
 use super::state::{op_id, result, FnTx, R};
 use crate::spirv::Instruction;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::{types, InstBuilder, Value};
+use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Value};
 use rspirv::spirv::Op;
 
 impl FnTx<'_, '_, '_> {
@@ -17,8 +16,7 @@ impl FnTx<'_, '_, '_> {
         if s != Scalar::Float(16) {
             return Ok(v);
         }
-        let x = self.b.ins().uextend(types::I32, v);
-        Ok(self.call_helper("clift_cvt_f16_f32", &[types::I32], &[types::F32], &[x])?[0])
+        Ok(self.half_to_f32(v))
     }
 
     /// f32 back to a half pattern (round to nearest even); other values unchanged.
@@ -26,9 +24,21 @@ impl FnTx<'_, '_, '_> {
         if s != Scalar::Float(16) {
             return Ok(v);
         }
-        let m = self.b.ins().iconst(types::I32, RTE as i64);
-        let r = self.call_helper("clift_cvt_f32_f16", &[types::F32, types::I32], &[types::I32], &[v, m])?[0];
-        Ok(self.b.ins().ireduce(types::I16, r))
+        Ok(self.f32_to_half(v))
+    }
+
+    /// A half (`I16` bits) to f32, inline (exact, see `half`).
+    pub fn half_to_f32(&mut self, v: Value) -> Value {
+        let x = self.b.ins().uextend(types::I32, v);
+        let bits = super::half::half_to_f32_bits(&mut self.b, x);
+        self.b.ins().bitcast(types::F32, MemFlagsData::new(), bits)
+    }
+
+    /// An f32 to half bits (`I16`) rounded to nearest even, inline (see `half`).
+    pub fn f32_to_half(&mut self, v: Value) -> Value {
+        let x = self.b.ins().bitcast(types::I32, MemFlagsData::new(), v);
+        let h = super::half::f32_bits_to_half(&mut self.b, x);
+        self.b.ins().ireduce(types::I16, h)
     }
 
     /// A divisor that cannot trap: 1 where `d` is 0 (or -1 with `x` the minimum, signed).

@@ -152,16 +152,24 @@ impl FnTx<'_, '_, '_> {
         if from == to {
             return Ok(v);
         }
+        // Half to f32 and f64 is exact (f32 to f64 too, the NaN payload kept), and f32 and f64 to
+        // half rounded to nearest even inline (`half`).
+        match (from, to, mode) {
+            (Scalar::Float(16), Scalar::Float(32), _) => return Ok(self.half_to_f32(v)),
+            (Scalar::Float(16), _, _) => {
+                let f = self.half_to_f32(v);
+                return Ok(self.b.ins().fpromote(types::F64, f));
+            }
+            (Scalar::Float(32), Scalar::Float(16), RTE) => return Ok(self.f32_to_half(v)),
+            (Scalar::Float(64), Scalar::Float(16), RTE) => {
+                let x = self.b.ins().bitcast(types::I64, MemFlagsData::new(), v);
+                let h = super::half::f64_bits_to_half(&mut self.b, x);
+                return Ok(self.b.ins().ireduce(types::I16, h));
+            }
+            _ => {}
+        }
         let m = self.b.ins().iconst(types::I32, mode as i64);
         Ok(match (from, to) {
-            (Scalar::Float(16), _) => {
-                let x = self.b.ins().uextend(types::I32, v);
-                if to == Scalar::Float(64) {
-                    self.call_helper("clift_cvt_f16_f64", &[types::I32], &[types::F64], &[x])?[0]
-                } else {
-                    self.call_helper("clift_cvt_f16_f32", &[types::I32], &[types::F32], &[x])?[0]
-                }
-            }
             (Scalar::Float(32), Scalar::Float(64)) => self.b.ins().fpromote(types::F64, v),
             (Scalar::Float(64), Scalar::Float(32)) => {
                 if mode == RTE {
