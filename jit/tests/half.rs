@@ -9,7 +9,8 @@
 //!   subnormal's halfway point, the subnormal/normal boundary, the largest binade and the
 //!   overflow to infinity: every significand), and in every binade the significands around
 //!   each rounding position (ties, one off, the last places), NaNs and infinities included;
-//! - double to half on the same kinds of values;
+//! - double to half on the same kinds of values; each half back to float (double), which
+//!   Clift computes from the float (double) rounded to half precision, not from the half;
 //! - `+ - * /` on pairs of special and random halves, chains of multiplications and additions
 //!   and of `mad`, and the same on half2, half3, half4, half8 and half16.
 //!
@@ -207,16 +208,29 @@ fn check_conversions(p: &jit::Program, what: &str, r: &Reference, floats: &[u32]
     for chunk in floats.chunks(1 << 22) {
         let mut input = chunk.to_vec();
         let mut out = vec![0xdeadu16; chunk.len()];
-        run(p, "narrow", &[ptr(&mut input), ptr(&mut out)], chunk.len());
-        for (x, got) in chunk.iter().zip(&out) {
+        let mut back = vec![0u32; chunk.len()];
+        run(
+            p,
+            "narrow",
+            &[ptr(&mut input), ptr(&mut out), ptr(&mut back)],
+            chunk.len(),
+        );
+        for ((x, got), b) in chunk.iter().zip(&out).zip(&back) {
             let want = r.round(f64::from(f32::from_bits(*x)));
             assert_eq!(*got, want, "{what}: float {x:#010x} ({:e}) to half", f32::from_bits(*x));
+            assert_eq!(*b, r.to_f32(want), "{what}: float {x:#010x} to half and back");
         }
     }
     let mut input = doubles.to_vec();
     let mut out = vec![0xdeadu16; doubles.len()];
-    run(p, "narrow64", &[ptr(&mut input), ptr(&mut out)], doubles.len());
-    for (x, got) in doubles.iter().zip(&out) {
+    let mut back = vec![0u64; doubles.len()];
+    run(
+        p,
+        "narrow64",
+        &[ptr(&mut input), ptr(&mut out), ptr(&mut back)],
+        doubles.len(),
+    );
+    for ((x, got), b) in doubles.iter().zip(&out).zip(&back) {
         let want = r.round(f64::from_bits(*x));
         assert_eq!(
             *got,
@@ -224,6 +238,7 @@ fn check_conversions(p: &jit::Program, what: &str, r: &Reference, floats: &[u32]
             "{what}: double {x:#018x} ({:e}) to half",
             f64::from_bits(*x)
         );
+        assert_eq!(*b, r.to_f64(want), "{what}: double {x:#018x} to half and back");
     }
 }
 

@@ -156,16 +156,8 @@ impl FnTx<'_, '_, '_> {
         // half rounded to nearest even inline (`half`).
         match (from, to, mode) {
             (Scalar::Float(16), Scalar::Float(32), _) => return Ok(self.half_to_f32(v)),
-            (Scalar::Float(16), _, _) => {
-                let f = self.half_to_f32(v);
-                return Ok(self.b.ins().fpromote(types::F64, f));
-            }
-            (Scalar::Float(32), Scalar::Float(16), RTE) => return Ok(self.f32_to_half(v)),
-            (Scalar::Float(64), Scalar::Float(16), RTE) => {
-                let x = self.b.ins().bitcast(types::I64, MemFlagsData::new(), v);
-                let h = super::half::f64_bits_to_half(&mut self.b, x);
-                return Ok(self.b.ins().ireduce(types::I16, h));
-            }
+            (Scalar::Float(16), _, _) => return Ok(self.half_to_f64(v)),
+            (Scalar::Float(32) | Scalar::Float(64), Scalar::Float(16), RTE) => return Ok(self.float_to_half(v)),
             _ => {}
         }
         let m = self.b.ins().iconst(types::I32, mode as i64);

@@ -170,3 +170,46 @@ fn to_half(b: &mut FunctionBuilder, x: Value, frac: i64, over: u64, magic: f64) 
     let r = pick(b, is_nan, nan, r);
     b.ins().bor(r, sign)
 }
+
+/// f32 bits (`I32`/`I32X4`) or f64 bits (`I64`) rounded to half precision, nearest even, as
+/// the bits of the same float type: the value [`f32_bits_to_half`] (or [`f64_bits_to_half`])
+/// and then [`half_to_f32_bits`] give, without going through the half's bits (a NaN gives the
+/// quiet NaN those give, with its sign). For the next operation on a half just computed.
+pub fn round_to_half_bits(b: &mut FunctionBuilder, x: Value) -> Value {
+    let t = b.func.dfg.value_type(x);
+    let bits = i64::from(t.lane_bits());
+    let wide = bits == 64;
+    let frac: i64 = if wide { 52 } else { 23 };
+    let (over, magic) = if wide {
+        (0x40ef_fe00_0000_0000u64, (1u64 << 28) as f64)
+    } else {
+        (0x477f_f000, 0.5)
+    };
+    let bias = if wide { 1023u64 } else { 127 };
+    let all = u64::MAX >> (64 - bits);
+    let shift = frac - 10;
+    let sign = and(b, x, 1 << (bits - 1));
+    let a = and(b, x, all >> 1);
+    // From 2^-14: round at the half's last place (ties to even) and clear the bits below.
+    let lsb = b.ins().ushr_imm_u(a, shift);
+    let lsb = and(b, lsb, 1);
+    let r = add(b, a, (1u64 << (shift - 1)) - 1);
+    let r = b.ins().iadd(r, lsb);
+    let normal = and(b, r, all << shift);
+    let inf = k(b, t, ((bias << 1) + 1) << frac);
+    let is_over = cmp(b, IntCC::UnsignedGreaterThanOrEqual, a, over);
+    let normal = pick(b, is_over, inf, normal);
+    // Below 2^-14: (magic + |x|) - magic, |x| rounded to a multiple of 2^-24.
+    let ft = float_of(t);
+    let f = b.ins().bitcast(ft, MemFlagsData::new(), a);
+    let m = fk(b, ft, magic);
+    let s = b.ins().fadd(f, m);
+    let s = b.ins().fsub(s, m);
+    let sub = b.ins().bitcast(t, MemFlagsData::new(), s);
+    let is_sub = cmp(b, IntCC::UnsignedLessThan, a, (bias - 14) << frac);
+    let r = pick(b, is_sub, sub, normal);
+    let nan = k(b, t, ((bias << 2) + 3) << (frac - 1));
+    let is_nan = cmp(b, IntCC::UnsignedGreaterThan, a, ((bias << 1) + 1) << frac);
+    let r = pick(b, is_nan, nan, r);
+    b.ins().bor(r, sign)
+}

@@ -11,16 +11,21 @@ kernel void widen(global const ushort *in, global uint *out, global ulong *out64
     out64[i] = as_ulong((double)h);
 }
 
-// Float to half, rounded to nearest even (OpFConvert without a rounding mode).
-kernel void narrow(global const uint *in, global ushort *out) {
+// Float to half, rounded to nearest even (OpFConvert without a rounding mode), and that half
+// back to float (which Clift takes from the float rounded to half precision).
+kernel void narrow(global const uint *in, global ushort *out, global uint *back) {
     uint i = get_global_id(0);
-    out[i] = as_ushort((half)as_float(in[i]));
+    half h = (half)as_float(in[i]);
+    out[i] = as_ushort(h);
+    back[i] = as_uint((float)h);
 }
 
-// Double to half, rounded to nearest even.
-kernel void narrow64(global const ulong *in, global ushort *out) {
+// Double to half, rounded to nearest even, and back to double.
+kernel void narrow64(global const ulong *in, global ushort *out, global ulong *back) {
     uint i = get_global_id(0);
-    out[i] = as_ushort((half)as_double(in[i]));
+    half h = (half)as_double(in[i]);
+    out[i] = as_ushort(h);
+    back[i] = as_ulong((double)h);
 }
 
 // The four operations on half scalars.
