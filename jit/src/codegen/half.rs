@@ -1,20 +1,26 @@
-//! Half-precision conversions as inline code: half bits to f32 (exact) and f32 to half bits,
-//! rounded to nearest even, for one value (`I32`) or four lanes (`I32X4`), with the same
-//! results, bit for bit, as the helpers `clift_cvt_f16_f32` and `clift_cvt_f32_f16` (RTE).
+//! Half-precision conversions as inline code: half bits to f32 (exact), f32 and f64 to half
+//! bits rounded to nearest even, and f32/f64 rounded to half precision in their own type, for
+//! one value (`I32`, `I64`) or four lanes (`I32X4`; not used by the vector loop yet), with the
+//! same results, bit for bit, as the helpers `clift_cvt_f16_f32`, `clift_cvt_f32_f16` and
+//! `clift_cvt_f64_f16` in mode RTE.
 //!
-//! Cranelift's x64 backend has no F16C lowering, so both are integer operations on the bit
+//! Cranelift's x64 backend has no F16C lowering, so these are integer operations on the bit
 //! patterns, without branches (each case is computed and selected), plus one exact float
 //! operation for the subnormal halves:
 //! - half to f32: a normal or infinite half moves its exponent and significand into place and
 //!   rebiases the exponent; a NaN also gets the quiet bit (its payload is kept, as the helper
 //!   keeps it); a subnormal half is its significand times 2^-24, which an integer-to-float
 //!   conversion and a multiplication compute exactly.
-//! - f32 to half: magnitudes from 2^-14 up round at bit 13 by adding 0xfff plus the last kept
-//!   bit (ties to even) and rebias; from 65520 up (the first value that rounds past the
-//!   largest half) the result is infinity; below 2^-14 the magnitude is added to 0.5 in f32,
-//!   whose last place is 2^-24, the last place of the half subnormals, so the float addition
-//!   (round to nearest even) rounds it, and the result's low bits are the half; a NaN becomes
-//!   the quiet NaN 0x7e00 with the sign kept (the helper keeps no payload).
+//! - f32 (f64) to half: magnitudes from 2^-14 up round at bit 13 (42) by adding half the last
+//!   place less one plus the last kept bit (ties to even) and rebias; from 65520 up (the first
+//!   value that rounds past the largest half) the result is infinity; below 2^-14 the
+//!   magnitude is added to 0.5 (2^28), whose last place is 2^-24, the last place of the half
+//!   subnormals, so the float addition (round to nearest even) rounds it, and the result's
+//!   low bits are the half; a NaN becomes the quiet NaN 0x7e00 with the sign kept (the helper
+//!   keeps no payload).
+//! - rounded in its own type: the same rounding with the bits below the half's last place
+//!   cleared instead of shifted out (`FnTx::float_to_half` keeps this for the next operation
+//!   on the half, which then needs no widening).
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Type, Value};
@@ -212,4 +218,144 @@ pub fn round_to_half_bits(b: &mut FunctionBuilder, x: Value) -> Value {
     let is_nan = cmp(b, IntCC::UnsignedGreaterThan, a, ((bias << 1) + 1) << frac);
     let r = pick(b, is_nan, nan, r);
     b.ins().bor(r, sign)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codegen::helpers::{f16_to_f64, f64_to_f16, RTE};
+    use cranelift_codegen::ir::AbiParam;
+    use cranelift_codegen::settings::{self, Configurable};
+    use cranelift_frontend::FunctionBuilderContext;
+    use cranelift_jit::{JITBuilder, JITModule};
+    use cranelift_module::{Linkage, Module};
+
+    type Conv = fn(&mut FunctionBuilder, Value) -> Value;
+
+    /// `fn(src, dst)`: one value of type `t` loaded from `src`, converted by `conv`, stored
+    /// to `dst`, for each of `convs`.
+    fn build(t: Type, convs: &[Conv]) -> (JITModule, Vec<extern "C" fn(*const u8, *mut u8)>) {
+        let mut flags = settings::builder();
+        flags.set("opt_level", "speed").unwrap();
+        let isa = cranelift_native::builder()
+            .unwrap()
+            .finish(settings::Flags::new(flags))
+            .unwrap();
+        let mut jit = JITModule::new(JITBuilder::with_isa(isa, cranelift_module::default_libcall_names()));
+        let mut sig = jit.make_signature();
+        sig.params.push(AbiParam::new(types::I64));
+        sig.params.push(AbiParam::new(types::I64));
+        let mut ids = Vec::new();
+        for (i, conv) in convs.iter().enumerate() {
+            let id = jit.declare_function(&format!("f{i}"), Linkage::Local, &sig).unwrap();
+            let mut ctx = jit.make_context();
+            ctx.func.signature = sig.clone();
+            let mut fbc = FunctionBuilderContext::new();
+            let cfg = jit.target_config();
+            let mut b = FunctionBuilder::new(&mut ctx.func, &mut fbc);
+            let block = b.create_block();
+            b.append_block_params_for_function_params(block);
+            b.switch_to_block(block);
+            let [src, dst] = b.block_params(block).try_into().unwrap();
+            let x = b.ins().load(t, MemFlagsData::new(), src, 0);
+            let y = conv(&mut b, x);
+            b.ins().store(MemFlagsData::new(), y, dst, 0);
+            b.ins().return_(&[]);
+            b.seal_all_blocks();
+            b.finalize(cfg);
+            jit.define_function(id, &mut ctx).unwrap();
+            ids.push(id);
+        }
+        jit.finalize_definitions().unwrap();
+        let fs = ids
+            .iter()
+            // SAFETY: each function has the signature (i64, i64) -> () of the system ABI.
+            .map(|id| unsafe {
+                std::mem::transmute::<*const u8, extern "C" fn(*const u8, *mut u8)>(jit.get_finalized_function(*id))
+            })
+            .collect();
+        (jit, fs)
+    }
+
+    /// Floats around every rounding position of every binade, and random ones.
+    fn floats() -> Vec<u32> {
+        let mut v = Vec::new();
+        let mut s = 0x9e37_79b9u32;
+        for e in 0u32..256 {
+            let cut = (13 + 113u32.saturating_sub(e)).min(24);
+            let mid = 1u32 << (cut - 1);
+            for hi in 0u32..8 {
+                for lo in [0, 1, mid - 1, mid, mid + 1, (mid << 1) - 1] {
+                    let m = ((hi << cut) | lo) & 0x7f_ffff;
+                    v.push((e << 23) | m);
+                    v.push((1 << 31) | (e << 23) | m);
+                }
+            }
+            for _ in 0..64 {
+                s ^= s << 13;
+                s ^= s >> 17;
+                s ^= s << 5;
+                v.push((e << 23) | (s & 0x807f_ffff));
+            }
+        }
+        v
+    }
+
+    /// The four-lane forms against the one-lane forms and both against the helpers'
+    /// conversions: every half widened, floats narrowed and rounded to half precision.
+    #[test]
+    fn four_lanes_match_one_lane_and_the_helpers() {
+        let convs: [Conv; 3] = [half_to_f32_bits, f32_bits_to_half, round_to_half_bits];
+        let (_j1, one) = build(types::I32, &convs);
+        let (_j4, four) = build(types::I32X4, &convs);
+        let run = |f: extern "C" fn(*const u8, *mut u8), x: &[u32]| -> Vec<u32> {
+            let mut out = vec![0u32; x.len()];
+            for (i, o) in x.chunks(4).zip(out.chunks_mut(4)) {
+                f(i.as_ptr() as *const u8, o.as_mut_ptr() as *mut u8);
+            }
+            out
+        };
+        let one_by_one = |f: extern "C" fn(*const u8, *mut u8), x: &[u32]| -> Vec<u32> {
+            x.iter()
+                .map(|v| {
+                    let mut o = 0u32;
+                    f(v as *const u32 as *const u8, &mut o as *mut u32 as *mut u8);
+                    o
+                })
+                .collect()
+        };
+        // The first input where `got` differs from `want`, not the whole vectors.
+        let same = |what: &str, input: &[u32], got: Vec<u32>, want: &[u32]| {
+            if let Some(i) = (0..input.len()).find(|&i| got[i] != want[i]) {
+                panic!("{what}: {:#x} gives {:#x}, not {:#x}", input[i], got[i], want[i]);
+            }
+        };
+        let halves: Vec<u32> = (0..=0xffff).collect();
+        let wide: Vec<u32> = halves
+            .iter()
+            .map(|h| (f16_to_f64(*h as u16) as f32).to_bits())
+            .collect();
+        same("four lanes, half to f32", &halves, run(four[0], &halves), &wide);
+        same("one lane, half to f32", &halves, one_by_one(one[0], &halves), &wide);
+        let fs = floats();
+        let narrow: Vec<u32> = fs
+            .iter()
+            .map(|x| u32::from(f64_to_f16(f64::from(f32::from_bits(*x)), RTE)))
+            .collect();
+        same("four lanes, f32 to half", &fs, run(four[1], &fs), &narrow);
+        same("one lane, f32 to half", &fs, one_by_one(one[1], &fs), &narrow);
+        let rounded: Vec<u32> = narrow.iter().map(|h| wide[*h as usize]).collect();
+        same(
+            "four lanes, f32 rounded to half precision",
+            &fs,
+            run(four[2], &fs),
+            &rounded,
+        );
+        same(
+            "one lane, f32 rounded to half precision",
+            &fs,
+            one_by_one(one[2], &fs),
+            &rounded,
+        );
+    }
 }
