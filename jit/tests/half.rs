@@ -9,6 +9,8 @@
 //!   subnormal's halfway point, the subnormal/normal boundary, the largest binade and the
 //!   overflow to infinity: every significand), and in every binade the significands around
 //!   each rounding position (ties, one off, the last places), NaNs and infinities included;
+//! - integers of every width to half (powers of two and their neighbours, the overflow
+//!   boundary, random values);
 //! - double to half on the same kinds of values; each half back to float (double), which
 //!   Clift computes from the float (double) rounded to half precision, not from the half;
 //! - `+ - * /` on pairs of special and random halves, chains of multiplications and additions
@@ -242,6 +244,58 @@ fn check_conversions(p: &jit::Program, what: &str, r: &Reference, floats: &[u32]
     }
 }
 
+/// Integers of every width to half: the value is exact in f64 below 2^53, and from 65520 up
+/// (far below 2^53) the half is infinity.
+fn check_integers(p: &jit::Program, what: &str, r: &Reference, rng: &mut Rng) {
+    let mut xs: Vec<u64> = Vec::new();
+    for k in 0..64 {
+        let base = 1u64 << k;
+        for d in [0u64, 1, 2, 3, 5, 16, 17, 31, 32, 33] {
+            xs.extend([
+                base.wrapping_add(d),
+                base.wrapping_sub(d),
+                base.wrapping_add(d).wrapping_neg(),
+            ]);
+        }
+    }
+    xs.extend(65500..65600u64);
+    xs.extend((0..4096).map(|_| rng.next() >> rng.below(64)));
+    while xs.len() % 64 != 0 {
+        xs.push(0);
+    }
+    let mut out = vec![0u16; 6 * xs.len()];
+    let mut input = xs.clone();
+    run(p, "from_int", &[ptr(&mut input), ptr(&mut out)], xs.len());
+    let to_half = |v: i128| -> u16 {
+        if v.unsigned_abs() >= 65520 {
+            if v < 0 {
+                0xfc00
+            } else {
+                0x7c00
+            }
+        } else {
+            r.round(v as f64)
+        }
+    };
+    for (i, x) in xs.iter().enumerate() {
+        let wants = [
+            to_half(i128::from(*x as i32)),
+            to_half(i128::from(*x as u32)),
+            to_half(i128::from(*x as i64)),
+            to_half(i128::from(*x)),
+            to_half(i128::from(*x as i16)),
+            to_half(i128::from(*x as u8)),
+        ];
+        for (k, want) in wants.iter().enumerate() {
+            let got = out[6 * i + k];
+            assert_eq!(
+                got, *want,
+                "{what}: integer {x:#x} as type {k} (int, uint, long, ulong, short, uchar) to half"
+            );
+        }
+    }
+}
+
 fn check_arithmetic(p: &jit::Program, what: &str, r: &Reference, rng: &mut Rng) {
     let n = 1 << 14;
     let mut a = operands(rng, n);
@@ -368,6 +422,7 @@ fn half_conversions_and_arithmetic_match_the_host() {
     for (what, simd) in [("scalar loop", "0"), ("vector loop", "check")] {
         let p = build(&spv, &[("CLIFT_SIMD", simd)]);
         check_conversions(&p, what, &r, &floats, &doubles);
+        check_integers(&p, what, &r, &mut rng);
         check_arithmetic(&p, what, &r, &mut rng);
     }
     for width in [2usize, 3, 4, 8, 16] {

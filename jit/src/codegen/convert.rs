@@ -120,6 +120,16 @@ impl FnTx<'_, '_, '_> {
             });
         }
         let x = self.int_resize(v, types::I64, signed);
+        if to == Scalar::Float(16) && mode == RTE {
+            // Exact in f64 up to 2^53, and every integer beyond is far past the largest half
+            // (infinity either way): one rounding, inline (`half`).
+            let f = if signed {
+                self.b.ins().fcvt_from_sint(types::F64, x)
+            } else {
+                self.b.ins().fcvt_from_uint(types::F64, x)
+            };
+            return Ok(self.float_to_half(f));
+        }
         let s = self.b.ins().iconst(types::I32, signed as i64);
         let m = self.b.ins().iconst(types::I32, mode as i64);
         Ok(match to {

@@ -28,6 +28,18 @@ kernel void narrow64(global const ulong *in, global ushort *out, global ulong *b
     back[i] = as_ulong((double)h);
 }
 
+// Integers to half, rounded to nearest even (OpConvertSToF, OpConvertUToF).
+kernel void from_int(global const ulong *in, global ushort *out) {
+    uint i = get_global_id(0);
+    ulong x = in[i];
+    out[6 * i] = as_ushort((half)(int)x);
+    out[6 * i + 1] = as_ushort((half)(uint)x);
+    out[6 * i + 2] = as_ushort((half)(long)x);
+    out[6 * i + 3] = as_ushort((half)x);
+    out[6 * i + 4] = as_ushort((half)(short)x);
+    out[6 * i + 5] = as_ushort((half)(uchar)x);
+}
+
 // The four operations on half scalars.
 kernel void ops(global const ushort *a, global const ushort *b, global ushort *out) {
     uint i = get_global_id(0);
