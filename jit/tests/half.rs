@@ -102,7 +102,7 @@ impl Reference {
 /// Runs kernel `name` on `n` work-items (groups of 64; `n` a multiple of 64).
 fn run(p: &jit::Program, name: &str, args: &[Arg], n: usize) {
     let k = p.kernel(name).expect("kernel");
-    assert_eq!(n % 64, 0);
+    assert!(n.is_multiple_of(64));
     run_grid(&k, args, 1, [64, 1, 1], [(n / 64) as u64, 1, 1]);
 }
 
@@ -135,7 +135,7 @@ fn dense_floats(rng: &mut Rng) -> Vec<u32> {
     }
     v.extend((0..1 << 20).map(|_| rng.next() as u32));
     // Multiple of 64 work-items.
-    while v.len() % 64 != 0 {
+    while !v.len().is_multiple_of(64) {
         v.push(0);
     }
     v
@@ -164,7 +164,7 @@ fn dense_doubles(rng: &mut Rng) -> Vec<u64> {
         }
     }
     v.extend((0..1 << 16).map(|_| rng.next()));
-    while v.len() % 64 != 0 {
+    while !v.len().is_multiple_of(64) {
         v.push(0);
     }
     v
@@ -260,7 +260,7 @@ fn check_integers(p: &jit::Program, what: &str, r: &Reference, rng: &mut Rng) {
     }
     xs.extend(65500..65600u64);
     xs.extend((0..4096).map(|_| rng.next() >> rng.below(64)));
-    while xs.len() % 64 != 0 {
+    while !xs.len().is_multiple_of(64) {
         xs.push(0);
     }
     let mut out = vec![0u16; 6 * xs.len()];
