@@ -3,7 +3,6 @@
 //! are handled component by component, except where `vector::simd_arith` computes them in SIMD
 //! registers. Integer division never traps (see `safe_divisor`).
 
-use super::helpers::RTE;
 use super::layout::Scalar;
 use super::state::{op_id, result, FnTx, R};
 use crate::spirv::Instruction;
@@ -17,8 +16,7 @@ impl FnTx<'_, '_, '_> {
         if s != Scalar::Float(16) {
             return Ok(v);
         }
-        let x = self.b.ins().uextend(types::I32, v);
-        Ok(self.call_helper("clift_cvt_f16_f32", &[types::I32], &[types::F32], &[x])?[0])
+        Ok(self.half_to_f32(v))
     }
 
     /// f32 back to a half pattern (round to nearest even); other values unchanged.
@@ -26,9 +24,50 @@ impl FnTx<'_, '_, '_> {
         if s != Scalar::Float(16) {
             return Ok(v);
         }
-        let m = self.b.ins().iconst(types::I32, RTE as i64);
-        let r = self.call_helper("clift_cvt_f32_f16", &[types::F32, types::I32], &[types::I32], &[v, m])?[0];
-        Ok(self.b.ins().ireduce(types::I16, r))
+        Ok(self.float_to_half(v))
+    }
+
+    /// A half (`I16` bits) to f32, inline (exact, see `half`); a half just rounded from a float
+    /// is that float rounded to half precision, without going through its bits.
+    pub fn half_to_f32(&mut self, v: Value) -> Value {
+        if let Some(&q) = self.half_wide.get(&v) {
+            return match self.b.func.dfg.value_type(q) {
+                types::F32 => q,
+                _ => self.b.ins().fdemote(types::F32, q),
+            };
+        }
+        let x = self.b.ins().uextend(types::I32, v);
+        let bits = super::half::half_to_f32_bits(&mut self.b, x);
+        self.b.ins().bitcast(types::F32, MemFlagsData::new(), bits)
+    }
+
+    /// A half (`I16` bits) to f64 (exact).
+    pub fn half_to_f64(&mut self, v: Value) -> Value {
+        if let Some(&q) = self.half_wide.get(&v) {
+            if self.b.func.dfg.value_type(q) == types::F64 {
+                return q;
+            }
+        }
+        let f = self.half_to_f32(v);
+        self.b.ins().fpromote(types::F64, f)
+    }
+
+    /// An f32 or f64 to half bits (`I16`) rounded to nearest even, inline (see `half`).
+    pub fn float_to_half(&mut self, v: Value) -> Value {
+        let ft = self.b.func.dfg.value_type(v);
+        let it = if ft == types::F64 { types::I64 } else { types::I32 };
+        let x = self.b.ins().bitcast(it, MemFlagsData::new(), v);
+        let h = if ft == types::F64 {
+            super::half::f64_bits_to_half(&mut self.b, x)
+        } else {
+            super::half::f32_bits_to_half(&mut self.b, x)
+        };
+        let h = self.b.ins().ireduce(types::I16, h);
+        // What widening `h` gives, computed from `v` (dead code unless `h` is widened).
+        let q = super::half::round_to_half_bits(&mut self.b, x);
+        let q = self.b.ins().bitcast(ft, MemFlagsData::new(), q);
+        self.half_wide.insert(h, q);
+        h
     }
 
     /// A divisor that cannot trap: 1 where `d` is 0 (or -1 with `x` the minimum, signed).

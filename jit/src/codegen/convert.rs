@@ -120,6 +120,16 @@ impl FnTx<'_, '_, '_> {
             });
         }
         let x = self.int_resize(v, types::I64, signed);
+        if to == Scalar::Float(16) && mode == RTE {
+            // Exact in f64 up to 2^53, and every integer beyond is far past the largest half
+            // (infinity either way): one rounding, inline (`half`).
+            let f = if signed {
+                self.b.ins().fcvt_from_sint(types::F64, x)
+            } else {
+                self.b.ins().fcvt_from_uint(types::F64, x)
+            };
+            return Ok(self.float_to_half(f));
+        }
         let s = self.b.ins().iconst(types::I32, signed as i64);
         let m = self.b.ins().iconst(types::I32, mode as i64);
         Ok(match to {
@@ -152,16 +162,16 @@ impl FnTx<'_, '_, '_> {
         if from == to {
             return Ok(v);
         }
+        // Half to f32 and f64 is exact (f32 to f64 too, the NaN payload kept), and f32 and f64 to
+        // half rounded to nearest even inline (`half`).
+        match (from, to, mode) {
+            (Scalar::Float(16), Scalar::Float(32), _) => return Ok(self.half_to_f32(v)),
+            (Scalar::Float(16), _, _) => return Ok(self.half_to_f64(v)),
+            (Scalar::Float(32) | Scalar::Float(64), Scalar::Float(16), RTE) => return Ok(self.float_to_half(v)),
+            _ => {}
+        }
         let m = self.b.ins().iconst(types::I32, mode as i64);
         Ok(match (from, to) {
-            (Scalar::Float(16), _) => {
-                let x = self.b.ins().uextend(types::I32, v);
-                if to == Scalar::Float(64) {
-                    self.call_helper("clift_cvt_f16_f64", &[types::I32], &[types::F64], &[x])?[0]
-                } else {
-                    self.call_helper("clift_cvt_f16_f32", &[types::I32], &[types::F32], &[x])?[0]
-                }
-            }
             (Scalar::Float(32), Scalar::Float(64)) => self.b.ins().fpromote(types::F64, v),
             (Scalar::Float(64), Scalar::Float(32)) => {
                 if mode == RTE {

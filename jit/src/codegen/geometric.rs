@@ -40,10 +40,8 @@ impl FnTx<'_, '_, '_> {
     fn geo_demote(&mut self, v: Value, s: Scalar) -> R<Value> {
         Ok(match s {
             Scalar::Float(64) => v,
-            Scalar::Float(16) => {
-                let f = self.b.ins().fdemote(types::F32, v);
-                self.narrow_half(f, s)?
-            }
+            // Rounded once (through f32 it would be rounded twice).
+            Scalar::Float(16) => self.float_to_float(v, Scalar::Float(64), s, super::helpers::RTE)?,
             _ => self.b.ins().fdemote(types::F32, v),
         })
     }

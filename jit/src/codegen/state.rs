@@ -67,6 +67,9 @@ pub(crate) struct FnTx<'a, 'm, 'f> {
     /// shares no memory with host threads, and the local arena's base, computed once where
     /// `wi` is defined.
     pub atomic_consts: Option<[Value; 3]>,
+    /// Halves (`I16`) made by rounding an f32 or f64 to half, with that float rounded to half
+    /// precision in its own type: the next operation widens a half by taking it (`half`).
+    pub half_wide: HashMap<Value, Value>,
 }
 
 pub(crate) fn op_id(inst: &Instruction, i: usize) -> R<Id> {

@@ -251,6 +251,7 @@ impl<'a, 'm, 'f> FnTx<'a, 'm, 'f> {
             builtin_vectors: HashMap::new(),
             robust: None,
             atomic_consts: None,
+            half_wide: HashMap::new(),
         }
     }
 

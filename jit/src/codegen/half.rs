@@ -1,0 +1,361 @@
+//! Half-precision conversions as inline code: half bits to f32 (exact), f32 and f64 to half
+//! bits rounded to nearest even, and f32/f64 rounded to half precision in their own type, for
+//! one value (`I32`, `I64`) or four lanes (`I32X4`; not used by the vector loop yet), with the
+//! same results, bit for bit, as the helpers `clift_cvt_f16_f32`, `clift_cvt_f32_f16` and
+//! `clift_cvt_f64_f16` in mode RTE.
+//!
+//! Cranelift's x64 backend has no F16C lowering, so these are integer operations on the bit
+//! patterns, without branches (each case is computed and selected), plus one exact float
+//! operation for the subnormal halves:
+//! - half to f32: a normal or infinite half moves its exponent and significand into place and
+//!   rebiases the exponent; a NaN also gets the quiet bit (its payload is kept, as the helper
+//!   keeps it); a subnormal half is its significand times 2^-24, which an integer-to-float
+//!   conversion and a multiplication compute exactly.
+//! - f32 (f64) to half: magnitudes from 2^-14 up round at bit 13 (42) by adding half the last
+//!   place less one plus the last kept bit (ties to even) and rebias; from 65520 up (the first
+//!   value that rounds past the largest half) the result is infinity; below 2^-14 the
+//!   magnitude is added to 0.5 (2^28), whose last place is 2^-24, the last place of the half
+//!   subnormals, so the float addition (round to nearest even) rounds it, and the result's
+//!   low bits are the half; a NaN becomes the quiet NaN 0x7e00 with the sign kept (the helper
+//!   keeps no payload).
+//! - rounded in its own type: the same rounding with the bits below the half's last place
+//!   cleared instead of shifted out (`FnTx::float_to_half` keeps this for the next operation
+//!   on the half, which then needs no widening).
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Type, Value};
+use cranelift_frontend::FunctionBuilder;
+
+/// A constant of type `t` (`I32`/`I64`, or a vector of them with the constant in every lane).
+fn k(b: &mut FunctionBuilder, t: Type, c: u64) -> Value {
+    let s = b.ins().iconst(t.lane_type(), c as i64);
+    if t.is_vector() {
+        b.ins().splat(t, s)
+    } else {
+        s
+    }
+}
+
+/// `x <cc> c` (a scalar condition, or an all-ones lane mask).
+fn cmp(b: &mut FunctionBuilder, cc: IntCC, x: Value, c: u64) -> Value {
+    let t = b.func.dfg.value_type(x);
+    let c = k(b, t, c);
+    b.ins().icmp(cc, x, c)
+}
+
+/// `cond ? x : y` for a condition made by [`cmp`].
+fn pick(b: &mut FunctionBuilder, cond: Value, x: Value, y: Value) -> Value {
+    if b.func.dfg.value_type(x).is_vector() {
+        b.ins().bitselect(cond, x, y)
+    } else {
+        b.ins().select(cond, x, y)
+    }
+}
+
+fn and(b: &mut FunctionBuilder, x: Value, c: u64) -> Value {
+    let t = b.func.dfg.value_type(x);
+    let c = k(b, t, c);
+    b.ins().band(x, c)
+}
+
+fn add(b: &mut FunctionBuilder, x: Value, c: u64) -> Value {
+    let t = b.func.dfg.value_type(x);
+    let c = k(b, t, c);
+    b.ins().iadd(x, c)
+}
+
+/// The float type with the lanes and lane width of the integer type `t`.
+fn float_of(t: Type) -> Type {
+    match (t.lane_bits(), t.lane_count()) {
+        (32, 1) => types::F32,
+        (32, 4) => types::F32X4,
+        (64, 1) => types::F64,
+        _ => types::F64X2,
+    }
+}
+
+/// A float constant of type `ft` (in every lane).
+fn fk(b: &mut FunctionBuilder, ft: Type, c: f64) -> Value {
+    let s = if ft.lane_type() == types::F32 {
+        b.ins().f32const(c as f32)
+    } else {
+        b.ins().f64const(c)
+    };
+    if ft.is_vector() {
+        b.ins().splat(ft, s)
+    } else {
+        s
+    }
+}
+
+/// Half bits (the low 16 bits of each `I32` lane; the upper bits must be zero) to the bits of
+/// the f32 of the same value, as `I32`/`I32X4`.
+pub fn half_to_f32_bits(b: &mut FunctionBuilder, h: Value) -> Value {
+    let t = b.func.dfg.value_type(h);
+    let mag = and(b, h, 0x7fff);
+    let sign = and(b, h, 0x8000);
+    let sign = b.ins().ishl_imm_u(sign, 16);
+    // Normal: exponent and significand shifted into place, the exponent rebiased (127 - 15).
+    let shifted = b.ins().ishl_imm_u(mag, 13);
+    let normal = add(b, shifted, 112 << 23);
+    // Infinity and NaN: the exponent all ones (rebiased again), a NaN also quiet: (m + 0x3ff)
+    // & 0x400 of the significand m is set exactly when m is not zero; shifted by 12 it is the
+    // f32 quiet bit.
+    let special = add(b, normal, 112 << 23);
+    let m = and(b, h, 0x3ff);
+    let m1 = add(b, m, 0x3ff);
+    let quiet = and(b, m1, 0x400);
+    let quiet = b.ins().ishl_imm_u(quiet, 12);
+    let special = b.ins().bor(special, quiet);
+    // Subnormal (and zero): significand * 2^-24, exact in f32.
+    let ft = float_of(t);
+    let f = b.ins().fcvt_from_sint(ft, mag);
+    let scale = fk(b, ft, f64::from(f32::from_bits(0x3380_0000))); // 2^-24
+    let f = b.ins().fmul(f, scale);
+    let sub = b.ins().bitcast(t, MemFlagsData::new(), f);
+    let is_sub = cmp(b, IntCC::UnsignedLessThan, mag, 0x400);
+    let is_special = cmp(b, IntCC::UnsignedGreaterThanOrEqual, mag, 0x7c00);
+    let r = pick(b, is_special, special, normal);
+    let r = pick(b, is_sub, sub, r);
+    b.ins().bor(r, sign)
+}
+
+/// f32 bits (`I32`/`I32X4`) to half bits rounded to nearest even, in the low 16 bits of each
+/// lane (the upper bits zero).
+pub fn f32_bits_to_half(b: &mut FunctionBuilder, x: Value) -> Value {
+    to_half(b, x, 23, 0x477f_f000, 0.5)
+}
+
+/// f64 bits (`I64`) to half bits rounded to nearest even, in the low 16 bits (the upper bits
+/// zero): as [`f32_bits_to_half`], the same steps on the double's fields.
+pub fn f64_bits_to_half(b: &mut FunctionBuilder, x: Value) -> Value {
+    to_half(b, x, 52, 0x40ef_fe00_0000_0000, (1u64 << 28) as f64)
+}
+
+/// A float's bits (`frac` significand bits; `over`: the bits of 65520, the first magnitude
+/// that rounds to infinity; `magic`: the power of two whose last place is 2^-24) to half bits
+/// rounded to nearest even.
+fn to_half(b: &mut FunctionBuilder, x: Value, frac: i64, over: u64, magic: f64) -> Value {
+    let t = b.func.dfg.value_type(x);
+    let bits = i64::from(t.lane_bits());
+    let ebits = bits - 1 - frac;
+    let bias = (1u64 << (ebits - 1)) - 1;
+    let shift = frac - 10;
+    let sign = b.ins().ushr_imm_u(x, bits - 16);
+    let sign = and(b, sign, 0x8000);
+    let a = and(b, x, (u64::MAX >> (64 - bits)) >> 1);
+    // From 2^-14: round at the half's last place (half an ulp less one, plus the last kept
+    // bit: ties go to even), shift, rebias.
+    let lsb = b.ins().ushr_imm_u(a, shift);
+    let lsb = and(b, lsb, 1);
+    let r = add(b, a, (1u64 << (shift - 1)) - 1);
+    let r = b.ins().iadd(r, lsb);
+    let r = b.ins().ushr_imm_u(r, shift);
+    let normal = add(b, r, ((bias - 15) << 10).wrapping_neg() & (u64::MAX >> (64 - bits)));
+    let inf = k(b, t, 0x7c00);
+    let over = cmp(b, IntCC::UnsignedGreaterThanOrEqual, a, over);
+    let normal = pick(b, over, inf, normal);
+    // Below 2^-14: magic + |x| rounds |x| to a multiple of 2^-24.
+    let ft = float_of(t);
+    let f = b.ins().bitcast(ft, MemFlagsData::new(), a);
+    let m = fk(b, ft, magic);
+    let s = b.ins().fadd(f, m);
+    let s = b.ins().bitcast(t, MemFlagsData::new(), s);
+    let magic_bits = if bits == 32 {
+        u64::from((magic as f32).to_bits())
+    } else {
+        magic.to_bits()
+    };
+    let mk = k(b, t, magic_bits);
+    let sub = b.ins().isub(s, mk);
+    let small = (bias - 14) << frac; // 2^-14
+    let is_sub = cmp(b, IntCC::UnsignedLessThan, a, small);
+    let r = pick(b, is_sub, sub, normal);
+    let nan = k(b, t, 0x7e00);
+    let is_nan = cmp(b, IntCC::UnsignedGreaterThan, a, ((bias << 1) + 1) << frac);
+    let r = pick(b, is_nan, nan, r);
+    b.ins().bor(r, sign)
+}
+
+/// f32 bits (`I32`/`I32X4`) or f64 bits (`I64`) rounded to half precision, nearest even, as
+/// the bits of the same float type: the value [`f32_bits_to_half`] (or [`f64_bits_to_half`])
+/// and then [`half_to_f32_bits`] give, without going through the half's bits (a NaN gives the
+/// quiet NaN those give, with its sign). For the next operation on a half just computed.
+pub fn round_to_half_bits(b: &mut FunctionBuilder, x: Value) -> Value {
+    let t = b.func.dfg.value_type(x);
+    let bits = i64::from(t.lane_bits());
+    let wide = bits == 64;
+    let frac: i64 = if wide { 52 } else { 23 };
+    let (over, magic) = if wide {
+        (0x40ef_fe00_0000_0000u64, (1u64 << 28) as f64)
+    } else {
+        (0x477f_f000, 0.5)
+    };
+    let bias = if wide { 1023u64 } else { 127 };
+    let all = u64::MAX >> (64 - bits);
+    let shift = frac - 10;
+    let sign = and(b, x, 1 << (bits - 1));
+    let a = and(b, x, all >> 1);
+    // From 2^-14: round at the half's last place (ties to even) and clear the bits below.
+    let lsb = b.ins().ushr_imm_u(a, shift);
+    let lsb = and(b, lsb, 1);
+    let r = add(b, a, (1u64 << (shift - 1)) - 1);
+    let r = b.ins().iadd(r, lsb);
+    let normal = and(b, r, all << shift);
+    let inf = k(b, t, ((bias << 1) + 1) << frac);
+    let is_over = cmp(b, IntCC::UnsignedGreaterThanOrEqual, a, over);
+    let normal = pick(b, is_over, inf, normal);
+    // Below 2^-14: (magic + |x|) - magic, |x| rounded to a multiple of 2^-24.
+    let ft = float_of(t);
+    let f = b.ins().bitcast(ft, MemFlagsData::new(), a);
+    let m = fk(b, ft, magic);
+    let s = b.ins().fadd(f, m);
+    let s = b.ins().fsub(s, m);
+    let sub = b.ins().bitcast(t, MemFlagsData::new(), s);
+    let is_sub = cmp(b, IntCC::UnsignedLessThan, a, (bias - 14) << frac);
+    let r = pick(b, is_sub, sub, normal);
+    let nan = k(b, t, ((bias << 2) + 3) << (frac - 1));
+    let is_nan = cmp(b, IntCC::UnsignedGreaterThan, a, ((bias << 1) + 1) << frac);
+    let r = pick(b, is_nan, nan, r);
+    b.ins().bor(r, sign)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codegen::helpers::{f16_to_f64, f64_to_f16, RTE};
+    use cranelift_codegen::ir::AbiParam;
+    use cranelift_codegen::settings::{self, Configurable};
+    use cranelift_frontend::FunctionBuilderContext;
+    use cranelift_jit::{JITBuilder, JITModule};
+    use cranelift_module::{Linkage, Module};
+
+    type Conv = fn(&mut FunctionBuilder, Value) -> Value;
+
+    /// `fn(src, dst)`: one value of type `t` loaded from `src`, converted by `conv`, stored
+    /// to `dst`, for each of `convs`.
+    fn build(t: Type, convs: &[Conv]) -> (JITModule, Vec<extern "C" fn(*const u8, *mut u8)>) {
+        let mut flags = settings::builder();
+        flags.set("opt_level", "speed").unwrap();
+        let isa = cranelift_native::builder()
+            .unwrap()
+            .finish(settings::Flags::new(flags))
+            .unwrap();
+        let mut jit = JITModule::new(JITBuilder::with_isa(isa, cranelift_module::default_libcall_names()));
+        let mut sig = jit.make_signature();
+        sig.params.push(AbiParam::new(types::I64));
+        sig.params.push(AbiParam::new(types::I64));
+        let mut ids = Vec::new();
+        for (i, conv) in convs.iter().enumerate() {
+            let id = jit.declare_function(&format!("f{i}"), Linkage::Local, &sig).unwrap();
+            let mut ctx = jit.make_context();
+            ctx.func.signature = sig.clone();
+            let mut fbc = FunctionBuilderContext::new();
+            let cfg = jit.target_config();
+            let mut b = FunctionBuilder::new(&mut ctx.func, &mut fbc);
+            let block = b.create_block();
+            b.append_block_params_for_function_params(block);
+            b.switch_to_block(block);
+            let [src, dst] = b.block_params(block).try_into().unwrap();
+            let x = b.ins().load(t, MemFlagsData::new(), src, 0);
+            let y = conv(&mut b, x);
+            b.ins().store(MemFlagsData::new(), y, dst, 0);
+            b.ins().return_(&[]);
+            b.seal_all_blocks();
+            b.finalize(cfg);
+            jit.define_function(id, &mut ctx).unwrap();
+            ids.push(id);
+        }
+        jit.finalize_definitions().unwrap();
+        let fs = ids
+            .iter()
+            // SAFETY: each function has the signature (i64, i64) -> () of the system ABI.
+            .map(|id| unsafe {
+                std::mem::transmute::<*const u8, extern "C" fn(*const u8, *mut u8)>(jit.get_finalized_function(*id))
+            })
+            .collect();
+        (jit, fs)
+    }
+
+    /// Floats around every rounding position of every binade, and random ones.
+    fn floats() -> Vec<u32> {
+        let mut v = Vec::new();
+        let mut s = 0x9e37_79b9u32;
+        for e in 0u32..256 {
+            let cut = (13 + 113u32.saturating_sub(e)).min(24);
+            let mid = 1u32 << (cut - 1);
+            for hi in 0u32..8 {
+                for lo in [0, 1, mid - 1, mid, mid + 1, (mid << 1) - 1] {
+                    let m = ((hi << cut) | lo) & 0x7f_ffff;
+                    v.push((e << 23) | m);
+                    v.push((1 << 31) | (e << 23) | m);
+                }
+            }
+            for _ in 0..64 {
+                s ^= s << 13;
+                s ^= s >> 17;
+                s ^= s << 5;
+                v.push((e << 23) | (s & 0x807f_ffff));
+            }
+        }
+        v
+    }
+
+    /// The four-lane forms against the one-lane forms and both against the helpers'
+    /// conversions: every half widened, floats narrowed and rounded to half precision.
+    #[test]
+    fn four_lanes_match_one_lane_and_the_helpers() {
+        let convs: [Conv; 3] = [half_to_f32_bits, f32_bits_to_half, round_to_half_bits];
+        let (_j1, one) = build(types::I32, &convs);
+        let (_j4, four) = build(types::I32X4, &convs);
+        let run = |f: extern "C" fn(*const u8, *mut u8), x: &[u32]| -> Vec<u32> {
+            let mut out = vec![0u32; x.len()];
+            for (i, o) in x.chunks(4).zip(out.chunks_mut(4)) {
+                f(i.as_ptr() as *const u8, o.as_mut_ptr() as *mut u8);
+            }
+            out
+        };
+        let one_by_one = |f: extern "C" fn(*const u8, *mut u8), x: &[u32]| -> Vec<u32> {
+            x.iter()
+                .map(|v| {
+                    let mut o = 0u32;
+                    f(v as *const u32 as *const u8, &mut o as *mut u32 as *mut u8);
+                    o
+                })
+                .collect()
+        };
+        // The first input where `got` differs from `want`, not the whole vectors.
+        let same = |what: &str, input: &[u32], got: Vec<u32>, want: &[u32]| {
+            if let Some(i) = (0..input.len()).find(|&i| got[i] != want[i]) {
+                panic!("{what}: {:#x} gives {:#x}, not {:#x}", input[i], got[i], want[i]);
+            }
+        };
+        let halves: Vec<u32> = (0..=0xffff).collect();
+        let wide: Vec<u32> = halves
+            .iter()
+            .map(|h| (f16_to_f64(*h as u16) as f32).to_bits())
+            .collect();
+        same("four lanes, half to f32", &halves, run(four[0], &halves), &wide);
+        same("one lane, half to f32", &halves, one_by_one(one[0], &halves), &wide);
+        let fs = floats();
+        let narrow: Vec<u32> = fs
+            .iter()
+            .map(|x| u32::from(f64_to_f16(f64::from(f32::from_bits(*x)), RTE)))
+            .collect();
+        same("four lanes, f32 to half", &fs, run(four[1], &fs), &narrow);
+        same("one lane, f32 to half", &fs, one_by_one(one[1], &fs), &narrow);
+        let rounded: Vec<u32> = narrow.iter().map(|h| wide[*h as usize]).collect();
+        same(
+            "four lanes, f32 rounded to half precision",
+            &fs,
+            run(four[2], &fs),
+            &rounded,
+        );
+        same(
+            "one lane, f32 rounded to half precision",
+            &fs,
+            one_by_one(one[2], &fs),
+            &rounded,
+        );
+    }
+}
