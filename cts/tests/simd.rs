@@ -852,22 +852,22 @@ fn nested_ifs_sharing_a_merge() {
     }
 }
 
-/// mad24 and mul24 of int and uint four lanes at a time, against the host's wrapping
-/// arithmetic on the same 24-bit operands.
-#[test]
-fn multiplies_of_24_bits() {
+/// Runs kernel `name` of simd.cl, `(global const int *a, global const uint *b, global int *o,
+/// global uint *p)`, on `a` and `b` over every launch of [`launches`] and checks each
+/// work-item's `o` and `p` against `want_o(a[i], i)` and `want_p(b[i], i)`.
+fn int_uint_kernel(
+    name: &str,
+    a: &[i32],
+    b: &[u32],
+    want_o: impl Fn(i32, usize) -> i32,
+    want_p: impl Fn(u32, usize) -> u32,
+) {
     let ctx = Context::new();
     let q = ctx.queue();
     let p = ctx.built_source("simd.cl", OPTS);
-    let k = p.kernel("mul24s");
-    let n = 203usize;
-    let mut rng = Rng::new(41);
-    // Within 24 bits, signed: -2^23 .. 2^23 - 1.
-    let a: Vec<i32> = (0..n)
-        .map(|_| ((rng.next_u64() as u32) >> 8) as i32 - (1 << 23))
-        .collect();
-    let b: Vec<u32> = (0..n).map(|_| rng.next_u64() as u32).collect();
-    let (ba, bb) = (ctx.buffer_from(as_bytes(&a)), ctx.buffer_from(as_bytes(&b)));
+    let k = p.kernel(name);
+    let n = a.len();
+    let (ba, bb) = (ctx.buffer_from(as_bytes(a)), ctx.buffer_from(as_bytes(b)));
     for (off, global, local) in launches(n) {
         let (o, po) = (ctx.buffer(4 * n), ctx.buffer(4 * n));
         k.arg_mem(0, &ba);
@@ -878,54 +878,53 @@ fn multiplies_of_24_bits() {
         let (go, gp): (Vec<i32>, Vec<u32>) = (from_bytes(&q.read(&o, 0, 4 * n)), from_bytes(&q.read(&po, 0, 4 * n)));
         let start = off.first().copied().unwrap_or(0);
         for i in start..start + global[0] {
-            let x = a[i];
-            let wo = x
-                .wrapping_mul(x >> 8)
-                .wrapping_add(i as i32)
-                .wrapping_add((x >> 4).wrapping_mul((-x) >> 3));
-            assert_eq!(go[i], wo, "mul24s {local:?}: o[{i}] (x = {x})");
-            let y = b[i];
-            let wp = ((y & 0xff_ffff).wrapping_mul(y >> 8).wrapping_add(y)) ^ (y >> 9).wrapping_mul(y & 0xfff);
-            assert_eq!(gp[i], wp, "mul24s {local:?}: p[{i}] (y = {y})");
+            assert_eq!(go[i], want_o(a[i], i), "{name} {local:?}: o[{i}] (a = {})", a[i]);
+            assert_eq!(gp[i], want_p(b[i], i), "{name} {local:?}: p[{i}] (b = {})", b[i]);
         }
     }
+}
+
+/// mad24 and mul24 of int and uint four lanes at a time, against the host's wrapping
+/// arithmetic on the same 24-bit operands.
+#[test]
+fn multiplies_of_24_bits() {
+    let mut rng = Rng::new(41);
+    // Within 24 bits, signed: -2^23 .. 2^23 - 1.
+    let a: Vec<i32> = (0..203)
+        .map(|_| ((rng.next_u64() as u32) >> 8) as i32 - (1 << 23))
+        .collect();
+    let b: Vec<u32> = (0..203).map(|_| rng.next_u64() as u32).collect();
+    int_uint_kernel(
+        "mul24s",
+        &a,
+        &b,
+        |x, i| {
+            x.wrapping_mul(x >> 8)
+                .wrapping_add(i as i32)
+                .wrapping_add((x >> 4).wrapping_mul((-x) >> 3))
+        },
+        |y, _| ((y & 0xff_ffff).wrapping_mul(y >> 8).wrapping_add(y)) ^ (y >> 9).wrapping_mul(y & 0xfff),
+    );
 }
 
 /// mul_hi and mad_hi of int and uint four lanes at a time, against the host's 64-bit products.
 #[test]
 fn high_halves_of_products() {
-    let ctx = Context::new();
-    let q = ctx.queue();
-    let p = ctx.built_source("simd.cl", OPTS);
-    let k = p.kernel("mul_his");
-    let n = 203usize;
     let mut rng = Rng::new(47);
-    let mut a: Vec<i32> = (0..n).map(|_| rng.next_u64() as i32).collect();
-    let mut b: Vec<u32> = (0..n).map(|_| rng.next_u64() as u32).collect();
+    let mut a: Vec<i32> = (0..203).map(|_| rng.next_u64() as i32).collect();
+    let mut b: Vec<u32> = (0..203).map(|_| rng.next_u64() as u32).collect();
     // The extremes among them.
     a[..4].copy_from_slice(&[i32::MIN, i32::MAX, -1, 0]);
     b[..4].copy_from_slice(&[u32::MAX, 0x8000_0000, 1, 0]);
-    let (ba, bb) = (ctx.buffer_from(as_bytes(&a)), ctx.buffer_from(as_bytes(&b)));
-    for (off, global, local) in launches(n) {
-        let (o, po) = (ctx.buffer(4 * n), ctx.buffer(4 * n));
-        k.arg_mem(0, &ba);
-        k.arg_mem(1, &bb);
-        k.arg_mem(2, &o);
-        k.arg_mem(3, &po);
-        q.run(&k, &off, &global, &local);
-        let (go, gp): (Vec<i32>, Vec<u32>) = (from_bytes(&q.read(&o, 0, 4 * n)), from_bytes(&q.read(&po, 0, 4 * n)));
-        let start = off.first().copied().unwrap_or(0);
-        let shi = |x: i32, y: i32| ((x as i64 * y as i64) >> 32) as i32;
-        let uhi = |x: u32, y: u32| ((x as u64 * y as u64) >> 32) as u32;
-        for i in start..start + global[0] {
-            let x = a[i];
-            let wo = shi(x, x ^ 0x5bd1e995).wrapping_add(shi(x, -7).wrapping_add(i as i32));
-            assert_eq!(go[i], wo, "mul_his {local:?}: o[{i}] (x = {x})");
-            let y = b[i];
-            let wp = uhi(y, 0xcd9e_8d57) ^ uhi(y, y >> 3).wrapping_add(i as u32);
-            assert_eq!(gp[i], wp, "mul_his {local:?}: p[{i}] (y = {y})");
-        }
-    }
+    let shi = |x: i32, y: i32| ((x as i64 * y as i64) >> 32) as i32;
+    let uhi = |x: u32, y: u32| ((x as u64 * y as u64) >> 32) as u32;
+    int_uint_kernel(
+        "mul_his",
+        &a,
+        &b,
+        |x, i| shi(x, x ^ 0x5bd1e995).wrapping_add(shi(x, -7).wrapping_add(i as i32)),
+        |y, i| uhi(y, 0xcd9e_8d57) ^ uhi(y, y >> 3).wrapping_add(i as u32),
+    );
 }
 
 /// float2, float8 and float16 values loaded and stored whole (the vector loop's row loads and
