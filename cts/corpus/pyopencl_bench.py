@@ -1,7 +1,8 @@
 """Steady-state speed of kernels pyopencl generates at run time (Debian package
-python3-pyopencl), on Clift and on PoCL in one process: element-wise array arithmetic, math
-built-ins on arrays, reductions (sum, dot, a custom max-abs), scans, stream compaction, a
-radix sort and the Philox random generator. Every result is checked against numpy first (a
+python3-pyopencl), on Clift and on PoCL in one process: element-wise array arithmetic (and,
+for contrast, the same operation as a plain one-element-per-work-item kernel), math built-ins
+on arrays, reductions (sum, dot, a custom max-abs), scans, stream compaction, a radix sort and
+the Philox random generator. Every result is checked against numpy first (a
 wrong result is reported, not timed). Prints a markdown table with PoCL time / Clift time.
 
 Usage: OCL_ICD_VENDORS=<dir with clift.icd and pocl.icd> /usr/bin/python3 pyopencl_bench.py
@@ -47,6 +48,14 @@ def cases(ctx, q):
     sorter = alg.RadixSort(ctx, "int *ary", key_expr="ary[i]", sort_arg_names=["ary"])
     sort_in = cla.to_device(q, (ih[: N // 4] % (1 << 20)).astype(np.int32))
     gen = clrandom.PhiloxGenerator(ctx)
+    # The same operation as axpbyz, one element per work-item (not pyopencl's: for contrast
+    # with its grid-stride loop).
+    flat = cl.Program(ctx, """
+        kernel void axpbyz_flat(float a, global const float *x, float b, global const float *y,
+                                global float *z) {
+            size_t i = get_global_id(0);
+            z[i] = a * x[i] + b * y[i];
+        }""").build().axpbyz_flat
 
     def close(got, want, tol):
         if not np.allclose(got, want, rtol=tol, atol=tol):
@@ -56,6 +65,9 @@ def cases(ctx, q):
     return [
         ("axpbyz", "z = a*x + b*y, float",
          lambda: axpbyz(2.0, x, 3.0, y, out),
+         lambda r: close(out.get(), 2 * xh + 3 * yh, 1e-5)),
+        ("axpbyz_flat", "the same, one element per work-item (for contrast)",
+         lambda: flat(q, (N,), None, np.float32(2), x.data, np.float32(3), y.data, out.data),
          lambda r: close(out.get(), 2 * xh + 3 * yh, 1e-5)),
         ("array_arith", "x*y + 2*x - y (three kernels), float",
          lambda: x * y + 2 * x - y,
