@@ -123,56 +123,114 @@ pub fn half_to_f32_bits(b: &mut FunctionBuilder, h: Value) -> Value {
 /// f32 bits (`I32`/`I32X4`) to half bits rounded to nearest even, in the low 16 bits of each
 /// lane (the upper bits zero).
 pub fn f32_bits_to_half(b: &mut FunctionBuilder, x: Value) -> Value {
-    to_half(b, x, 23, 0x477f_f000, 0.5)
+    to_half(b, x)
 }
 
 /// f64 bits (`I64`) to half bits rounded to nearest even, in the low 16 bits (the upper bits
 /// zero): as [`f32_bits_to_half`], the same steps on the double's fields.
 pub fn f64_bits_to_half(b: &mut FunctionBuilder, x: Value) -> Value {
-    to_half(b, x, 52, 0x40ef_fe00_0000_0000, (1u64 << 28) as f64)
+    to_half(b, x)
 }
 
-/// A float's bits (`frac` significand bits; `over`: the bits of 65520, the first magnitude
-/// that rounds to infinity; `magic`: the power of two whose last place is 2^-24) to half bits
-/// rounded to nearest even.
-fn to_half(b: &mut FunctionBuilder, x: Value, frac: i64, over: u64, magic: f64) -> Value {
-    let t = b.func.dfg.value_type(x);
-    let bits = i64::from(t.lane_bits());
-    let ebits = bits - 1 - frac;
-    let bias = (1u64 << (ebits - 1)) - 1;
-    let shift = frac - 10;
-    let sign = b.ins().ushr_imm_u(x, bits - 16);
-    let sign = and(b, sign, 0x8000);
-    let a = and(b, x, (u64::MAX >> (64 - bits)) >> 1);
-    // From 2^-14: round at the half's last place (half an ulp less one, plus the last kept
-    // bit: ties go to even), shift, rebias.
+/// The fields of the float format whose bits are integer type `t` (`I32` lanes: f32, `I64`
+/// lanes: f64), and the constants both roundings to half use.
+struct Format {
+    /// Bits of the format.
+    bits: i64,
+    /// Significand bits.
+    frac: i64,
+    /// Exponent bias.
+    bias: u64,
+    /// The bits of 65520, the first magnitude that rounds to infinity.
+    over: u64,
+    /// The power of two whose last place is 2^-24, the half subnormals' last place.
+    magic: f64,
+}
+
+impl Format {
+    fn of(t: Type) -> Format {
+        if t.lane_bits() == 64 {
+            Format {
+                bits: 64,
+                frac: 52,
+                bias: 1023,
+                over: 0x40ef_fe00_0000_0000,
+                magic: (1u64 << 28) as f64,
+            }
+        } else {
+            Format {
+                bits: 32,
+                frac: 23,
+                bias: 127,
+                over: 0x477f_f000,
+                magic: 0.5,
+            }
+        }
+    }
+
+    /// The bits of the format's infinity (exponent all ones, significand zero).
+    fn infinity(&self) -> u64 {
+        ((self.bias << 1) + 1) << self.frac
+    }
+
+    /// The bits of 2^-14, the smallest normal half.
+    fn smallest_normal_half(&self) -> u64 {
+        (self.bias - 14) << self.frac
+    }
+
+    /// Bits of `magic` in the format.
+    fn magic_bits(&self) -> u64 {
+        if self.bits == 32 {
+            u64::from((self.magic as f32).to_bits())
+        } else {
+            self.magic.to_bits()
+        }
+    }
+}
+
+/// Magnitude bits `a` plus half the half's last place less one, plus the last kept bit: at
+/// the half's last place, rounded to nearest even (the bits below still to be dropped).
+fn round_at_half_ulp(b: &mut FunctionBuilder, a: Value, shift: i64) -> Value {
     let lsb = b.ins().ushr_imm_u(a, shift);
     let lsb = and(b, lsb, 1);
     let r = add(b, a, (1u64 << (shift - 1)) - 1);
-    let r = b.ins().iadd(r, lsb);
+    b.ins().iadd(r, lsb)
+}
+
+/// `magic + |x|` for magnitude bits `a` below 2^-14: |x| rounded to a multiple of 2^-24 by
+/// the float addition (nearest even), plus `magic`; and `magic` itself, both floats.
+fn round_subnormal(b: &mut FunctionBuilder, a: Value, f: &Format) -> (Value, Value) {
+    let ft = float_of(b.func.dfg.value_type(a));
+    let x = b.ins().bitcast(ft, MemFlagsData::new(), a);
+    let m = fk(b, ft, f.magic);
+    (b.ins().fadd(x, m), m)
+}
+
+/// A float's bits (f32 in `I32` lanes, f64 in `I64`) to half bits rounded to nearest even.
+fn to_half(b: &mut FunctionBuilder, x: Value) -> Value {
+    let t = b.func.dfg.value_type(x);
+    let f = Format::of(t);
+    let shift = f.frac - 10;
+    let sign = b.ins().ushr_imm_u(x, f.bits - 16);
+    let sign = and(b, sign, 0x8000);
+    let a = and(b, x, (u64::MAX >> (64 - f.bits)) >> 1);
+    // From 2^-14: round at the half's last place, shift, rebias.
+    let r = round_at_half_ulp(b, a, shift);
     let r = b.ins().ushr_imm_u(r, shift);
-    let normal = add(b, r, ((bias - 15) << 10).wrapping_neg() & (u64::MAX >> (64 - bits)));
+    let normal = add(b, r, ((f.bias - 15) << 10).wrapping_neg() & (u64::MAX >> (64 - f.bits)));
     let inf = k(b, t, 0x7c00);
-    let over = cmp(b, IntCC::UnsignedGreaterThanOrEqual, a, over);
+    let over = cmp(b, IntCC::UnsignedGreaterThanOrEqual, a, f.over);
     let normal = pick(b, over, inf, normal);
-    // Below 2^-14: magic + |x| rounds |x| to a multiple of 2^-24.
-    let ft = float_of(t);
-    let f = b.ins().bitcast(ft, MemFlagsData::new(), a);
-    let m = fk(b, ft, magic);
-    let s = b.ins().fadd(f, m);
+    // Below 2^-14: magic + |x| rounds |x| to a multiple of 2^-24; the sum's low bits are the
+    // half.
+    let (s, _) = round_subnormal(b, a, &f);
     let s = b.ins().bitcast(t, MemFlagsData::new(), s);
-    let magic_bits = if bits == 32 {
-        u64::from((magic as f32).to_bits())
-    } else {
-        magic.to_bits()
-    };
-    let mk = k(b, t, magic_bits);
+    let mk = k(b, t, f.magic_bits());
     let sub = b.ins().isub(s, mk);
-    let small = (bias - 14) << frac; // 2^-14
-    let is_sub = cmp(b, IntCC::UnsignedLessThan, a, small);
+    let is_sub = cmp(b, IntCC::UnsignedLessThan, a, f.smallest_normal_half());
     let r = pick(b, is_sub, sub, normal);
     let nan = k(b, t, 0x7e00);
-    let is_nan = cmp(b, IntCC::UnsignedGreaterThan, a, ((bias << 1) + 1) << frac);
+    let is_nan = cmp(b, IntCC::UnsignedGreaterThan, a, f.infinity());
     let r = pick(b, is_nan, nan, r);
     b.ins().bor(r, sign)
 }
@@ -183,39 +241,25 @@ fn to_half(b: &mut FunctionBuilder, x: Value, frac: i64, over: u64, magic: f64) 
 /// quiet NaN those give, with its sign). For the next operation on a half just computed.
 pub fn round_to_half_bits(b: &mut FunctionBuilder, x: Value) -> Value {
     let t = b.func.dfg.value_type(x);
-    let bits = i64::from(t.lane_bits());
-    let wide = bits == 64;
-    let frac: i64 = if wide { 52 } else { 23 };
-    let (over, magic) = if wide {
-        (0x40ef_fe00_0000_0000u64, (1u64 << 28) as f64)
-    } else {
-        (0x477f_f000, 0.5)
-    };
-    let bias = if wide { 1023u64 } else { 127 };
-    let all = u64::MAX >> (64 - bits);
-    let shift = frac - 10;
-    let sign = and(b, x, 1 << (bits - 1));
+    let f = Format::of(t);
+    let all = u64::MAX >> (64 - f.bits);
+    let shift = f.frac - 10;
+    let sign = and(b, x, 1 << (f.bits - 1));
     let a = and(b, x, all >> 1);
-    // From 2^-14: round at the half's last place (ties to even) and clear the bits below.
-    let lsb = b.ins().ushr_imm_u(a, shift);
-    let lsb = and(b, lsb, 1);
-    let r = add(b, a, (1u64 << (shift - 1)) - 1);
-    let r = b.ins().iadd(r, lsb);
+    // From 2^-14: round at the half's last place and clear the bits below.
+    let r = round_at_half_ulp(b, a, shift);
     let normal = and(b, r, all << shift);
-    let inf = k(b, t, ((bias << 1) + 1) << frac);
-    let is_over = cmp(b, IntCC::UnsignedGreaterThanOrEqual, a, over);
+    let inf = k(b, t, f.infinity());
+    let is_over = cmp(b, IntCC::UnsignedGreaterThanOrEqual, a, f.over);
     let normal = pick(b, is_over, inf, normal);
     // Below 2^-14: (magic + |x|) - magic, |x| rounded to a multiple of 2^-24.
-    let ft = float_of(t);
-    let f = b.ins().bitcast(ft, MemFlagsData::new(), a);
-    let m = fk(b, ft, magic);
-    let s = b.ins().fadd(f, m);
+    let (s, m) = round_subnormal(b, a, &f);
     let s = b.ins().fsub(s, m);
     let sub = b.ins().bitcast(t, MemFlagsData::new(), s);
-    let is_sub = cmp(b, IntCC::UnsignedLessThan, a, (bias - 14) << frac);
+    let is_sub = cmp(b, IntCC::UnsignedLessThan, a, f.smallest_normal_half());
     let r = pick(b, is_sub, sub, normal);
-    let nan = k(b, t, ((bias << 2) + 3) << (frac - 1));
-    let is_nan = cmp(b, IntCC::UnsignedGreaterThan, a, ((bias << 1) + 1) << frac);
+    let nan = k(b, t, ((f.bias << 2) + 3) << (f.frac - 1));
+    let is_nan = cmp(b, IntCC::UnsignedGreaterThan, a, f.infinity());
     let r = pick(b, is_nan, nan, r);
     b.ins().bor(r, sign)
 }

@@ -5,6 +5,7 @@ use super::{fold, rep, Class, Guard, Plan, Rep, Step, LANES};
 use crate::codegen::arith::{float_cc, int_cc};
 use crate::codegen::layout::Id;
 use crate::codegen::state::{op_id, op_lit, result, FnTx, R};
+use crate::codegen::vector::vflags;
 use crate::codegen::CompileError;
 use crate::spirv::Instruction;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
@@ -1096,7 +1097,7 @@ impl FnTx<'_, '_, '_> {
         if let ([a0, a1], [b0, b1]) = (a, b) {
             if self.b.func.dfg.value_type(*a0) == types::F64X2 {
                 // Two two-lane vectors (Rep::Pair): the mask's lanes 0-1, then 2-3, widened.
-                let le = MemFlagsData::new().with_endianness(cranelift_codegen::ir::Endianness::Little);
+                let le = vflags();
                 let m0 = self.b.ins().swiden_low(mask);
                 let m1 = self.b.ins().swiden_high(mask);
                 let m0 = self.b.ins().bitcast(types::F64X2, le, m0);
@@ -1358,18 +1359,16 @@ impl FnTx<'_, '_, '_> {
     /// the lanes widened in two halves, multiplied as 64-bit pairs (`pmuldq`/`pmuludq`), and
     /// the high halves of the four products gathered.
     fn mul_hi4(&mut self, x: Value, y: Value, signed: bool) -> Value {
-        let le = MemFlagsData::new().with_endianness(cranelift_codegen::ir::Endianness::Little);
-        let mut products = [x; 2];
-        for (h, p) in products.iter_mut().enumerate() {
-            let (a, b) = match (signed, h) {
-                (true, 0) => (self.b.ins().swiden_low(x), self.b.ins().swiden_low(y)),
-                (true, _) => (self.b.ins().swiden_high(x), self.b.ins().swiden_high(y)),
-                (false, 0) => (self.b.ins().uwiden_low(x), self.b.ins().uwiden_low(y)),
-                (false, _) => (self.b.ins().uwiden_high(x), self.b.ins().uwiden_high(y)),
+        let products = [false, true].map(|high| {
+            let (a, b) = match (signed, high) {
+                (true, false) => (self.b.ins().swiden_low(x), self.b.ins().swiden_low(y)),
+                (true, true) => (self.b.ins().swiden_high(x), self.b.ins().swiden_high(y)),
+                (false, false) => (self.b.ins().uwiden_low(x), self.b.ins().uwiden_low(y)),
+                (false, true) => (self.b.ins().uwiden_high(x), self.b.ins().uwiden_high(y)),
             };
             let m = self.b.ins().imul(a, b);
-            *p = self.b.ins().bitcast(types::I32X4, le, m);
-        }
+            self.b.ins().bitcast(types::I32X4, vflags(), m)
+        });
         // Lanes 1 and 3 of each: the high halves of products 0-1 and 2-3.
         self.shuffle32(products[0], products[1], [1, 3, 5, 7])
     }
@@ -1856,7 +1855,7 @@ impl FnTx<'_, '_, '_> {
     /// `shuffle` of two 32-bit four-lane vectors by lane indexes (0-3: `a`, 4-7: `b`).
     fn shuffle32(&mut self, a: Value, b: Value, lanes: [u8; 4]) -> Value {
         let t = self.b.func.dfg.value_type(a);
-        let le = MemFlagsData::new().with_endianness(cranelift_codegen::ir::Endianness::Little);
+        let le = vflags();
         let (x, y) = (
             self.b.ins().bitcast(types::I8X16, le, a),
             self.b.ins().bitcast(types::I8X16, le, b),
@@ -1871,7 +1870,7 @@ impl FnTx<'_, '_, '_> {
     /// lanes 0 and 1's (components x0 y0 x1 y1), then lanes 2 and 3's.
     fn pairs_of_lanes(&mut self, addrs: [Value; 4], vt: Type) -> [Value; 2] {
         let flags = MemFlagsData::new();
-        let le = MemFlagsData::new().with_endianness(cranelift_codegen::ir::Endianness::Little);
+        let le = vflags();
         let x: Vec<Value> = addrs
             .iter()
             .map(|a| self.b.ins().load(types::F64, flags, *a, 0))
@@ -1907,26 +1906,23 @@ impl FnTx<'_, '_, '_> {
         let t = shape.0;
         let class = plan.class.get(&p).copied();
         if let (Some(Rep::Soa(vt, n)), 4) = (rep(self.cx, ty), shape.2) {
-            let size = self.cx.layout.get(ty)?.size;
-            if n == 2 {
-                // Each lane's two components as one 8-byte load; lanes 0-1 and 2-3 paired,
-                // then split into the components.
+            if n == 2 || n % 4 == 0 {
                 let addrs = self.quad(p, plan, vecs)?;
-                let addrs = self.rb_quad(p, addrs, size, false);
-                let [a, b] = self.pairs_of_lanes(addrs, vt);
-                let comps = vec![self.shuffle32(a, b, [0, 2, 4, 6]), self.shuffle32(a, b, [1, 3, 5, 7])];
-                vecs.s.insert(r, comps);
-                return Ok(());
-            }
-            if n % 4 == 0 {
-                // Per four components, four 16-byte loads (one per lane) transposed into them.
-                let addrs = self.quad(p, plan, vecs)?;
-                let addrs = self.rb_quad(p, addrs, 4 * n as u64, false);
-                let mut comps = Vec::with_capacity(n);
-                for j in 0..n / 4 {
-                    let rows = addrs.map(|a| self.b.ins().load(vt, flags, a, 16 * j as i32));
-                    comps.extend(self.transpose4(rows));
-                }
+                let addrs = self.rb_quad(p, addrs, self.cx.layout.get(ty)?.size, false);
+                let comps = if n == 2 {
+                    // Each lane's two components as one 8-byte load; lanes 0-1 and 2-3
+                    // paired, then split into the components.
+                    let [a, b] = self.pairs_of_lanes(addrs, vt);
+                    vec![self.shuffle32(a, b, [0, 2, 4, 6]), self.shuffle32(a, b, [1, 3, 5, 7])]
+                } else {
+                    // Per four components, four 16-byte loads (one per lane) transposed.
+                    let mut comps = Vec::with_capacity(n);
+                    for j in 0..n / 4 {
+                        let rows = addrs.map(|a| self.b.ins().load(vt, flags, a, 16 * j as i32));
+                        comps.extend(self.transpose4(rows));
+                    }
+                    comps
+                };
                 vecs.s.insert(r, comps);
                 return Ok(());
             }
@@ -1988,7 +1984,7 @@ impl FnTx<'_, '_, '_> {
                 if n == 2 {
                     // Components interleaved into lanes 0-1 and 2-3, one 8-byte store a lane.
                     let c = self.comps(vid, plan, vecs)?;
-                    let le = MemFlagsData::new().with_endianness(cranelift_codegen::ir::Endianness::Little);
+                    let le = vflags();
                     let rows = [[0, 4, 1, 5], [2, 6, 3, 7]].map(|m| {
                         let v = self.shuffle32(c[0], c[1], m);
                         self.b.ins().bitcast(types::F64X2, le, v)
