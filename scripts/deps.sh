@@ -2,10 +2,11 @@
 # Installs the Debian packages Clift builds, runs and is tested with.
 set -euo pipefail
 # hashcat-data and python3-pyopencl: OpenCL C of other projects for cts/tests/source_corpus.rs.
-# llvm-15-dev, libclang-15-dev, libllvmspirvlib-15-dev: the compile server clift-clc (clc/).
+# llvm-15-dev, libclang-15-dev, libclang-cpp15-dev, libllvmspirvlib-15-dev: the compile server
+# clift-clc (clc/) links libclang-cpp.so, which only libclang-cpp15-dev provides.
 packages=(ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers clinfo pocl-opencl-icd
           clang-15 llvm-15 llvm-spirv-15 spirv-tools
-          llvm-15-dev libclang-15-dev libllvmspirvlib-15-dev g++
+          llvm-15-dev libclang-15-dev libclang-cpp15-dev libllvmspirvlib-15-dev g++
           hashcat-data python3-pyopencl gcc libc6-dev pkg-config ca-certificates curl
           openmpi-bin libopenmpi-dev)
 missing=()
