@@ -137,8 +137,8 @@ enum Spread {
 /// Ranges with fewer work-groups run in parallel without a probe (`probe_spread`).
 const PROBE_MIN_GROUPS: usize = 4;
 
-/// A probe group shorter than this says nothing about the kernel's atomics (timer and launch
-/// noise): the range runs in parallel.
+/// A probe group that ran shorter than this (timed on its worker, without the dispatch) says
+/// nothing about the kernel's atomics (timer and cache noise): the range runs in parallel.
 const PROBE_MIN_TIME: std::time::Duration = std::time::Duration::from_micros(20);
 
 /// How the rest of a range whose first two groups ran as a probe is spread: the first with
@@ -190,6 +190,10 @@ pub fn run(device: &Device, kernel: Arc<codegen::Kernel>, args: BoundArgs, range
     let printed = sink.clone();
     let first_fault: Arc<Mutex<Option<Failure>>> = Arc::default();
     let faults = first_fault.clone();
+    // Nanoseconds the probe's groups ran, timed around the group itself on its worker: the
+    // dispatch around it (waking a worker, tens of microseconds) says nothing about atomics.
+    let ran_ns = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let ran = ran_ns.clone();
     // Groups `first + r` for the `r` a worker takes, or with `serial` all of `first..end` at
     // the first call.
     let run_part = Arc::new(
@@ -205,7 +209,11 @@ pub fn run(device: &Device, kernel: Arc<codegen::Kernel>, args: BoundArgs, range
             // buffers are alive (held by `args`), the arena has `args.local_size` bytes and the
             // sink outlives the range. What the kernel does with them is its own affair: a fault
             // in its code ends the group (`jit::fault`).
+            let t = probe.then(std::time::Instant::now);
             let result = unsafe { kernel.try_run_groups(args.block.as_ptr(), &mut ctx, groups.len(), halted) };
+            if let Some(t) = t {
+                ran.fetch_add(t.elapsed().as_nanos() as u64, std::sync::atomic::Ordering::Relaxed);
+            }
             let _ = (&args.buffers, &args.svm);
             match result {
                 Ok(()) => true,
@@ -254,9 +262,10 @@ pub fn run(device: &Device, kernel: Arc<codegen::Kernel>, args: BoundArgs, range
         part(0, groups, spread)
     } else if probe {
         let timed = |first: usize, spread: Spread| {
-            let t = std::time::Instant::now();
+            ran_ns.store(0, std::sync::atomic::Ordering::Relaxed);
             let outcome = part(first, first + 1, spread);
-            (outcome, t.elapsed())
+            let ns = ran_ns.load(std::sync::atomic::Ordering::Relaxed);
+            (outcome, std::time::Duration::from_nanos(ns))
         };
         let (o0, plain) = timed(0, Spread::Serial);
         let (o1, atomic) = if o0 == workers::Outcome::Done {
