@@ -1284,19 +1284,49 @@ impl FnTx<'_, '_, '_> {
             _ => 0,
         };
         let (sx, sy) = (stride(x), stride(y));
-        let mut mask = None;
-        for l in 0..LANES {
-            let xl = self.b.ins().iadd_imm_s(xv, sx * l);
-            let yl = self.b.ins().iadd_imm_s(yv, sy * l);
-            let c = self.b.ins().icmp(cc, xl, yl);
-            let w = self.b.ins().uextend(types::I32, c);
-            let m = self.b.ins().ineg(w);
-            mask = Some(match mask {
-                None => self.b.ins().splat(types::I32X4, m),
-                Some(v) => self.b.ins().insertlane(v, m, l as u8),
-            });
+        match self.b.func.dfg.value_type(xv) {
+            // Each operand as its first lane's value plus the lanes' steps, compared as
+            // vectors (wrapping like the scalar additions would).
+            types::I32 => {
+                let xs = self.affine_lanes(types::I32X4, xv, sx, 0);
+                let ys = self.affine_lanes(types::I32X4, yv, sy, 0);
+                Ok(self.b.ins().icmp(cc, xs, ys))
+            }
+            // Lanes 0-1 and 2-3 as two-lane vectors; the low halves of their masks gathered.
+            types::I64 => {
+                let [lo, hi] = [0, 2].map(|first| {
+                    let xs = self.affine_lanes(types::I64X2, xv, sx, first);
+                    let ys = self.affine_lanes(types::I64X2, yv, sy, first);
+                    let m = self.b.ins().icmp(cc, xs, ys);
+                    self.b.ins().bitcast(types::I32X4, vflags(), m)
+                });
+                Ok(self.shuffle32(lo, hi, [0, 2, 4, 6]))
+            }
+            _ => Err(self.err(cmp, "vector plan: an ordered comparison of neither 32- nor 64-bit integers")),
         }
-        mask.ok_or_else(|| self.err(cmp, "vector plan: no lanes"))
+    }
+
+    /// `v + s * l` in each lane `l` of a vector of type `vt`, its lanes being work-items
+    /// `first..`.
+    fn affine_lanes(&mut self, vt: Type, v: Value, s: i64, first: i64) -> Value {
+        let splat = self.b.ins().splat(vt, v);
+        if s == 0 {
+            return splat;
+        }
+        let lanes = vt.lane_count() as i64;
+        let bytes: Vec<u8> = (first..first + lanes)
+            .flat_map(|l| {
+                let step = s.wrapping_mul(l);
+                if vt.lane_bits() == 64 {
+                    step.to_le_bytes().to_vec()
+                } else {
+                    (step as i32).to_le_bytes().to_vec()
+                }
+            })
+            .collect();
+        let c = self.b.func.dfg.constants.insert(ConstantData::from(bytes));
+        let steps = self.b.ins().vconst(vt, c);
+        self.b.ins().iadd(splat, steps)
     }
 
     /// Four lanes of operand `id` as a vector of `lane` elements.
