@@ -1,9 +1,9 @@
 //! Kernels specialised for an enqueue's image formats and samplers (issue 15, item 3).
 //!
-//! A program whose kernels read images keeps its module and compile options ([`Variants`]).
+//! A program whose kernels read or write images keeps its module and compile options ([`Variants`]).
 //! An enqueue of such a kernel knows the format and image type of each image argument and the
 //! bits of each sampler argument ([`codegen::ArgFact`], gathered by `Kernel::bind`): the JIT
-//! can then generate the reads inline for that combination (`codegen::compile_variant`).
+//! can then generate the reads and writes inline for that combination (`codegen::compile_variant`).
 //! The variant of a combination is compiled on its second enqueue (a combination enqueued
 //! once, as conformance tests do for each format, costs no compilation) and cached per
 //! program, so later enqueues pay one hash lookup per launch, never per work-item.
@@ -55,9 +55,10 @@ fn mode() -> Mode {
 }
 
 impl Variants {
-    /// Variants of the kernels of `module` (built with `options`), when it reads images.
+    /// Variants of the kernels of `module` (built with `options`), when it reads or writes
+    /// images.
     pub fn new(module: Arc<Module>, options: &CompileOptions) -> Option<Arc<Variants>> {
-        if mode() == Mode::Off || !codegen::reads_images(&module) {
+        if mode() == Mode::Off || !codegen::accesses_images(&module) {
             return None;
         }
         Some(Arc::new(Variants {

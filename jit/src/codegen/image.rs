@@ -206,6 +206,23 @@ impl FnTx<'_, '_, '_> {
         Ok((buf, float))
     }
 
+    /// The four 32-bit components of a written texel (floats when the bool is true), when it
+    /// is a 4-vector of 32-bit floats or integers (else `None`: the write calls the helper).
+    fn texel_components(&mut self, id: u32) -> R<Option<([Value; 4], bool)>> {
+        let ty = self.ty_of(id)?;
+        let (s, n) = self.cx.layout.shape(ty)?;
+        let float = match s {
+            Scalar::Float(32) => true,
+            Scalar::Int(32) => false,
+            _ => return Ok(None),
+        };
+        if n != 4 {
+            return Ok(None);
+        }
+        let leaves = self.val(id)?;
+        Ok(<[Value; 4]>::try_from(leaves.as_slice()).ok().map(|v| (v, float)))
+    }
+
     /// The image's `ReadTable` (`ImageDesc::reads`, never null).
     fn read_table(&mut self, image: Value) -> Value {
         self.b.ins().load(
@@ -306,6 +323,11 @@ impl FnTx<'_, '_, '_> {
                 self.image_shape(inst, img_id)?;
                 let image = self.val1(img_id)?;
                 let [x, y, z] = self.image_coords(op_id(inst, 1)?, types::I32)?;
+                if let Some((v, float)) = self.texel_components(op_id(inst, 2)?)? {
+                    if self.inline_write(image, [x, y, z], v, float).is_some() {
+                        return Ok(());
+                    }
+                }
                 let (buf, float) = self.store_texel(inst, op_id(inst, 2)?)?;
                 let name = if float {
                     "clift_image_write_float"

@@ -336,6 +336,101 @@ impl FnTx<'_, '_, '_> {
         Some(self.fetch(&sh, &geo, ijk, layer, true))
     }
 
+    /// write_imagef/i/ui of the four 32-bit components `v` (floats when `float`) to image
+    /// `image` at integer coordinates `c`, generated inline: the engine's `encode_float` /
+    /// `encode_int` for the format, stored where the texel lies, and nothing stored (the
+    /// stores go to a scratch slot) where a coordinate is outside the image. `None`: not
+    /// generated inline (another format, a write kind the format does not take, half
+    /// formats, whose NaN payloads the engine keeps), nothing emitted.
+    pub(crate) fn inline_write(&mut self, image: Value, c: [Value; 3], v: [Value; 4], float: bool) -> Option<()> {
+        let sh = self.inline_shape(image)?;
+        if sh.dt.is_float() != float || sh.dt == Dt::Half {
+            return None;
+        }
+        let geo = self.geo(image, &sh);
+        let mut ijk = [None; 3];
+        for (d, o) in ijk.iter_mut().enumerate().take(sh.dims) {
+            *o = Some(c[d]);
+        }
+        let layer = if sh.arrayed { c.get(sh.dims).copied() } else { None };
+        let (at, inside) = self.texel_address(&sh, &geo, ijk, layer, true);
+        let at = match inside {
+            Some(ok) => {
+                let scratch = self.write_scratch();
+                self.b.ins().select(ok, at, scratch)
+            }
+            None => at,
+        };
+        // The stored channels' sources (the format's `sources`): BGRA stores z, y, x, w.
+        let order: &[usize] = match (sh.channels, sh.bgra) {
+            (4, true) => &[2, 1, 0, 3],
+            (4, false) => &[0, 1, 2, 3],
+            (2, _) => &[0, 1],
+            _ => &[0],
+        };
+        let flags = MemFlagsData::new().with_notrap();
+        let bytes = sh.dt.bytes() as i32;
+        for (slot, &src) in order.iter().enumerate() {
+            let x = self.encode_channel(sh.dt, v[src]);
+            self.b.ins().store(flags, x, at, bytes * slot as i32);
+        }
+        Some(())
+    }
+
+    /// A 16-byte stack slot the stores of a write outside its image go to.
+    fn write_scratch(&mut self) -> Value {
+        use cranelift_codegen::ir::{StackSlotData, StackSlotKind};
+        let slot = self
+            .b
+            .create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 16, 4));
+        self.b.ins().stack_addr(types::I64, slot, 0)
+    }
+
+    /// One channel of a written texel as its stored integer (I8, I16 or I32), by the rules
+    /// of 7.4 as the engine's `encode_int` / `encode_float` apply them.
+    fn encode_channel(&mut self, dt: Dt, x: Value) -> Value {
+        match dt {
+            Dt::S8 | Dt::S16 => {
+                let max = if dt == Dt::S8 { 127 } else { 32767 };
+                let x = self.smin_c(x, max);
+                let x = self.smax_c(x, -max - 1);
+                let t = if dt == Dt::S8 { types::I8 } else { types::I16 };
+                self.b.ins().ireduce(t, x)
+            }
+            Dt::U8 | Dt::U16 => {
+                let (max, t) = if dt == Dt::U8 {
+                    (255, types::I8)
+                } else {
+                    (65535, types::I16)
+                };
+                let k = self.b.ins().iconst(types::I32, max);
+                let x = self.b.ins().umin(x, k);
+                self.b.ins().ireduce(t, x)
+            }
+            Dt::S32 | Dt::U32 => x,
+            Dt::Float => self.b.ins().bitcast(types::I32, MemFlagsData::new(), x),
+            Dt::Unorm8 | Dt::Unorm16 => {
+                // to_unorm: rint(clamp(x * max, 0, max)) in double (exact products), NaN 0.
+                let (max, t) = if dt == Dt::Unorm8 {
+                    (255.0, types::I8)
+                } else {
+                    (65535.0, types::I16)
+                };
+                let d = self.b.ins().fpromote(types::F64, x);
+                let m = self.b.ins().f64const(max);
+                let p = self.b.ins().fmul(d, m);
+                let zero = self.b.ins().f64const(0.0);
+                let p = self.b.ins().fmax(p, zero);
+                let p = self.b.ins().fmin(p, m);
+                let r = self.b.ins().nearest(p);
+                let u = self.b.ins().fcvt_to_uint_sat(types::I32, r);
+                // fmax/fmin pass a NaN through; the saturating conversion makes it 0.
+                self.b.ins().ireduce(t, u)
+            }
+            Dt::Half => unreachable!("half writes are not generated inline"),
+        }
+    }
+
     fn inline_image_type(&self, image: Value) -> Option<u32> {
         match self.cx.image_facts.get(&image) {
             Some(ArgFact::Image { image_type, .. }) => Some(*image_type),
@@ -497,6 +592,31 @@ impl FnTx<'_, '_, '_> {
     /// (F32X4 for float formats, I32X4 else); with `check`, an index outside the image reads
     /// the border colour.
     fn fetch(&mut self, sh: &Shape, g: &Geo, ijk: [Option<Value>; 3], layer: Option<Value>, check: bool) -> Value {
+        let (at, inside) = self.texel_address(sh, g, ijk, layer, check);
+        let at = match inside {
+            Some(ok) => self.b.ins().select(ok, at, g.data),
+            None => at,
+        };
+        let v = self.decode(sh, at);
+        match inside {
+            None => v,
+            Some(ok) => {
+                let border = self.border(sh);
+                self.b.ins().select(ok, v, border)
+            }
+        }
+    }
+
+    /// The address of the texel at (i, j, k) of `layer` (missing: 0), and with `check` whether
+    /// every index lies inside the image (unsigned compares: a negative index is outside).
+    fn texel_address(
+        &mut self,
+        sh: &Shape,
+        g: &Geo,
+        ijk: [Option<Value>; 3],
+        layer: Option<Value>,
+        check: bool,
+    ) -> (Value, Option<Value>) {
         let i64t = types::I64;
         let mut off: Option<Value> = None;
         let mut add = |t: &mut Self, v: Value| {
@@ -524,7 +644,7 @@ impl FnTx<'_, '_, '_> {
             let v = self.b.ins().imul(kl, sp);
             add(self, v);
         }
-        let mut at = match off {
+        let at = match off {
             Some(o) => self.b.ins().iadd(g.data, o),
             None => g.data,
         };
@@ -547,19 +667,9 @@ impl FnTx<'_, '_, '_> {
                     Some(a) => self.b.ins().band(a, c),
                 });
             }
-            if let Some(ok) = all {
-                at = self.b.ins().select(ok, at, g.data);
-                inside = Some(ok);
-            }
+            inside = all;
         }
-        let v = self.decode(sh, at);
-        match inside {
-            None => v,
-            Some(ok) => {
-                let border = self.border(sh);
-                self.b.ins().select(ok, v, border)
-            }
-        }
+        (at, inside)
     }
 
     /// A 16-byte constant of four 32-bit lanes.

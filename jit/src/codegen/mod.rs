@@ -132,15 +132,16 @@ pub fn image_fact(d: &crate::abi::ImageDesc) -> Option<ArgFact> {
     })
 }
 
-/// Whether the module reads images (OpImageSampleExplicitLod, OpImageRead): then enqueues
-/// may pick a [`compile_variant`] of its kernels for their arguments.
-pub fn reads_images(module: &Module) -> bool {
+/// Whether the module reads or writes images (OpImageSampleExplicitLod, OpImageRead,
+/// OpImageWrite): then enqueues may pick a [`compile_variant`] of its kernels for their
+/// arguments.
+pub fn accesses_images(module: &Module) -> bool {
     use rspirv::spirv::Op;
     module.functions.iter().any(|f| {
         f.blocks
             .iter()
             .flat_map(|b| &b.instructions)
-            .any(|i| matches!(i.opcode, Op::ImageSampleExplicitLod | Op::ImageRead))
+            .any(|i| matches!(i.opcode, Op::ImageSampleExplicitLod | Op::ImageRead | Op::ImageWrite))
     })
 }
 

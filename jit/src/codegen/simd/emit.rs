@@ -1302,7 +1302,10 @@ impl FnTx<'_, '_, '_> {
                 });
                 Ok(self.shuffle32(lo, hi, [0, 2, 4, 6]))
             }
-            _ => Err(self.err(cmp, "vector plan: an ordered comparison of neither 32- nor 64-bit integers")),
+            _ => Err(self.err(
+                cmp,
+                "vector plan: an ordered comparison of neither 32- nor 64-bit integers",
+            )),
         }
     }
 
