@@ -459,7 +459,7 @@ fn write_values(rng: &mut Rng, float: bool, n: usize) -> Vec<[u32; 4]> {
     const BOUNDS: [i32; 12] = [
         127, 128, -128, -129, 255, 256, 32767, 32768, -32768, -32769, 65535, 65536,
     ];
-    let mut one = |rng: &mut Rng| -> u32 {
+    let one = |rng: &mut Rng| -> u32 {
         if float {
             let x: f32 = match rng.next() % 12 {
                 0 => f32::NAN,
@@ -579,7 +579,7 @@ fn inline_writes_match_the_reference_engine() {
     eager();
     let ctx = Context::new();
     let q = ctx.queue();
-    let mut rng = Rng(0x5eed_0f_1a7e_77e5);
+    let mut rng = Rng(0x5eed_0f1a_7e77_e5e5);
     for f in &formats() {
         // A program per format: each keeps its own variants.
         let prog = ctx.built_source("image_write.cl", "-cl-std=CL3.0");
