@@ -524,8 +524,9 @@ fn write_coords(rng: &mut Rng, g: &Geometry) -> Vec<[i32; 4]> {
 }
 
 /// Writes of every kind the format takes at every texel of `g` and outside it, against the
-/// reference engine's writes to a copy of the same texels.
-fn check_writes(ctx: &Context, q: &Queue, prog: &Program, rng: &mut Rng, f: &Format, g: &Geometry) {
+/// reference engine's writes to a copy of the same texels; with `guarded`, only the
+/// work-items whose random flag is set write (`write_if_*` kernels, 2D images).
+fn check_writes(ctx: &Context, q: &Queue, prog: &Program, rng: &mut Rng, f: &Format, g: &Geometry, guarded: bool) {
     let float = f.kind() == "f";
     let data = texels(rng, f, g.texels());
     let fmt = cl_image_format {
@@ -540,15 +541,27 @@ fn check_writes(ctx: &Context, q: &Queue, prog: &Program, rng: &mut Rng, f: &For
     let values = write_values(rng, float, coords.len());
     let cb = ctx.buffer_from(as_bytes(&coords));
     let vb = ctx.buffer_from(as_bytes(&values));
-    let k = prog.kernel(&format!("write_{}_{}", f.kind(), g.name));
+    let flags: Vec<i32> = (0..coords.len())
+        .map(|_| if guarded { (rng.next() % 3 == 0) as i32 } else { 1 })
+        .collect();
+    let fb = ctx.buffer_from(as_bytes(&flags));
+    let k = prog.kernel(&format!(
+        "write_{}{}_{}",
+        if guarded { "if_" } else { "" },
+        f.kind(),
+        g.name
+    ));
     k.arg_mem(0, &img);
     k.arg_mem(1, &cb);
     k.arg_mem(2, &vb);
+    if guarded {
+        k.arg_mem(3, &fb);
+    }
     q.run(&k, &[], &[coords.len()], &[]);
     let got = q.read_image(&img, [0; 3], region, 0, 0, data.len());
     let mut want = data.clone();
     let rdesc = reference_desc(f, g, &mut want);
-    for (c, v) in coords.iter().zip(&values) {
+    for ((c, v), _) in coords.iter().zip(&values).zip(&flags).filter(|(_, &w)| w != 0) {
         // SAFETY: `rdesc` describes `want`, alive here; `v` holds four 32-bit values.
         unsafe {
             if float {
@@ -573,7 +586,8 @@ fn check_writes(ctx: &Context, q: &Queue, prog: &Program, rng: &mut Rng, f: &For
 
 /// Writes generated inline (every served format, and half formats through the engine) on
 /// every image type the kernels write, bit for bit against the reference engine; coordinates
-/// outside the image write nothing.
+/// outside the image write nothing; work-items that skip their write (a flag per work-item,
+/// in the vector loop under its execution mask) write nothing.
 #[test]
 fn inline_writes_match_the_reference_engine() {
     eager();
@@ -584,7 +598,10 @@ fn inline_writes_match_the_reference_engine() {
         // A program per format: each keeps its own variants.
         let prog = ctx.built_source("image_write.cl", "-cl-std=CL3.0");
         for g in [G2D, G1DA, G1D, G2DA, G3D] {
-            check_writes(&ctx, &q, &prog, &mut rng, f, &g);
+            check_writes(&ctx, &q, &prog, &mut rng, f, &g, false);
+        }
+        if f.kind() != "i" {
+            check_writes(&ctx, &q, &prog, &mut rng, f, &G2D, true);
         }
     }
 }

@@ -18,3 +18,20 @@
 WRITES(f, float4, write_imagef)
 WRITES(i, int4, write_imagei)
 WRITES(ui, uint4, write_imageui)
+
+// write_if_<k>_2d: only the work-items whose flag is set write (divergent writes: in the
+// vector loop, under the execution mask).
+kernel void write_if_f_2d(write_only image2d_t img, global const int4 *c, global const float4 *v,
+                          global int *flag) {
+    size_t i = get_global_id(0);
+    int f = flag[i];
+    flag[i] = f + 1; // a store before the branch: work-items that disagree stay in the quad
+    if (f) write_imagef(img, c[i].xy, v[i]);
+}
+kernel void write_if_ui_2d(write_only image2d_t img, global const int4 *c, global const uint4 *v,
+                           global int *flag) {
+    size_t i = get_global_id(0);
+    int f = flag[i];
+    flag[i] = f + 1; // a store before the branch: work-items that disagree stay in the quad
+    if (f) write_imageui(img, c[i].xy, v[i]);
+}

@@ -8,6 +8,8 @@
 //! calls through the read table otherwise. Reads have no effect and never touch memory
 //! outside their image whatever the coordinates, so the lanes outside the execution mask may
 //! read too: their results are dropped by the masked merges as any other value of theirs.
+//! A write (OpImageWrite) runs the scalar translation once per lane too, but only for the
+//! lanes in the execution mask, as stores do.
 
 use super::{rep, Class, Step};
 use crate::codegen::context::Ctx;
@@ -50,6 +52,24 @@ pub(super) fn classify(
                 }
             }
             Some((Step::Lanes, Some(Class::Varying)))
+        }
+        Op::ImageWrite => {
+            // The image uniform; coordinates and texel of any class, written lane by lane
+            // under the execution mask (`effect_by_lanes`), in the lanes' order.
+            let (image, rest) = ids.split_first()?;
+            if !uniform(image) {
+                return None;
+            }
+            for x in rest {
+                match cls(x) {
+                    Class::Uniform => {}
+                    Class::Affine(_) | Class::Varying => {
+                        rep(cx, *tys.get(x)?)?;
+                    }
+                    _ => return None,
+                }
+            }
+            Some((Step::Lanes, None))
         }
         _ => None,
     }

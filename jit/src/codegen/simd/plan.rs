@@ -122,7 +122,7 @@ pub(super) fn is_atomic(op: Op) -> bool {
 /// The instructions of the vector body that write memory: after one, four work-items that
 /// disagree can no longer go to the scalar loop (it would run the write again).
 fn writes(op: Op) -> bool {
-    matches!(op, Op::Store | Op::CopyMemorySized | Op::CopyMemory) || is_atomic(op)
+    matches!(op, Op::Store | Op::CopyMemorySized | Op::CopyMemory | Op::ImageWrite) || is_atomic(op)
 }
 
 fn is_bool(cx: &Ctx, ty: Id) -> bool {
