@@ -542,7 +542,13 @@ fn check_writes(ctx: &Context, q: &Queue, prog: &Program, rng: &mut Rng, f: &For
     let cb = ctx.buffer_from(as_bytes(&coords));
     let vb = ctx.buffer_from(as_bytes(&values));
     let flags: Vec<i32> = (0..coords.len())
-        .map(|_| if guarded { rng.next().is_multiple_of(3) as i32 } else { 1 })
+        .map(|_| {
+            if guarded {
+                rng.next().is_multiple_of(3) as i32
+            } else {
+                1
+            }
+        })
         .collect();
     let fb = ctx.buffer_from(as_bytes(&flags));
     let k = prog.kernel(&format!(

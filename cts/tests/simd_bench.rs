@@ -20,6 +20,7 @@ const VECTOR: &[(&str, &str)] = &[
     ("histogram", include_str!("../kernels/bench/histogram.cl")),
     ("vec4", include_str!("../kernels/bench/vec4.cl")),
     ("image_sample", include_str!("../kernels/bench/image_sample.cl")),
+    ("image_write", include_str!("../kernels/bench/image_write.cl")),
     ("sgemm", include_str!("../kernels/bench/sgemm.cl")),
     ("nbody", include_str!("../kernels/bench/nbody.cl")),
     ("empty", include_str!("../kernels/bench/empty.cl")),

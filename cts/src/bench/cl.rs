@@ -163,9 +163,9 @@ impl Ctx {
         Ok(Buf(m))
     }
 
-    /// A read-only 2D image of `format`, `width` x `height`, filled from `data` (tightly
-    /// packed rows).
-    pub fn image2d(&self, format: cl_image_format, width: usize, height: usize, data: &[u8]) -> R<Buf> {
+    /// A 2D image of `format`, `width` x `height`, filled from `data` (tightly packed rows):
+    /// read-only, or read-write when the kernel writes it (`out`).
+    pub fn image2d(&self, format: cl_image_format, width: usize, height: usize, data: &[u8], out: bool) -> R<Buf> {
         let desc = cl_image_desc {
             image_type: CL_MEM_OBJECT_IMAGE2D,
             image_width: width,
@@ -179,7 +179,7 @@ impl Ctx {
             buffer: ptr::null_mut(),
         };
         let mut err = 0;
-        let flags = CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR;
+        let flags = if out { CL_MEM_READ_WRITE } else { CL_MEM_READ_ONLY } | CL_MEM_COPY_HOST_PTR;
         let m = unsafe { clCreateImage(self.ctx, flags, &format, &desc, data.as_ptr() as *mut c_void, &mut err) };
         cl(err, &format!("clCreateImage({width}x{height})"))?;
         Ok(Buf(m))
@@ -200,6 +200,31 @@ impl Ctx {
         let s = unsafe { clCreateSamplerWithProperties(self.ctx, props.as_ptr(), &mut err) };
         cl(err, "clCreateSamplerWithProperties")?;
         Ok(Sampler(s))
+    }
+
+    /// The `len` bytes of 2D image `b` (`width` x `height`, rows tightly packed).
+    pub fn read_image2d(&self, b: &Buf, width: usize, height: usize, len: usize) -> R<Vec<u8>> {
+        let mut v = vec![0u8; len];
+        let (origin, region) = ([0usize; 3], [width, height, 1]);
+        cl(
+            unsafe {
+                clEnqueueReadImage(
+                    self.queue,
+                    b.0,
+                    CL_TRUE,
+                    origin.as_ptr(),
+                    region.as_ptr(),
+                    0,
+                    0,
+                    v.as_mut_ptr() as *mut c_void,
+                    0,
+                    ptr::null(),
+                    ptr::null_mut(),
+                )
+            },
+            "clEnqueueReadImage",
+        )?;
+        Ok(v)
     }
 
     pub fn read(&self, b: &Buf, len: usize) -> R<Vec<u8>> {

@@ -43,12 +43,14 @@ pub enum Arg {
     Scalar(Vec<u8>),
     /// A `__local` pointer argument of this many bytes.
     Local(usize),
-    /// A read-only 2D image of `format` filled from `data` (rows tightly packed).
+    /// A 2D image of `format` filled from `data` (rows tightly packed); `out` images are
+    /// read back (after the buffers) and handed to the check.
     Image {
         format: cts::cl_image_format,
         width: usize,
         height: usize,
         data: Vec<u8>,
+        out: bool,
     },
     /// A sampler with normalized coordinates.
     Sampler { addressing: u32, filter: u32 },
@@ -120,6 +122,7 @@ pub const NAMES: &[&str] = &[
     "image_nearest_float_edge",
     "image_nearest_float_repeat",
     "image_nearest_float_mirror",
+    "image_write",
 ];
 
 macro_rules! src {
@@ -146,6 +149,7 @@ pub const SOURCES: &[(&str, &str, &str)] = &[
     src!("ddot"),
     src!("empty"),
     src!("image_sample"),
+    src!("image_write"),
     src!("gemm"),
     src!("fft"),
 ];
@@ -185,7 +189,7 @@ pub fn build_options(name: &str) -> Result<String, String> {
 /// The entry point (and file name) of benchmark `name`: the image benchmarks all run
 /// `image_sample`, each with its own image and sampler.
 pub fn entry(name: &str) -> &str {
-    if name.starts_with("image_") {
+    if name.starts_with("image_") && name != "image_write" {
         "image_sample"
     } else if name.starts_with("gemm_") {
         "gemm"
@@ -225,6 +229,7 @@ pub fn job(name: &str, size: Size) -> Option<Job> {
         n if n.starts_with("gemm_") => {
             crate::gemm::job(NAMES.iter().find(|m| **m == n)?, if large { 1024 } else { 512 })?
         }
+        "image_write" => image_write(if large { 4096 } else { 1024 })?,
         n if n.starts_with("image_") => image_sample(NAMES.iter().find(|m| **m == n)?, if large { 2048 } else { 512 })?,
         _ => return None,
     })
@@ -1082,6 +1087,7 @@ fn image_sample(name: &'static str, w: usize) -> Option<Job> {
                 width: w,
                 height: h,
                 data,
+                out: false,
             },
             Arg::Sampler {
                 addressing,
@@ -1110,5 +1116,59 @@ fn image_sample(name: &'static str, w: usize) -> Option<Job> {
             )
             .map(|_| "ok".into())
         }),
+    })
+}
+
+/// `image_write`: a 3-tap horizontal blur of a `w` x `w` RGBA8 image into a second one
+/// (three read_imagef and one write_imagef per pixel), checked against the host's blur within
+/// one step of 8 bits (the kernel's products may be contracted into fused multiply-adds).
+fn image_write(w: usize) -> Option<Job> {
+    let h = w;
+    let mut r = Rng::new(17);
+    let src: Vec<u8> = (0..w * h * 4).map(|_| (r.unit() * 256.0) as u8).collect();
+    let at = |x: usize, y: usize, c: usize| src[4 * (y * w + x) + c] as f32 / 255.0;
+    let want: Vec<u8> = (0..w * h * 4)
+        .map(|i| {
+            let (c, p) = (i % 4, i / 4);
+            let (x, y) = (p % w, p / w);
+            let v = 0.5 * at(x, y, c) + 0.25 * (at(x.saturating_sub(1), y, c) + at((x + 1).min(w - 1), y, c));
+            (v.clamp(0.0, 1.0) * 255.0).round_ties_even() as u8
+        })
+        .collect();
+    let rgba8 = cts::cl_image_format {
+        image_channel_order: cts::CL_RGBA,
+        image_channel_data_type: cts::CL_UNORM_INT8,
+    };
+    Some(Job {
+        name: "image_write",
+        class: Class::Image,
+        desc: format!("{w}x{h} RGBA8 -> RGBA8, 3 reads and 1 write a pixel"),
+        args: vec![
+            Arg::Image {
+                format: rgba8,
+                width: w,
+                height: h,
+                data: src,
+                out: false,
+            },
+            Arg::Image {
+                format: rgba8,
+                width: w,
+                height: h,
+                data: vec![0; w * h * 4],
+                out: true,
+            },
+        ],
+        offset: vec![],
+        global: vec![w, h],
+        local: vec![],
+        work: (w * h) as f64,
+        unit: "Gpixel/s",
+        check: Box::new(
+            move |out| match out[0].iter().zip(&want).position(|(g, e)| g.abs_diff(*e) > 1) {
+                None => Ok("ok".into()),
+                Some(i) => Err(format!("byte {i}: {} where the host has {}", out[0][i], want[i])),
+            },
+        ),
     })
 }

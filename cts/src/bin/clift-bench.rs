@@ -231,7 +231,10 @@ fn make_buffers(ctx: &Ctx, job: &Job) -> R<Vec<Option<Held>>> {
                 width,
                 height,
                 data,
-            } => ctx.image2d(*format, *width, *height, data).map(|b| Some(Held::Mem(b))),
+                out,
+            } => ctx
+                .image2d(*format, *width, *height, data, *out)
+                .map(|b| Some(Held::Mem(b))),
             Arg::Sampler { addressing, filter } => {
                 ctx.sampler(true, *addressing, *filter).map(|s| Some(Held::Sampler(s)))
             }
@@ -261,6 +264,21 @@ fn read_outputs(ctx: &Ctx, job: &Job, bufs: &[Option<Held>]) -> R<Vec<Vec<u8>>> 
     for (a, b) in job.args.iter().zip(bufs) {
         if let (Arg::Buf { size, out: true, .. }, Some(Held::Mem(m))) = (a, b) {
             out.push(ctx.read(m, *size)?);
+        }
+    }
+    for (a, b) in job.args.iter().zip(bufs) {
+        if let (
+            Arg::Image {
+                width,
+                height,
+                data,
+                out: true,
+                ..
+            },
+            Some(Held::Mem(m)),
+        ) = (a, b)
+        {
+            out.push(ctx.read_image2d(m, *width, *height, data.len())?);
         }
     }
     Ok(out)
