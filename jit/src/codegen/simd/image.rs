@@ -42,15 +42,7 @@ pub(super) fn classify(
                 return Some((Step::Scalar, Some(Class::Uniform)));
             }
             rep(cx, inst.result_type?)?;
-            for x in rest {
-                match cls(x) {
-                    Class::Uniform => {}
-                    Class::Affine(_) | Class::Varying => {
-                        rep(cx, *tys.get(x)?)?;
-                    }
-                    _ => return None,
-                }
-            }
+            per_lane(cx, tys, rest, cls)?;
             Some((Step::Lanes, Some(Class::Varying)))
         }
         Op::ImageWrite => {
@@ -60,17 +52,24 @@ pub(super) fn classify(
             if !uniform(image) {
                 return None;
             }
-            for x in rest {
-                match cls(x) {
-                    Class::Uniform => {}
-                    Class::Affine(_) | Class::Varying => {
-                        rep(cx, *tys.get(x)?)?;
-                    }
-                    _ => return None,
-                }
-            }
+            per_lane(cx, tys, rest, cls)?;
             Some((Step::Lanes, None))
         }
         _ => None,
     }
+}
+
+/// `Some` when each of `ids` is uniform or has four lanes the scalar translation can take one
+/// at a time.
+fn per_lane(cx: &Ctx, tys: &HashMap<Id, Id>, ids: &[Id], cls: &dyn Fn(&Id) -> Class) -> Option<()> {
+    for x in ids {
+        match cls(x) {
+            Class::Uniform => {}
+            Class::Affine(_) | Class::Varying => {
+                rep(cx, *tys.get(x)?)?;
+            }
+            _ => return None,
+        }
+    }
+    Some(())
 }
