@@ -9,8 +9,7 @@
 //! edges, huge, infinite and NaN; float texels include infinities and NaNs. A NaN component
 //! may be any NaN (as `jit::image::fast_tests` allows).
 //!
-//! Writes generated inline (every format above but the half ones, which keep the engine) are
-//! compared the same way: the image after the kernel's writes against the engine's writes to a
+//! Writes generated inline (every format above) are compared the same way: the image after the kernel's writes against the engine's writes to a
 //! copy, at every texel, outside the image, and under divergent flags.
 //!
 //! The test runs with `CLIFT_IMAGE_INLINE=eager`, so the first enqueue of each combination
@@ -459,7 +458,8 @@ fn inline_reads_of_other_image_types() {
 
 /// Values written: floats the conversions treat apart (NaNs with payloads and signs,
 /// infinities, signed zeros, near-ties of the normalized steps, values outside [0, 1], tiny
-/// ones) and integers at and past every saturation bound.
+/// ones, random bits, the half overflow and subnormal edges) and integers at and past every
+/// saturation bound.
 fn write_values(rng: &mut Rng, float: bool, n: usize) -> Vec<[u32; 4]> {
     const BOUNDS: [i32; 12] = [
         127, 128, -128, -129, 255, 256, 32767, 32768, -32768, -32769, 65535, 65536,
@@ -468,13 +468,19 @@ fn write_values(rng: &mut Rng, float: bool, n: usize) -> Vec<[u32; 4]> {
         if float {
             let x: f32 = match rng.next() % 12 {
                 0 => f32::NAN,
-                1 => f32::from_bits(0xffc0_1234),
+                // Quiet and signalling NaNs whose payloads reach a half's significand.
+                1 => f32::from_bits([0xffc0_1234, 0x7fa5_5000, 0xff81_e000][rng.next() as usize % 3]),
                 2 => f32::INFINITY,
                 3 => f32::NEG_INFINITY,
                 4 => -0.0,
                 5 => ((rng.next() % 256) as f32 + 0.5) / 255.0,
                 6 => ((rng.next() % 65536) as f32 + 0.5) / 65535.0,
                 7 => 1e-30,
+                // Any bits: every exponent of a half conversion, NaN payloads.
+                8 => f32::from_bits(rng.next() as u32),
+                // Half rounding edges: past the largest half (65520 rounds to infinity),
+                // half subnormals and their ties.
+                9 => [65504.0, 65519.99, 65520.0, 5.9604645e-8, 2.9802322e-8, 8.940697e-8][rng.next() as usize % 6],
                 _ => rng.unit() * 3.0 - 1.0,
             };
             x.to_bits()
@@ -595,8 +601,7 @@ fn check_writes(ctx: &Context, q: &Queue, prog: &Program, rng: &mut Rng, f: &For
     }
 }
 
-/// Writes generated inline (every served format, and half formats through the engine) on
-/// every image type the kernels write, bit for bit against the reference engine; coordinates
+/// Writes generated inline (every served format) on every image type the kernels write, bit for bit against the reference engine; coordinates
 /// outside the image write nothing; work-items that skip their write (a flag per work-item,
 /// in the vector loop under its execution mask) write nothing.
 #[test]

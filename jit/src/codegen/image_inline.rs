@@ -340,11 +340,11 @@ impl FnTx<'_, '_, '_> {
     /// `image` at integer coordinates `c`, generated inline: the engine's `encode_float` /
     /// `encode_int` for the format, stored where the texel lies, and nothing stored (the
     /// stores go to a scratch slot) where a coordinate is outside the image. `None`: not
-    /// generated inline (another format, a write kind the format does not take, half
-    /// formats, whose NaN payloads the engine keeps), nothing emitted.
+    /// generated inline (another format, or a write kind the format does not take), nothing
+    /// emitted.
     pub(crate) fn inline_write(&mut self, image: Value, c: [Value; 3], v: [Value; 4], float: bool) -> Option<()> {
         let sh = self.inline_shape(image)?;
-        if sh.dt.is_float() != float || sh.dt == Dt::Half {
+        if sh.dt.is_float() != float {
             return None;
         }
         let geo = self.geo(image, &sh);
@@ -427,7 +427,22 @@ impl FnTx<'_, '_, '_> {
                 // fmax/fmin pass a NaN through; the saturating conversion makes it 0.
                 self.b.ins().ireduce(t, u)
             }
-            Dt::Half => unreachable!("half writes are not generated inline"),
+            Dt::Half => {
+                // Rounded to nearest even (`half::f32_bits_to_half`); a NaN keeps its sign and
+                // the top of its payload, quieted, as the engine's `f32_to_half` does.
+                let bits = self.b.ins().bitcast(types::I32, MemFlagsData::new(), x);
+                let h = super::half::f32_bits_to_half(&mut self.b, bits);
+                let mag = self.b.ins().band_imm_s(bits, 0x7fff_ffff);
+                let is_nan = self.b.ins().icmp_imm_s(IntCC::UnsignedGreaterThan, mag, 0x7f80_0000);
+                let sign = self.b.ins().ushr_imm_u(bits, 16);
+                let sign = self.b.ins().band_imm_s(sign, 0x8000);
+                let payload = self.b.ins().band_imm_s(bits, 0x7f_ffff);
+                let payload = self.b.ins().ushr_imm_u(payload, 13);
+                let nan = self.b.ins().bor(sign, payload);
+                let nan = self.b.ins().bor_imm_s(nan, 0x7e00);
+                let h = self.b.ins().select(is_nan, nan, h);
+                self.b.ins().ireduce(types::I16, h)
+            }
         }
     }
 
