@@ -352,7 +352,9 @@ impl FnTx<'_, '_, '_> {
                 if n as usize != fields.len() {
                     return Err(self.err(inst, "result has the wrong number of components for the image"));
                 }
-                let flags = MemFlagsData::trusted();
+                // The descriptor does not change while the kernel runs: a query in a loop may
+                // be hoisted out of it.
+                let flags = MemFlagsData::trusted().with_readonly().with_can_move();
                 let mut out = Vec::with_capacity(fields.len());
                 for off in fields {
                     let v = self.b.ins().load(types::I64, flags, image, off);
@@ -374,7 +376,8 @@ impl FnTx<'_, '_, '_> {
                 } else {
                     (abi::IMAGE_CHANNEL_DATA_TYPE_OFFSET, CL_CHANNEL_TYPE_BASE)
                 };
-                let v = self.b.ins().load(types::I32, MemFlagsData::trusted(), image, off);
+                let flags = MemFlagsData::trusted().with_readonly().with_can_move();
+                let v = self.b.ins().load(types::I32, flags, image, off);
                 let v = self.b.ins().iadd_imm_s(v, -base);
                 let (s, _) = self.cx.layout.shape(ty)?;
                 let v = match s {
