@@ -117,8 +117,9 @@ impl FnTx<'_, '_, '_> {
         Ok([out[0], out[1], out[2]])
     }
 
-    /// A 16-byte stack buffer for four texel channels.
-    fn texel_slot(&mut self) -> Value {
+    /// A 16-byte stack buffer for four texel channels (also where inline writes outside their
+    /// image go).
+    pub(super) fn texel_slot(&mut self) -> Value {
         let slot = self
             .b
             .create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 16, 4));

@@ -323,6 +323,20 @@ impl FnTx<'_, '_, '_> {
     /// Sampler-less read_imagef/i/ui of image `image` at integer coordinates `c`, generated
     /// inline (see `inline_sample`).
     pub(crate) fn inline_read(&mut self, image: Value, c: [Value; 3], float: bool) -> Option<Value> {
+        let (sh, geo, ijk, layer) = self.integer_access(image, c, float)?;
+        Some(self.fetch(&sh, &geo, ijk, layer, true))
+    }
+
+    /// The shape and descriptor fields of an inline sampler-less access to `image` of the
+    /// kind `float` says, with integer coordinates `c` split into spatial indices and layer;
+    /// `None` when the image's format is not served or takes the other kind.
+    #[allow(clippy::type_complexity)]
+    fn integer_access(
+        &mut self,
+        image: Value,
+        c: [Value; 3],
+        float: bool,
+    ) -> Option<(Shape, Geo, [Option<Value>; 3], Option<Value>)> {
         let sh = self.inline_shape(image)?;
         if sh.dt.is_float() != float {
             return None;
@@ -333,7 +347,7 @@ impl FnTx<'_, '_, '_> {
             *o = Some(c[d]);
         }
         let layer = if sh.arrayed { c.get(sh.dims).copied() } else { None };
-        Some(self.fetch(&sh, &geo, ijk, layer, true))
+        Some((sh, geo, ijk, layer))
     }
 
     /// write_imagef/i/ui of the four 32-bit components `v` (floats when `float`) to image
@@ -343,20 +357,11 @@ impl FnTx<'_, '_, '_> {
     /// generated inline (another format, or a write kind the format does not take), nothing
     /// emitted.
     pub(crate) fn inline_write(&mut self, image: Value, c: [Value; 3], v: [Value; 4], float: bool) -> Option<()> {
-        let sh = self.inline_shape(image)?;
-        if sh.dt.is_float() != float {
-            return None;
-        }
-        let geo = self.geo(image, &sh);
-        let mut ijk = [None; 3];
-        for (d, o) in ijk.iter_mut().enumerate().take(sh.dims) {
-            *o = Some(c[d]);
-        }
-        let layer = if sh.arrayed { c.get(sh.dims).copied() } else { None };
+        let (sh, geo, ijk, layer) = self.integer_access(image, c, float)?;
         let (at, inside) = self.texel_address(&sh, &geo, ijk, layer, true);
         let at = match inside {
             Some(ok) => {
-                let scratch = self.write_scratch();
+                let scratch = self.texel_slot();
                 self.b.ins().select(ok, at, scratch)
             }
             None => at,
@@ -375,15 +380,6 @@ impl FnTx<'_, '_, '_> {
             self.b.ins().store(flags, x, at, bytes * slot as i32);
         }
         Some(())
-    }
-
-    /// A 16-byte stack slot the stores of a write outside its image go to.
-    fn write_scratch(&mut self) -> Value {
-        use cranelift_codegen::ir::{StackSlotData, StackSlotKind};
-        let slot = self
-            .b
-            .create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 16, 4));
-        self.b.ins().stack_addr(types::I64, slot, 0)
     }
 
     /// One channel of a written texel as its stored integer (I8, I16 or I32), by the rules
