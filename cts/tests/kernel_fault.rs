@@ -249,6 +249,45 @@ fn load_from_null_fails_only_its_command() {
     // The context, queue and program are released normally (the child then exits 0).
 }
 
+/// A fault in a kernel whose groups of one work-item run together (tests/coalesced_groups.rs):
+/// the report names the groups that ran as one, among them the faulting work-item's.
+#[test]
+fn fault_in_groups_run_together() {
+    if !isolate("fault_in_groups_run_together") {
+        return;
+    }
+    let ctx = context_with_notify();
+    let q = ctx.queue();
+    let prog = ctx.built_source("coalesced_groups.cl", "-cl-std=CL3.0");
+    let k = prog.kernel("blind_fault");
+    let n = 4096usize;
+    let bad = 1234u64;
+    let out = ctx.buffer(n * 4);
+    k.arg_mem(0, &out);
+    k.arg(1, &bad);
+    let e = enqueue(&q, &k, n, &[1], &[]);
+    settle(&e);
+    assert_eq!(e.status(), CL_OUT_OF_RESOURCES);
+    let note = notes().pop().expect("a report");
+    let range = note
+        .split("work-groups (")
+        .nth(1)
+        .and_then(|r| r.split(',').next())
+        .and_then(|r| r.split_once(".."))
+        .and_then(|(a, b)| Some((a.parse::<u64>().ok()?, b.parse::<u64>().ok()?)))
+        .unwrap_or_else(|| panic!("no range of work-groups named: {note}"));
+    assert!(
+        range.0 <= bad && bad <= range.1 && range.0 < range.1,
+        "{range:?}: {note}"
+    );
+    assert!(note.contains("\"blind_fault\"") && note.contains("SIGSEGV"), "{note}");
+    // The same kernel, no work-item faulting, afterwards.
+    k.arg(1, &u64::MAX);
+    q.run(&k, &[], &[n], &[1]);
+    let got: Vec<u32> = from_bytes(&q.read(&out, 0, n * 4));
+    assert!(got.iter().enumerate().all(|(i, &v)| v == i as u32));
+}
+
 /// A fault after a barrier, in one work-item of one group: the group's other work-items, the
 /// state kept across the barrier (spill records, or fibers) and the local memory must all be
 /// usable by the next command.

@@ -101,6 +101,31 @@ pub fn choose_local_size(work_dim: u32, global: [u64; 3], max_group: u64, thread
     local
 }
 
+/// Work-items a coalesced work-group aims at (`coalesce`).
+const COALESCED_ITEMS: u64 = 256;
+
+/// For a kernel that cannot tell work-groups apart (`Kernel::group_blind`): `range` with `k`
+/// consecutive work-groups of dimension 0 run as one, and `k`. Small groups (an application's
+/// local size of 1, or one forced by a prime global size) then cost one work-group function
+/// call per `k` of them and fill the vector loop; the kernel computes the same global ids
+/// either way. The last group of dimension 0 may come out partial, which every work-group
+/// function handles (OpenCL 2.0 non-uniform work-groups). At least `4 * threads` groups
+/// remain where the range had that many.
+pub fn coalesce(range: NDRange, threads: u64) -> (NDRange, u64) {
+    let items: u64 = range.local.iter().product();
+    let groups = range.num_groups();
+    let total: u64 = groups.iter().product();
+    let others = total / groups[0].max(1);
+    let keep = (4 * threads).min(total);
+    let mut k = (COALESCED_ITEMS / items.max(1)).clamp(1, groups[0].max(1));
+    while k > 1 && groups[0].div_ceil(k) * others < keep {
+        k -= 1;
+    }
+    let mut merged = range;
+    merged.local[0] *= k;
+    (merged, k)
+}
+
 /// Stack a work-group function needs: the kernel's private memory (one work-item's at a time:
 /// the generated loops reuse it) and room for spills and helper calls.
 pub fn stack_need(private_mem_size: usize) -> usize {
@@ -115,7 +140,9 @@ const STACK_MARGIN: usize = 128 << 10;
 pub enum Failure {
     /// A work-group's code raised a hardware fault (the first one seen); the groups not
     /// started by then did not run.
-    Fault { fault: Fault, group: [u64; 3] },
+    /// `span` work-groups from `group` on along dimension 0 ran as one (`coalesce`); the fault
+    /// was in one of them.
+    Fault { fault: Fault, group: [u64; 3], span: u64 },
     /// A runtime helper panicked (say, an allocation for the group's state failed).
     Panic,
     /// The range ran past its time limit (`CLIFT_KERNEL_TIMEOUT_MS`) and was stopped.
@@ -182,6 +209,12 @@ pub fn run(device: &Device, kernel: Arc<codegen::Kernel>, args: BoundArgs, range
     if range.is_empty() {
         return Ok(());
     }
+    let pool = device.workers();
+    let (range, span) = if kernel.group_blind && kernel.reqd_work_group_size.is_none() {
+        coalesce(range, pool.parallel() as u64)
+    } else {
+        (range, 1)
+    };
     let groups = range.num_groups().iter().product::<u64>() as usize;
     let arena = args.local_size;
     let kernel_stack = kernel.private_mem_size;
@@ -221,9 +254,11 @@ pub fn run(device: &Device, kernel: Arc<codegen::Kernel>, args: BoundArgs, range
                 Err(fault) if fault.interrupted() => false,
                 Err(fault) => {
                     let mut first = faults.lock().unwrap_or_else(|e| e.into_inner());
+                    let [x, y, z] = ctx.group_id;
                     first.get_or_insert(Failure::Fault {
                         fault,
-                        group: ctx.group_id,
+                        group: [x * span, y, z],
+                        span,
                     });
                     false
                 }
@@ -233,7 +268,6 @@ pub fn run(device: &Device, kernel: Arc<codegen::Kernel>, args: BoundArgs, range
     let stack = stack_need(kernel_stack);
     let limit = crate::watchdog::time_limit();
     let started = std::time::Instant::now();
-    let pool = device.workers();
     // Runs groups `first..end` spread as asked; the time limit counts from the range's start.
     let part = |first: usize, end: usize, spread: Spread| {
         let run_part = run_part.clone();
@@ -319,9 +353,16 @@ pub fn run_command(
 /// The `pfn_notify` text of a failed ND-range.
 pub fn failure_message(kernel: &str, failure: &Failure) -> String {
     let what = match failure {
-        Failure::Fault { fault, group } => format!(
+        Failure::Fault { fault, group, span: 1 } => format!(
             "faulted in work-group ({}, {}, {}): {fault}; its other work-groups were skipped",
             group[0], group[1], group[2]
+        ),
+        Failure::Fault { fault, group, span } => format!(
+            "faulted in one of the work-groups ({}..{}, {}, {}), which ran as one: {fault}; its other work-groups were skipped",
+            group[0],
+            group[0] + span - 1,
+            group[1],
+            group[2]
         ),
         Failure::Panic => "failed in a runtime helper".to_string(),
         Failure::Stopped(limit) => format!(
@@ -375,6 +416,41 @@ mod tests {
         assert_eq!(1000 % l[0], 0, "1000 has good divisors: {l:?}");
         let l = choose_local_size(1, [10, 1, 1], 4096, 2, true);
         assert!(l[0] <= 10);
+    }
+
+    /// Groups run together cover the same work-items, keep enough groups for the workers and
+    /// leave larger groups alone.
+    #[test]
+    fn coalesced_ranges_cover_the_same_work_items() {
+        let range = |global: [u64; 3], local: [u64; 3]| NDRange {
+            work_dim: 3,
+            offset: [0; 3],
+            global,
+            local,
+        };
+        let (r, k) = coalesce(range([1 << 24, 1, 1], [1, 1, 1]), 2);
+        assert_eq!((r.local, k), ([256, 1, 1], 256));
+        // 997 groups (a prime): 8 groups for two workers, the last one partial.
+        let (r, k) = coalesce(range([997, 1, 1], [1, 1, 1]), 2);
+        assert_eq!((k, r.num_groups()), (142, [8, 1, 1]), "{r:?}");
+        assert_eq!(
+            r.group(7, std::ptr::null_mut(), std::ptr::null_mut(), false, false)
+                .local_size,
+            [3, 1, 1]
+        );
+        // Non-uniform groups of 3.
+        let (r, k) = coalesce(range([1000, 1, 1], [3, 1, 1]), 2);
+        assert_eq!(r.global, [1000, 1, 1]);
+        assert!(k > 1 && r.num_groups()[0] >= 8, "{r:?}");
+        // Few groups: every worker keeps some.
+        let (r, k) = coalesce(range([16, 1, 1], [1, 1, 1]), 2);
+        assert_eq!((k, r.num_groups()), (2, [8, 1, 1]));
+        let (_, k) = coalesce(range([6, 1, 1], [1, 1, 1]), 2);
+        assert_eq!(k, 1);
+        // Groups in the other dimensions count too; large groups stay.
+        let (r, k) = coalesce(range([64, 64, 1], [1, 1, 1]), 2);
+        assert_eq!((r.local, k), ([64, 1, 1], 64));
+        assert_eq!(coalesce(range([4096, 1, 1], [256, 1, 1]), 2).1, 1);
     }
 
     #[test]

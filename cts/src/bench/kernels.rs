@@ -80,6 +80,7 @@ pub struct Job {
 /// Every kernel, in the order they run.
 pub const NAMES: &[&str] = &[
     "vecadd",
+    "vecadd_groups_of_1",
     "saxpy",
     "reduce",
     "sgemm",
@@ -193,6 +194,8 @@ pub fn entry(name: &str) -> &str {
         "image_sample"
     } else if name.starts_with("gemm_") {
         "gemm"
+    } else if name == "vecadd_groups_of_1" {
+        "vecadd"
     } else {
         name
     }
@@ -214,6 +217,15 @@ pub fn job(name: &str, size: Size) -> Option<Job> {
     let large = size == Size::Large;
     Some(match name {
         "vecadd" => vecadd(if large { 1 << 24 } else { 1 << 20 }),
+        "vecadd_groups_of_1" => {
+            // The application's local size is 1 (as the Khronos CTS's allocations and
+            // thread_dimensions tests enqueue): millions of work-groups of one work-item.
+            let mut job = vecadd(if large { 1 << 24 } else { 1 << 20 });
+            job.name = "vecadd_groups_of_1";
+            job.desc += ", work-groups of 1";
+            job.local = vec![1];
+            job
+        }
         "saxpy" => saxpy(if large { 1 << 24 } else { 1 << 20 }),
         "reduce" => reduce(if large { 1 << 24 } else { 1 << 20 }),
         "sgemm" => sgemm(if large { 1024 } else { 256 }),

@@ -237,6 +237,12 @@ pub struct Kernel {
     /// atomics are plain loads and stores when no other thread runs a work-group of its range
     /// (`WorkGroupContext::serial`, `atomics`), which the runtime may choose to do.
     pub shared_atomics: bool,
+    /// Whether the kernel cannot tell how its range is cut into work-groups: no barrier, no
+    /// local memory, no group or sub-group instruction, and of the work-item built-ins only the
+    /// global ones (`get_global_id`, `get_global_size`, `get_global_offset`,
+    /// `get_global_linear_id`, `get_work_dim`). The runtime may then run several of the
+    /// application's work-groups as one larger one (`ndrange::coalesce`).
+    pub group_blind: bool,
     /// Loops whose memory is held in registers when the command runs alone (`promote`).
     pub promoted_loops: u32,
     /// Robust mode: the offset in the argument block of the bounds the runtime writes for
@@ -271,6 +277,7 @@ impl fmt::Debug for Kernel {
             .field("static_local_size", &self.static_local_size)
             .field("has_barriers", &self.has_barriers)
             .field("shared_atomics", &self.shared_atomics)
+            .field("group_blind", &self.group_blind)
             .field("promoted_loops", &self.promoted_loops)
             .field("barrier_strategy", &self.barrier_strategy)
             .finish()

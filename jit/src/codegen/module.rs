@@ -17,7 +17,7 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 
 use cranelift_module::{DataDescription, FuncId, Linkage, Module as _};
 use rspirv::dr::Operand;
-use rspirv::spirv::{Decoration, ExecutionMode, ExecutionModel, FunctionParameterAttribute, Op, StorageClass};
+use rspirv::spirv::{BuiltIn, Decoration, ExecutionMode, ExecutionModel, FunctionParameterAttribute, Op, StorageClass};
 use std::collections::{HashMap, HashSet};
 
 fn err(s: impl Into<String>) -> CompileError {
@@ -577,6 +577,7 @@ pub(crate) fn compile_program(
             private: p.private,
             has_barriers: p.has_barriers,
             shared_atomics: p.calls.shared_atomics,
+            group_blind: p.strategy == BarrierStrategy::WorkItemLoops && !p.has_barriers && !p.calls.group_aware,
             promoted_loops: p.promoted_loops,
             robust_tail,
         };
@@ -689,6 +690,11 @@ struct CallScan {
     private: usize,
     /// An atomic on memory that may not be local memory (see `Kernel::shared_atomics`).
     shared_atomics: bool,
+    /// Something that tells one work-group from another or involves the group as a whole:
+    /// a work-item built-in other than the global ones (local id, group id, sizes, sub-group
+    /// built-ins), local memory, or a group or sub-group instruction (see
+    /// `Kernel::group_blind`).
+    group_aware: bool,
 }
 
 fn scan_calls(m: &Module, cx: &Ctx, root: Id) -> CallScan {
@@ -698,6 +704,7 @@ fn scan_calls(m: &Module, cx: &Ctx, root: Id) -> CallScan {
         barrier: false,
         private: 0,
         shared_atomics: false,
+        group_aware: false,
     };
     let workgroup_vars: HashSet<Id> = m
         .variables
@@ -731,8 +738,17 @@ fn scan_calls(m: &Module, cx: &Ctx, root: Id) -> CallScan {
                     )
                 })
         };
+        scan.group_aware |= f.params.iter().any(|&(p, _)| local(p));
         for blk in &f.blocks {
             for inst in &blk.instructions {
+                scan.group_aware |= inst.result_id.is_some_and(local)
+                    || is_group_op(inst.opcode)
+                    || inst.operands.iter().any(|o| match o {
+                        Operand::IdRef(id) => {
+                            workgroup_vars.contains(id) || cx.builtins.get(id).is_some_and(|b| !global_builtin(*b))
+                        }
+                        _ => false,
+                    });
                 match inst.opcode {
                     Op::FunctionCall => {
                         if let Some(Operand::IdRef(c)) = inst.operands.first() {
@@ -757,6 +773,25 @@ fn scan_calls(m: &Module, cx: &Ctx, root: Id) -> CallScan {
         }
     }
     scan
+}
+
+/// The work-item built-ins whose value does not depend on how the range is cut into
+/// work-groups.
+fn global_builtin(b: BuiltIn) -> bool {
+    matches!(
+        b,
+        BuiltIn::GlobalInvocationId
+            | BuiltIn::GlobalSize
+            | BuiltIn::GlobalOffset
+            | BuiltIn::GlobalLinearId
+            | BuiltIn::WorkDim
+    )
+}
+
+/// Work-group and sub-group instructions (collectives, async copies, shuffles, ballots).
+fn is_group_op(op: Op) -> bool {
+    let name = format!("{op:?}");
+    name.starts_with("Group") || name.contains("Subgroup")
 }
 
 // Keep `WorkItem` referenced from this module for documentation links.

@@ -17,7 +17,7 @@ use cranelift_codegen::ir::LibCall;
 use cranelift_jit::JITModule;
 use cranelift_module::{DataDescription, DataId, FuncId, Linkage, Module as _, ModuleReloc, ModuleRelocTarget};
 
-const MAGIC: &[u8; 8] = b"CLIFTNI2";
+const MAGIC: &[u8; 8] = b"CLIFTNI3";
 
 /// The relocation kinds an image can carry (those of x86-64 and AArch64 code without PIC).
 const RELOCS: &[Reloc] = &[
@@ -258,6 +258,7 @@ pub(crate) fn encode(jit: &JITModule, rec: &Recorder, kernels: &[Pending]) -> Op
         w.u64(k.private as u64);
         w.u8(k.has_barriers as u8);
         w.u8(k.shared_atomics as u8);
+        w.u8(k.group_blind as u8);
         w.u32(k.promoted_loops);
         w.u64(k.robust_tail.map_or(0, |t| t as u64 + 1));
         w.u8(strategy_code(p.strategy));
@@ -476,6 +477,7 @@ pub fn load(image: &[u8]) -> Result<Program, CompileError> {
         let private = r.len().ok_or_else(|| bad("private size"))?;
         let has_barriers = r.u8().ok_or_else(|| bad("barriers"))? != 0;
         let shared_atomics = r.u8().ok_or_else(|| bad("atomics"))? != 0;
+        let group_blind = r.u8().ok_or_else(|| bad("group blind"))? != 0;
         let promoted_loops = r.u32().ok_or_else(|| bad("promoted loops"))?;
         let robust_tail = match r.len().ok_or_else(|| bad("robust tail"))? {
             0 => None,
@@ -506,6 +508,7 @@ pub fn load(image: &[u8]) -> Result<Program, CompileError> {
                 private,
                 has_barriers,
                 shared_atomics,
+                group_blind,
                 promoted_loops,
                 robust_tail,
             },

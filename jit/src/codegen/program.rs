@@ -144,6 +144,7 @@ pub(crate) fn program_from(jit: JITModule, pending: Vec<Pending>) -> Program {
                 private_mem_size: k.private,
                 has_barriers: k.has_barriers,
                 shared_atomics: k.shared_atomics,
+                group_blind: k.group_blind,
                 promoted_loops: k.promoted_loops,
                 robust_tail: k.robust_tail,
                 barrier_strategy: p.strategy,
@@ -166,6 +167,7 @@ pub(crate) struct Kernel0 {
     pub private: usize,
     pub has_barriers: bool,
     pub shared_atomics: bool,
+    pub group_blind: bool,
     pub promoted_loops: u32,
     pub robust_tail: Option<usize>,
 }
