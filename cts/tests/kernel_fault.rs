@@ -288,6 +288,126 @@ fn fault_in_groups_run_together() {
     assert!(got.iter().enumerate().all(|(i, &v)| v == i as u32));
 }
 
+/// Runs `k` (global 64, local 64) and returns its status once settled.
+fn run_status(q: &Queue, k: &Kernel) -> cl_int {
+    let e = enqueue(q, k, 64, &[64], &[]);
+    settle(&e);
+    e.status()
+}
+
+/// Built-ins that Clift implements with a runtime helper touching memory the kernel names
+/// (async copies, the out-parameters of modf, frexp and sincos, printf's %s, pipe packets):
+/// a pointer far past its buffer fails the command with CL_OUT_OF_RESOURCES and a report, as
+/// a fault in the kernel's own code does, and the same kernel with a good pointer runs
+/// correctly afterwards. Kernels: kernels/source/helper_faults.cl.
+#[test]
+fn bad_pointers_in_builtin_helpers_fail_only_their_command() {
+    if !isolate("bad_pointers_in_builtin_helpers_fail_only_their_command") {
+        return;
+    }
+    let ctx = context_with_notify();
+    let q = ctx.queue();
+    let prog = ctx.built_source("helper_faults.cl", "-cl-std=CL3.0");
+    let far = 1u64 << 40;
+    let mut reports = 0;
+    let mut failed = |what: &str, status: cl_int| {
+        assert_eq!(status, CL_OUT_OF_RESOURCES, "{what}");
+        reports += 1;
+        let n = notes();
+        assert_eq!(n.len(), reports, "{what}: one report per failed command: {n:?}");
+        assert!(n[reports - 1].contains("SIGSEGV"), "{what}: {}", n[reports - 1]);
+    };
+
+    let src: Vec<i32> = (0..64).map(|i| i * 7).collect();
+    let g = ctx.buffer_from(&src.iter().flat_map(|v| v.to_ne_bytes()).collect::<Vec<u8>>());
+    let out = ctx.buffer(64 * 4);
+    let k = prog.kernel("copy_in");
+    k.arg_mem(0, &g);
+    k.arg(1, &far);
+    k.arg_mem(2, &out);
+    failed("async copy from a bad pointer", run_status(&q, &k));
+    k.arg(1, &0u64);
+    assert_eq!(run_status(&q, &k), CL_COMPLETE);
+    let got: Vec<i32> = from_bytes(&q.read(&out, 0, 256));
+    assert!(got.iter().zip(&src).all(|(a, b)| *a == b + 1), "{got:?}");
+
+    let k = prog.kernel("copy_out");
+    k.arg_mem(0, &out);
+    k.arg(1, &far);
+    failed("async copy to a bad pointer", run_status(&q, &k));
+    k.arg(1, &0u64);
+    assert_eq!(run_status(&q, &k), CL_COMPLETE);
+    let got: Vec<i32> = from_bytes(&q.read(&out, 0, 256));
+    assert!(got.iter().enumerate().all(|(i, v)| *v == 2 * i as i32), "{got:?}");
+
+    let (f, n, d) = (ctx.buffer(256), ctx.buffer(256), ctx.buffer(512));
+    let res = ctx.buffer(3 * 256);
+    let k = prog.kernel("out_params");
+    k.arg_mem(0, &f);
+    k.arg_mem(1, &n);
+    k.arg_mem(2, &d);
+    k.arg_mem(4, &res);
+    k.arg(3, &far);
+    failed("modf, frexp, sincos through a bad pointer", run_status(&q, &k));
+    k.arg(3, &0u64);
+    assert_eq!(run_status(&q, &k), CL_COMPLETE);
+    let (fi, ni, di): (Vec<f32>, Vec<i32>, Vec<f64>) = (
+        from_bytes(&q.read(&f, 0, 256)),
+        from_bytes(&q.read(&n, 0, 256)),
+        from_bytes(&q.read(&d, 0, 512)),
+    );
+    let r: Vec<f32> = from_bytes(&q.read(&res, 0, 3 * 256));
+    for i in 0..64 {
+        let x = 2.75f32 + i as f32;
+        assert_eq!((r[3 * i], fi[i]), (x.fract(), x.trunc()), "modf({x})");
+        let e = ni[i];
+        assert_eq!(r[3 * i + 1] * 2f32.powi(e), x, "frexp({x}): {} * 2^{e}", r[3 * i + 1]);
+        assert!((0.5..1.0).contains(&r[3 * i + 1]));
+        assert!((di[i] - (x as f64).cos()).abs() < 1e-15, "sincos({x}) cos {}", di[i]);
+    }
+
+    let text = ctx.buffer_from(b"helper faults\0");
+    let k = prog.kernel("print_string");
+    k.arg_mem(0, &text);
+    k.arg(1, &far);
+    failed("printf %s of a bad pointer", run_status(&q, &k));
+    k.arg(1, &0u64);
+    assert_eq!(run_status(&q, &k), CL_COMPLETE);
+
+    let pipe = {
+        let mut err = 0;
+        let m = unsafe { clCreatePipe(ctx.0, 0, 4, 8, ptr::null(), &mut err) };
+        check_err!(err, CL_SUCCESS, "clCreatePipe");
+        Mem(m)
+    };
+    let status = ctx.buffer(4);
+    let (w, r) = (prog.kernel("pipe_through"), prog.kernel("pipe_back"));
+    for k in [&w, &r] {
+        k.arg_mem(0, &g);
+        k.arg(1, &far);
+        k.arg_mem(2, &pipe);
+        k.arg_mem(3, &status);
+    }
+    let one = |q: &Queue, k: &Kernel| {
+        let e = enqueue(q, k, 1, &[1], &[]);
+        settle(&e);
+        e.status()
+    };
+    failed("write_pipe from a bad pointer", one(&q, &w));
+    w.arg(1, &5u64);
+    assert_eq!(one(&q, &w), CL_COMPLETE);
+    failed("read_pipe into a bad pointer", one(&q, &r));
+    // The packet read by the failed command is gone; the pipe still works.
+    assert_eq!(one(&q, &w), CL_COMPLETE);
+    r.arg_mem(0, &out);
+    r.arg(1, &0u64);
+    assert_eq!(one(&q, &r), CL_COMPLETE);
+    let got: Vec<i32> = from_bytes(&q.read(&out, 0, 4));
+    assert_eq!(got[0], src[5], "the packet written from g[5]");
+    let st: Vec<i32> = from_bytes(&q.read(&status, 0, 4));
+    assert_eq!(st[0], 0, "read_pipe's status");
+}
+
 /// A fault after a barrier, in one work-item of one group: the group's other work-items, the
 /// state kept across the barrier (spill records, or fibers) and the local memory must all be
 /// usable by the next command.

@@ -14,6 +14,12 @@
 //! installed before Clift's (SA_SIGINFO or plain); the default action is restored and the
 //! fault re-executed where there was none.
 //!
+//! Runtime helpers that touch memory a kernel names (async copies, `printf("%s")`, pipe
+//! packets) do so through [`kernel_copy`] and [`kernel_strnlen`], small assembly routines
+//! whose faults count as the kernel's own: the handler resumes at the trampoline as for JIT
+//! code, skipping the helper's Rust frames, which therefore hold no lock and nothing whose
+//! destructor matters while they call them (what they allocated is leaked).
+//!
 //! Only x86-64 Linux has the trampoline; elsewhere [`guarded`] calls the code directly and a
 //! fault ends the process as before.
 
@@ -206,6 +212,26 @@ static USED: AtomicUsize = AtomicUsize::new(0);
 
 /// Registers `[start, end)` as JIT code; `None` when every slot is taken (that code then runs
 /// without containment).
+/// Copies `len` bytes from `src` to `dst` (overlapping ranges as `memmove`), where one of them
+/// is memory a kernel named: a fault ends the kernel's call as a fault in its own code would.
+///
+/// # Safety
+/// Called from a runtime helper that JIT code called, holding nothing that must be released.
+pub unsafe fn kernel_copy(dst: *mut u8, src: *const u8, len: usize) {
+    // SAFETY: as the caller promised.
+    unsafe { imp::copy(dst, src, len) }
+}
+
+/// The length of the NUL-terminated string at `p`, at most `max`, `p` being memory a kernel
+/// named: a fault ends the kernel's call as in [`kernel_copy`].
+///
+/// # Safety
+/// As [`kernel_copy`].
+pub unsafe fn kernel_strnlen(p: *const u8, max: usize) -> usize {
+    // SAFETY: as the caller promised.
+    unsafe { imp::strnlen(p, max) }
+}
+
 fn register(start: usize, end: usize) -> Option<usize> {
     if start == 0 || start >= end || end == usize::MAX {
         return None;
@@ -368,6 +394,77 @@ mod imp {
         fn clift_guarded_resume();
     }
 
+    // clift_kernel_copy(dst, src, len): memmove (forward with `rep movsb`, backward byte by
+    // byte where the destination overlaps the source's end). clift_kernel_strnlen(p, max).
+    // Both touch only memory and registers, so the handler may resume at the trampoline from
+    // any of their instructions; clift_kernel_access_end marks their end.
+    std::arch::global_asm!(
+        ".text",
+        ".p2align 4",
+        ".globl clift_kernel_copy",
+        ".hidden clift_kernel_copy",
+        ".type clift_kernel_copy,@function",
+        "clift_kernel_copy:",
+        "cmp rdi, rsi",
+        "jbe .Lclift_copy_forward",
+        "lea rax, [rsi + rdx]",
+        "cmp rdi, rax",
+        "jae .Lclift_copy_forward",
+        ".Lclift_copy_backward:",
+        "test rdx, rdx",
+        "jz .Lclift_copy_done",
+        "dec rdx",
+        "mov al, [rsi + rdx]",
+        "mov [rdi + rdx], al",
+        "jmp .Lclift_copy_backward",
+        ".Lclift_copy_forward:",
+        "mov rcx, rdx",
+        "rep movsb",
+        ".Lclift_copy_done:",
+        "ret",
+        ".size clift_kernel_copy, . - clift_kernel_copy",
+        ".globl clift_kernel_strnlen",
+        ".hidden clift_kernel_strnlen",
+        ".type clift_kernel_strnlen,@function",
+        "clift_kernel_strnlen:",
+        "xor eax, eax",
+        ".Lclift_strnlen_loop:",
+        "cmp rax, rsi",
+        "jae .Lclift_strnlen_done",
+        "cmp byte ptr [rdi + rax], 0",
+        "je .Lclift_strnlen_done",
+        "inc rax",
+        "jmp .Lclift_strnlen_loop",
+        ".Lclift_strnlen_done:",
+        "ret",
+        ".size clift_kernel_strnlen, . - clift_kernel_strnlen",
+        ".globl clift_kernel_access_end",
+        ".hidden clift_kernel_access_end",
+        "clift_kernel_access_end:",
+        "ud2",
+    );
+
+    unsafe extern "C" {
+        fn clift_kernel_copy(dst: *mut u8, src: *const u8, len: usize);
+        fn clift_kernel_strnlen(p: *const u8, max: usize) -> usize;
+        fn clift_kernel_access_end();
+    }
+
+    pub(super) unsafe fn copy(dst: *mut u8, src: *const u8, len: usize) {
+        // SAFETY: as `kernel_copy`'s caller promised.
+        unsafe { clift_kernel_copy(dst, src, len) }
+    }
+
+    pub(super) unsafe fn strnlen(p: *const u8, max: usize) -> usize {
+        // SAFETY: as `kernel_strnlen`'s caller promised.
+        unsafe { clift_kernel_strnlen(p, max) }
+    }
+
+    /// Whether `pc` lies in `clift_kernel_copy` or `clift_kernel_strnlen`.
+    fn in_kernel_access(pc: usize) -> bool {
+        pc >= clift_kernel_copy as *const () as usize && pc < clift_kernel_access_end as *const () as usize
+    }
+
     pub(super) unsafe fn call(f: usize, a: usize, b: usize, c: usize, frame: *mut Frame) -> u32 {
         // SAFETY: as `guarded`'s caller promised.
         unsafe { clift_guarded_call(f, a, b, c, frame) }
@@ -410,7 +507,7 @@ mod imp {
             let uc = &mut *(ctx as *mut libc::ucontext_t);
             let pc = uc.uc_mcontext.gregs[libc::REG_RIP as usize] as usize;
             // Only a thread running JIT code reads its thread-locals: its TLS is set up.
-            if !info.is_null() && in_jit_code(pc) {
+            if !info.is_null() && (in_jit_code(pc) || in_kernel_access(pc)) {
                 let frame = CURRENT.with(|c| c.get());
                 let stop = sig != INTERRUPT || {
                     let flag = CANCEL.with(|c| c.get());
@@ -560,6 +657,16 @@ mod imp {
     pub(super) fn install() {}
 
     pub(super) fn prepare_thread() {}
+
+    pub(super) unsafe fn copy(dst: *mut u8, src: *const u8, len: usize) {
+        // SAFETY: as `kernel_copy`'s caller promised.
+        unsafe { std::ptr::copy(src, dst, len) }
+    }
+
+    pub(super) unsafe fn strnlen(p: *const u8, max: usize) -> usize {
+        // SAFETY: as `kernel_strnlen`'s caller promised.
+        unsafe { (0..max).find(|&i| *p.add(i) == 0).unwrap_or(max) }
+    }
 }
 
 #[cfg(all(test, target_arch = "x86_64", target_os = "linux"))]
@@ -570,6 +677,35 @@ mod tests {
     use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
     use cranelift_jit::{ArenaMemoryProvider, JITBuilder, JITModule};
     use cranelift_module::{Linkage, Module};
+
+    /// `kernel_copy` is `memmove` (both overlap directions, empty copies); `kernel_strnlen`
+    /// stops at the NUL or at its bound.
+    #[test]
+    fn kernel_copy_and_strnlen_outside_faults() {
+        let pattern: Vec<u8> = (0..64u8).collect();
+        for (from, to, len) in [
+            (0usize, 8usize, 40usize),
+            (8, 0, 40),
+            (0, 32, 32),
+            (5, 6, 0),
+            (3, 3, 10),
+        ] {
+            let mut want = pattern.clone();
+            want.copy_within(from..from + len, to);
+            let mut got = pattern.clone();
+            let p = got.as_mut_ptr();
+            // SAFETY: both ranges lie inside `got`.
+            unsafe { kernel_copy(p.add(to), p.add(from), len) };
+            assert_eq!(got, want, "{from} -> {to}, {len} bytes");
+        }
+        let text = b"kernel\0tail";
+        // SAFETY: every read stays inside `text`.
+        unsafe {
+            assert_eq!(kernel_strnlen(text.as_ptr(), 100), 6);
+            assert_eq!(kernel_strnlen(text.as_ptr(), 4), 4);
+            assert_eq!(kernel_strnlen(text.as_ptr().add(6), 4), 0);
+        }
+    }
 
     /// A JIT module holding `fn(p: *mut i64, x: i64, y: i64)`: `*p = x / y` (signed: the
     /// hardware division, no guard), `fn(p, x, y)`: `*(p + x * 8) = y`, and `fn(p, x, y)`:

@@ -240,14 +240,48 @@ pub unsafe extern "C" fn clift_pipe_read(pipe: *mut u8, dst: *mut u8, size: u32)
     let Some(p) = (unsafe { Pipe::at(pipe) }) else {
         return -1;
     };
-    let _g = p.lock();
-    let Some(start) = p.reserve_locked(1, false) else {
-        return -1;
-    };
-    let slot = p.slot_index(start);
-    unsafe { std::ptr::copy_nonoverlapping(p.packet(slot), dst, p.copy_len(size)) };
-    p.commit_locked(start, 1, false);
+    let mut packet = PacketBuf::new(p.copy_len(size));
+    {
+        let _g = p.lock();
+        let Some(start) = p.reserve_locked(1, false) else {
+            return -1;
+        };
+        let slot = p.slot_index(start);
+        let bytes = packet.bytes();
+        unsafe { std::ptr::copy_nonoverlapping(p.packet(slot), bytes.as_mut_ptr(), bytes.len()) };
+        p.commit_locked(start, 1, false);
+    }
+    // The kernel's pointer, with the pipe's lock released: a bad one faults as the kernel's
+    // own access would, and the pipe stays usable.
+    let bytes = packet.bytes();
+    unsafe { crate::fault::kernel_copy(dst, bytes.as_ptr(), bytes.len()) };
     0
+}
+
+/// A packet's bytes copied out of the pipe or out of the kernel's memory, so that the kernel's
+/// pointer is never touched with the pipe's lock held.
+struct PacketBuf {
+    small: [u8; 128],
+    large: Vec<u8>,
+    len: usize,
+}
+
+impl PacketBuf {
+    fn new(len: usize) -> PacketBuf {
+        PacketBuf {
+            small: [0; 128],
+            large: if len > 128 { vec![0; len] } else { Vec::new() },
+            len,
+        }
+    }
+
+    fn bytes(&mut self) -> &mut [u8] {
+        if self.len > self.small.len() {
+            &mut self.large
+        } else {
+            &mut self.small[..self.len]
+        }
+    }
 }
 
 /// `write_pipe(p, ptr)`: 0 and one packet copied from `src`, or -1 when the pipe is full.
@@ -258,12 +292,16 @@ pub unsafe extern "C" fn clift_pipe_write(pipe: *mut u8, src: *const u8, size: u
     let Some(p) = (unsafe { Pipe::at(pipe) }) else {
         return -1;
     };
+    // The kernel's pointer first, without the pipe's lock (see `clift_pipe_read`).
+    let mut packet = PacketBuf::new(p.copy_len(size));
+    let bytes = packet.bytes();
+    unsafe { crate::fault::kernel_copy(bytes.as_mut_ptr(), src, bytes.len()) };
     let _g = p.lock();
     let Some(start) = p.reserve_locked(1, true) else {
         return -1;
     };
     let slot = p.slot_index(start);
-    unsafe { std::ptr::copy_nonoverlapping(src, p.packet(slot), p.copy_len(size)) };
+    unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), p.packet(slot), bytes.len()) };
     p.commit_locked(start, 1, true);
     0
 }
@@ -311,11 +349,12 @@ pub unsafe extern "C" fn clift_pipe_reserved(
     }
     let slot = p.slot_index(start.wrapping_add(index));
     let len = p.copy_len(size);
+    // No lock held: the kernel's pointer is copied from or to directly.
     unsafe {
         if write != 0 {
-            std::ptr::copy_nonoverlapping(ptr as *const u8, p.packet(slot), len);
+            crate::fault::kernel_copy(p.packet(slot), ptr as *const u8, len);
         } else {
-            std::ptr::copy_nonoverlapping(p.packet(slot), ptr, len);
+            crate::fault::kernel_copy(ptr, p.packet(slot), len);
         }
     }
     0

@@ -544,8 +544,11 @@ impl FnTx<'_, '_, '_> {
         };
         let mut cargs = Vec::new();
         let mut ptys = Vec::new();
-        // Half out-parameters: the f32 result goes to a stack slot, then is narrowed.
-        let mut half_outs: Vec<(Value, Value)> = Vec::new();
+        // Out-parameters: the helper writes a stack slot of its own; the generated code then
+        // stores the value (a half narrowed from f32) to the kernel's pointer, so that a bad
+        // pointer faults in kernel code, where the fault ends the command (`crate::fault`),
+        // never in the helper.
+        let mut outs: Vec<(Value, Value, Scalar)> = Vec::new();
         for (k, aid) in arg_ids.iter().enumerate() {
             let aty = self.ty_of(*aid)?;
             let v = la[k];
@@ -554,20 +557,16 @@ impl FnTx<'_, '_, '_> {
                     // Out-parameter: address of component i.
                     let ps = self.cx.layout.scalar_of(pe).unwrap_or(Scalar::Int(32));
                     let addr = self.b.ins().iadd_imm_s(v, (i as u32 * ps.bytes()) as i64);
-                    if ps == Scalar::Float(16) {
-                        let slot = self
-                            .b
-                            .create_sized_stack_slot(cranelift_codegen::ir::StackSlotData::new(
-                                cranelift_codegen::ir::StackSlotKind::ExplicitSlot,
-                                4,
-                                2,
-                            ));
-                        let tmp = self.b.ins().stack_addr(types::I64, slot, 0);
-                        half_outs.push((tmp, addr));
-                        cargs.push(tmp);
-                    } else {
-                        cargs.push(addr);
-                    }
+                    let slot = self
+                        .b
+                        .create_sized_stack_slot(cranelift_codegen::ir::StackSlotData::new(
+                            cranelift_codegen::ir::StackSlotKind::ExplicitSlot,
+                            8,
+                            3,
+                        ));
+                    let tmp = self.b.ins().stack_addr(types::I64, slot, 0);
+                    outs.push((tmp, addr, ps));
+                    cargs.push(tmp);
                     ptys.push(types::I64);
                 }
                 _ => {
@@ -596,15 +595,20 @@ impl FnTx<'_, '_, '_> {
             _ => ft,
         };
         let res = self.call_helper(sym, &ptys, &[rt], &cargs)?[0];
-        for (tmp, addr) in half_outs {
-            let f = self
-                .b
-                .ins()
-                .load(types::F32, cranelift_codegen::ir::MemFlagsData::trusted(), tmp, 0);
-            let h = self.narrow_half(f, Scalar::Float(16))?;
+        for (tmp, addr, ps) in outs {
+            let trusted = cranelift_codegen::ir::MemFlagsData::trusted();
+            let v = match ps {
+                Scalar::Float(16) => {
+                    let f = self.b.ins().load(types::F32, trusted, tmp, 0);
+                    self.narrow_half(f, ps)?
+                }
+                Scalar::Float(64) => self.b.ins().load(types::F64, trusted, tmp, 0),
+                Scalar::Float(_) => self.b.ins().load(types::F32, trusted, tmp, 0),
+                _ => self.b.ins().load(types::I32, trusted, tmp, 0),
+            };
             self.b
                 .ins()
-                .store(cranelift_codegen::ir::MemFlagsData::new(), h, addr, 0);
+                .store(cranelift_codegen::ir::MemFlagsData::new(), v, addr, 0);
         }
         Ok(match s {
             Scalar::Float(16) => self.narrow_half(res, s)?,

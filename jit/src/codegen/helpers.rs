@@ -277,10 +277,11 @@ pub unsafe extern "C" fn clift_async_copy(
         if (*wi).local_linear_id != 0 {
             return;
         }
+        // The kernel's pointers: a bad one faults as the kernel's own access would.
         for i in 0..n {
-            std::ptr::copy(
-                src.add((i * src_stride * elem) as usize),
-                dst.add((i * dst_stride * elem) as usize),
+            crate::fault::kernel_copy(
+                dst.wrapping_add((i * dst_stride * elem) as usize),
+                src.wrapping_add((i * src_stride * elem) as usize),
                 elem as usize,
             );
         }

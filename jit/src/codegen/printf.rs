@@ -282,7 +282,11 @@ fn format(fmt: &[u8], args: &[Arg]) -> Option<Vec<u8>> {
                     c_format(&spec, &mut out, |b, n, f| unsafe { libc::snprintf(b, n, f, v) })?;
                 }
                 b's' if sp.vec.is_none() && sp.len.is_empty() => {
-                    let p = a.vals[0] as usize as *const c_char;
+                    let p = a.vals[0] as usize as *const u8;
+                    // The kernel's string, copied through `kernel_copy` (a bad pointer faults
+                    // as the kernel's own load would); NULL prints as C's printf prints it.
+                    let text = (!p.is_null()).then(|| unsafe { kernel_string(p) });
+                    let p = text.as_ref().map_or(std::ptr::null(), |t| t.as_ptr() as *const c_char);
                     let spec = sp.c_spec("", b's');
                     c_format(&spec, &mut out, |b, n, f| unsafe { libc::snprintf(b, n, f, p) })?;
                 }
@@ -304,6 +308,22 @@ fn format(fmt: &[u8], args: &[Arg]) -> Option<Vec<u8>> {
 /// # Safety
 /// `wi` is the calling work-item, `fmt` a NUL-terminated string, `slots` and `kinds` the
 /// argument arrays the generated code built (`n` kind words).
+/// Longest `%s` argument printed (the rest of a longer string is cut).
+const MAX_STRING: usize = 1 << 20;
+
+/// A copy of the NUL-terminated string a kernel passed to `%s`, NUL-terminated.
+///
+/// # Safety
+/// Called from `clift_printf`, under JIT code (see `fault::kernel_copy`).
+unsafe fn kernel_string(p: *const u8) -> Vec<u8> {
+    unsafe {
+        let len = crate::fault::kernel_strnlen(p, MAX_STRING);
+        let mut text = vec![0u8; len + 1];
+        crate::fault::kernel_copy(text.as_mut_ptr(), p, len);
+        text
+    }
+}
+
 pub unsafe extern "C" fn clift_printf(
     wi: *const WorkItem,
     fmt: *const c_char,
