@@ -185,6 +185,14 @@ fn enqueue_ndrange_errors() {
         q.try_nd_range(&k, &[usize::MAX - 10], &[64], &[]),
         CL_INVALID_GLOBAL_OFFSET
     );
+    // A range of more work-items than size_t can count (each size alone is valid), with and
+    // without a local size: refused, not run as a wrapped-around count of work-groups.
+    let huge = 1usize << 40;
+    assert_eq!(
+        q.try_nd_range(&k, &[], &[huge, huge, huge], &[1, 1, 1]),
+        CL_INVALID_GLOBAL_WORK_SIZE
+    );
+    assert_eq!(q.try_nd_range(&k, &[], &[huge, huge], &[]), CL_INVALID_GLOBAL_WORK_SIZE);
     // Queue and kernel from different contexts.
     let ctx2 = Context::new();
     let q2 = ctx2.queue();

@@ -489,6 +489,16 @@ pub(crate) fn resolve_range(k: &Kernel, device: &runtime::device::Device, g: &Ge
             l
         }
     };
+    // "The total number of global work-items is computed as global_work_size[0] x ... x
+    // global_work_size[work_dim - 1]": a total that size_t cannot represent (nor
+    // get_global_linear_id) is refused like a size that size_t cannot represent, instead of
+    // a range whose work-group count wraps to nothing.
+    if g.global.iter().try_fold(1u64, |n, &x| n.checked_mul(x)).is_none() {
+        k.program
+            .context
+            .report("Clift: clEnqueueNDRangeKernel: the global work size's product exceeds size_t");
+        return Err(CL_INVALID_GLOBAL_WORK_SIZE);
+    }
     Ok(NDRange {
         work_dim: g.work_dim,
         offset: g.offset,
