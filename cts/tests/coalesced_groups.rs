@@ -61,6 +61,10 @@ fn blind_kernels_run_every_work_item_once() {
     check_blind(&ctx, &q, &k, &[0, 0], &[50, 40], &[2, 4]);
     check_blind(&ctx, &q, &k, &[7, 0, 9], &[48, 5, 6], &[1, 1, 1]);
     check_blind(&ctx, &q, &k, &[], &[33, 7, 3], &[3, 1, 1]);
+    // One group along x: groups run together along y or z.
+    check_blind(&ctx, &q, &k, &[0, 0, 4], &[1, 1, 5000], &[1, 1, 1]);
+    check_blind(&ctx, &q, &k, &[2, 0], &[3, 701], &[3, 1]);
+    check_blind(&ctx, &q, &k, &[], &[5, 7, 300], &[5, 7, 1]);
     // Tiny ranges.
     check_blind(&ctx, &q, &k, &[], &[1], &[1]);
     check_blind(&ctx, &q, &k, &[], &[6], &[1]);

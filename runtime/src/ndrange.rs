@@ -104,26 +104,33 @@ pub fn choose_local_size(work_dim: u32, global: [u64; 3], max_group: u64, thread
 /// Work-items a coalesced work-group aims at (`coalesce`).
 const COALESCED_ITEMS: u64 = 256;
 
-/// For a kernel that cannot tell work-groups apart (`Kernel::group_blind`): `range` with `k`
-/// consecutive work-groups of dimension 0 run as one, and `k`. Small groups (an application's
+/// For a kernel that cannot tell work-groups apart (`Kernel::group_blind`): `range` with
+/// consecutive work-groups run as one, and how many per dimension (`span`). They are merged
+/// along the first dimension with more than one group (the groups of the dimensions below it
+/// span them whole, so merged groups stay boxes of the range). Small groups (an application's
 /// local size of 1, or one forced by a prime global size) then cost one work-group function
 /// call per `k` of them and fill the vector loop; the kernel computes the same global ids
-/// either way. The last group of dimension 0 may come out partial, which every work-group
+/// either way. The last group of that dimension may come out partial, which every work-group
 /// function handles (OpenCL 2.0 non-uniform work-groups). At least `4 * threads` groups
 /// remain where the range had that many.
-pub fn coalesce(range: NDRange, threads: u64) -> (NDRange, u64) {
+pub fn coalesce(range: NDRange, threads: u64) -> (NDRange, [u64; 3]) {
     let items: u64 = range.local.iter().product();
     let groups = range.num_groups();
     let total: u64 = groups.iter().product();
-    let others = total / groups[0].max(1);
+    let Some(d) = (0..3).find(|&d| groups[d] > 1) else {
+        return (range, [1; 3]);
+    };
+    let others = total / groups[d];
     let keep = (4 * threads).min(total);
-    let mut k = (COALESCED_ITEMS / items.max(1)).clamp(1, groups[0].max(1));
-    while k > 1 && groups[0].div_ceil(k) * others < keep {
+    let mut k = (COALESCED_ITEMS / items.max(1)).clamp(1, groups[d]);
+    while k > 1 && groups[d].div_ceil(k) * others < keep {
         k -= 1;
     }
     let mut merged = range;
-    merged.local[0] *= k;
-    (merged, k)
+    merged.local[d] *= k;
+    let mut span = [1; 3];
+    span[d] = k;
+    (merged, span)
 }
 
 /// Stack a work-group function needs: the kernel's private memory (one work-item's at a time:
@@ -140,9 +147,13 @@ const STACK_MARGIN: usize = 128 << 10;
 pub enum Failure {
     /// A work-group's code raised a hardware fault (the first one seen); the groups not
     /// started by then did not run.
-    /// `span` work-groups from `group` on along dimension 0 ran as one (`coalesce`); the fault
-    /// was in one of them.
-    Fault { fault: Fault, group: [u64; 3], span: u64 },
+    /// `span[d]` work-groups from `group` on along each dimension `d` ran as one
+    /// (`coalesce`); the fault was in one of them.
+    Fault {
+        fault: Fault,
+        group: [u64; 3],
+        span: [u64; 3],
+    },
     /// A runtime helper panicked (say, an allocation for the group's state failed).
     Panic,
     /// The range ran past its time limit (`CLIFT_KERNEL_TIMEOUT_MS`) and was stopped.
@@ -213,7 +224,7 @@ pub fn run(device: &Device, kernel: Arc<codegen::Kernel>, args: BoundArgs, range
     let (range, span) = if kernel.group_blind && kernel.reqd_work_group_size.is_none() {
         coalesce(range, pool.parallel() as u64)
     } else {
-        (range, 1)
+        (range, [1; 3])
     };
     let groups = range.num_groups().iter().product::<u64>() as usize;
     let arena = args.local_size;
@@ -257,7 +268,7 @@ pub fn run(device: &Device, kernel: Arc<codegen::Kernel>, args: BoundArgs, range
                     let [x, y, z] = ctx.group_id;
                     first.get_or_insert(Failure::Fault {
                         fault,
-                        group: [x * span, y, z],
+                        group: [x * span[0], y * span[1], z * span[2]],
                         span,
                     });
                     false
@@ -353,17 +364,22 @@ pub fn run_command(
 /// The `pfn_notify` text of a failed ND-range.
 pub fn failure_message(kernel: &str, failure: &Failure) -> String {
     let what = match failure {
-        Failure::Fault { fault, group, span: 1 } => format!(
+        Failure::Fault { fault, group, span } if span == &[1; 3] => format!(
             "faulted in work-group ({}, {}, {}): {fault}; its other work-groups were skipped",
             group[0], group[1], group[2]
         ),
-        Failure::Fault { fault, group, span } => format!(
-            "faulted in one of the work-groups ({}..{}, {}, {}), which ran as one: {fault}; its other work-groups were skipped",
-            group[0],
-            group[0] + span - 1,
-            group[1],
-            group[2]
-        ),
+        Failure::Fault { fault, group, span } => {
+            let at = |d: usize| match span[d] {
+                1 => group[d].to_string(),
+                n => format!("{}..{}", group[d], group[d] + n - 1),
+            };
+            format!(
+                "faulted in one of the work-groups ({}, {}, {}), which ran as one: {fault}; its other work-groups were skipped",
+                at(0),
+                at(1),
+                at(2)
+            )
+        }
         Failure::Panic => "failed in a runtime helper".to_string(),
         Failure::Stopped(limit) => format!(
             "ran past its time limit of {} ms (CLIFT_KERNEL_TIMEOUT_MS) and was stopped",
@@ -429,10 +445,10 @@ mod tests {
             local,
         };
         let (r, k) = coalesce(range([1 << 24, 1, 1], [1, 1, 1]), 2);
-        assert_eq!((r.local, k), ([256, 1, 1], 256));
+        assert_eq!((r.local, k), ([256, 1, 1], [256, 1, 1]));
         // 997 groups (a prime): 8 groups for two workers, the last one partial.
         let (r, k) = coalesce(range([997, 1, 1], [1, 1, 1]), 2);
-        assert_eq!((k, r.num_groups()), (142, [8, 1, 1]), "{r:?}");
+        assert_eq!((k, r.num_groups()), ([142, 1, 1], [8, 1, 1]), "{r:?}");
         assert_eq!(
             r.group(7, std::ptr::null_mut(), std::ptr::null_mut(), false, false)
                 .local_size,
@@ -441,16 +457,53 @@ mod tests {
         // Non-uniform groups of 3.
         let (r, k) = coalesce(range([1000, 1, 1], [3, 1, 1]), 2);
         assert_eq!(r.global, [1000, 1, 1]);
-        assert!(k > 1 && r.num_groups()[0] >= 8, "{r:?}");
+        assert!(k[0] > 1 && r.num_groups()[0] >= 8, "{r:?}");
         // Few groups: every worker keeps some.
         let (r, k) = coalesce(range([16, 1, 1], [1, 1, 1]), 2);
-        assert_eq!((k, r.num_groups()), (2, [8, 1, 1]));
+        assert_eq!((k, r.num_groups()), ([2, 1, 1], [8, 1, 1]));
         let (_, k) = coalesce(range([6, 1, 1], [1, 1, 1]), 2);
-        assert_eq!(k, 1);
+        assert_eq!(k, [1; 3]);
         // Groups in the other dimensions count too; large groups stay.
         let (r, k) = coalesce(range([64, 64, 1], [1, 1, 1]), 2);
-        assert_eq!((r.local, k), ([64, 1, 1], 64));
-        assert_eq!(coalesce(range([4096, 1, 1], [256, 1, 1]), 2).1, 1);
+        assert_eq!((r.local, k), ([64, 1, 1], [64, 1, 1]));
+        assert_eq!(coalesce(range([4096, 1, 1], [256, 1, 1]), 2).1, [1; 3]);
+        // One group along x: merged along the next dimension with several.
+        let (r, k) = coalesce(range([1, 1, 1 << 25], [1, 1, 1]), 2);
+        assert_eq!((r.local, k), ([1, 1, 256], [1, 1, 256]));
+        let (r, k) = coalesce(range([4, 1000, 3], [4, 1, 1]), 2);
+        assert_eq!((r.local, k), ([4, 64, 1], [1, 64, 1]));
+    }
+
+    /// The report of a fault in groups that ran as one names them all.
+    #[test]
+    fn fault_messages_name_the_groups_run_together() {
+        let fault = Fault {
+            signal: libc::SIGSEGV,
+            code: 1,
+            address: 0x10,
+            pc: 0x1000,
+        };
+        let one = failure_message(
+            "k",
+            &Failure::Fault {
+                fault,
+                group: [3, 4, 5],
+                span: [1; 3],
+            },
+        );
+        assert!(one.contains("faulted in work-group (3, 4, 5):"), "{one}");
+        let merged = failure_message(
+            "k",
+            &Failure::Fault {
+                fault,
+                group: [0, 0, 512],
+                span: [1, 1, 256],
+            },
+        );
+        assert!(
+            merged.contains("work-groups (0, 0, 512..767), which ran as one"),
+            "{merged}"
+        );
     }
 
     #[test]
