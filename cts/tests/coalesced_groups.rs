@@ -65,6 +65,9 @@ fn blind_kernels_run_every_work_item_once() {
     check_blind(&ctx, &q, &k, &[0, 0, 4], &[1, 1, 5000], &[1, 1, 1]);
     check_blind(&ctx, &q, &k, &[2, 0], &[3, 701], &[3, 1]);
     check_blind(&ctx, &q, &k, &[], &[5, 7, 300], &[5, 7, 1]);
+    // Groups one or two work-items wide but large: widened along x.
+    check_blind(&ctx, &q, &k, &[0, 1, 2], &[21, 3, 64], &[1, 1, 64]);
+    check_blind(&ctx, &q, &k, &[], &[30, 40], &[2, 32]);
     // Tiny ranges.
     check_blind(&ctx, &q, &k, &[], &[1], &[1]);
     check_blind(&ctx, &q, &k, &[], &[6], &[1]);

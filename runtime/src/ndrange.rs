@@ -104,6 +104,11 @@ pub fn choose_local_size(work_dim: u32, global: [u64; 3], max_group: u64, thread
 /// Work-items a coalesced work-group aims at (`coalesce`).
 const COALESCED_ITEMS: u64 = 256;
 
+/// Work-items along x a coalesced work-group aims at: the vector loop runs four consecutive
+/// work-items of a row at a time (two quads for some loops), so a group one work-item wide
+/// (local size 1 x 1 x 1024) leaves three of its four lanes idle.
+const COALESCED_ROW: u64 = 8;
+
 /// For a kernel that cannot tell work-groups apart (`Kernel::group_blind`): `range` with
 /// consecutive work-groups run as one, and how many per dimension (`span`). They are merged
 /// along the first dimension with more than one group (the groups of the dimensions below it
@@ -111,8 +116,9 @@ const COALESCED_ITEMS: u64 = 256;
 /// local size of 1, or one forced by a prime global size) then cost one work-group function
 /// call per `k` of them and fill the vector loop; the kernel computes the same global ids
 /// either way. The last group of that dimension may come out partial, which every work-group
-/// function handles (OpenCL 2.0 non-uniform work-groups). At least `4 * threads` groups
-/// remain where the range had that many.
+/// function handles (OpenCL 2.0 non-uniform work-groups). Groups narrower than
+/// `COALESCED_ROW` along x are merged along x whatever their size. At least `4 * threads`
+/// groups remain where the range had that many.
 pub fn coalesce(range: NDRange, threads: u64) -> (NDRange, [u64; 3]) {
     let items: u64 = range.local.iter().product();
     let groups = range.num_groups();
@@ -122,7 +128,12 @@ pub fn coalesce(range: NDRange, threads: u64) -> (NDRange, [u64; 3]) {
     };
     let others = total / groups[d];
     let keep = (4 * threads).min(total);
-    let mut k = (COALESCED_ITEMS / items.max(1)).clamp(1, groups[d]);
+    let row = if d == 0 {
+        COALESCED_ROW.div_ceil(range.local[0].max(1))
+    } else {
+        1
+    };
+    let mut k = (COALESCED_ITEMS / items.max(1)).max(row).clamp(1, groups[d]);
     while k > 1 && groups[d].div_ceil(k) * others < keep {
         k -= 1;
     }
@@ -467,6 +478,12 @@ mod tests {
         let (r, k) = coalesce(range([64, 64, 1], [1, 1, 1]), 2);
         assert_eq!((r.local, k), ([64, 1, 1], [64, 1, 1]));
         assert_eq!(coalesce(range([4096, 1, 1], [256, 1, 1]), 2).1, [1; 3]);
+        // Narrow groups widen along x even when they are large.
+        let (r, k) = coalesce(range([1023, 1024, 1024], [1, 1, 1024]), 2);
+        assert_eq!((r.local, k), ([8, 1, 1024], [8, 1, 1]));
+        let (r, k) = coalesce(range([64, 64, 1], [2, 32, 1]), 2);
+        assert_eq!((r.local, k), ([8, 32, 1], [4, 1, 1]));
+        assert_eq!(coalesce(range([64, 64, 1], [8, 32, 1]), 2).1, [1; 3]);
         // One group along x: merged along the next dimension with several.
         let (r, k) = coalesce(range([1, 1, 1 << 25], [1, 1, 1]), 2);
         assert_eq!((r.local, k), ([1, 1, 256], [1, 1, 256]));
