@@ -788,10 +788,11 @@ fn global_builtin(b: BuiltIn) -> bool {
     )
 }
 
-/// Work-group and sub-group instructions (collectives, async copies, shuffles, ballots).
+/// Work-group and sub-group instructions (collectives, async copies, shuffles, ballots,
+/// named barriers).
 fn is_group_op(op: Op) -> bool {
     let name = format!("{op:?}");
-    name.starts_with("Group") || name.contains("Subgroup")
+    name.starts_with("Group") || name.contains("Subgroup") || name.contains("NamedBarrier")
 }
 
 // Keep `WorkItem` referenced from this module for documentation links.
