@@ -394,8 +394,11 @@ mod imp {
         fn clift_guarded_resume();
     }
 
-    // clift_kernel_copy(dst, src, len): memmove (forward with `rep movsb`, backward byte by
-    // byte where the destination overlaps the source's end). clift_kernel_strnlen(p, max).
+    // clift_kernel_copy(dst, src, len): memmove (forward with `rep movsb` from 64 bytes, in
+    // 8-byte and then single-byte moves below that, where `rep movsb`'s start-up dominates;
+    // backward byte by byte where the destination overlaps the source's end; each 8-byte
+    // move reads before it writes, so a forward copy to a lower overlapping address is
+    // right). clift_kernel_strnlen(p, max).
     // Both touch only memory and registers, so the handler may resume at the trampoline from
     // any of their instructions; clift_kernel_access_end marks their end.
     std::arch::global_asm!(
@@ -418,6 +421,27 @@ mod imp {
         "mov [rdi + rdx], al",
         "jmp .Lclift_copy_backward",
         ".Lclift_copy_forward:",
+        "cmp rdx, 64",
+        "jae .Lclift_copy_rep",
+        ".Lclift_copy_words:",
+        "cmp rdx, 8",
+        "jb .Lclift_copy_bytes",
+        "mov rax, [rsi]",
+        "mov [rdi], rax",
+        "add rsi, 8",
+        "add rdi, 8",
+        "sub rdx, 8",
+        "jmp .Lclift_copy_words",
+        ".Lclift_copy_bytes:",
+        "test rdx, rdx",
+        "jz .Lclift_copy_done",
+        "mov al, [rsi]",
+        "mov [rdi], al",
+        "inc rsi",
+        "inc rdi",
+        "dec rdx",
+        "jmp .Lclift_copy_bytes",
+        ".Lclift_copy_rep:",
         "mov rcx, rdx",
         "rep movsb",
         ".Lclift_copy_done:",
@@ -682,8 +706,15 @@ mod tests {
     /// stops at the NUL or at its bound.
     #[test]
     fn kernel_copy_and_strnlen_outside_faults() {
-        let pattern: Vec<u8> = (0..64u8).collect();
+        let pattern: Vec<u8> = (0..256u32).map(|i| (i * 7) as u8).collect();
         for (from, to, len) in [
+            (1, 130, 7),
+            (3, 100, 13),
+            (100, 3, 77),
+            (2, 1, 200),
+            (0, 64, 128),
+            (64, 0, 128),
+            (9, 11, 200),
             (0usize, 8usize, 40usize),
             (8, 0, 40),
             (0, 32, 32),

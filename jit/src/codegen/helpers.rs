@@ -278,6 +278,11 @@ pub unsafe extern "C" fn clift_async_copy(
             return;
         }
         // The kernel's pointers: a bad one faults as the kernel's own access would.
+        if src_stride == 1 && dst_stride == 1 {
+            // async_work_group_copy: one run of n elements.
+            crate::fault::kernel_copy(dst, src, n.saturating_mul(elem) as usize);
+            return;
+        }
         for i in 0..n {
             crate::fault::kernel_copy(
                 dst.wrapping_add((i * dst_stride * elem) as usize),
