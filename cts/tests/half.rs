@@ -1,8 +1,10 @@
 //! cl_khr_fp16: the device queries, half arithmetic (correctly rounded, fma included), half
 //! conversions with every rounding mode and saturation, and built-ins on half and half4
 //! (math within the half ulp bounds of the OpenCL C specification, exact functions bit for
-//! bit, relationals, select and geometric functions), from kernels/source/half.cl, against
-//! host references computed with the `half` crate and f64 arithmetic.
+//! bit, relationals, select and geometric functions), from kernels/source/half.cl, and the
+//! half stores (vstore_half{n}, vstorea_half{n}) of float and double in every rounding mode,
+//! from kernels/source/half_stores.cl, against host references computed with the `half`
+//! crate and f64 arithmetic.
 
 use cts::image_ref::Rng;
 use cts::*;
@@ -29,31 +31,35 @@ fn ordered_halves() -> Vec<f64> {
     v
 }
 
-/// `x` rounded to half in `mode` (0 rte, 1 rtz, 2 rtp, 3 rtn), as half bits.
+/// `x` rounded to half in `mode` (0 rte, 1 rtz, 2 rtp, 3 rtn), as half bits, from the
+/// halves on either side of `x` (`f16::from_f64` is not used on inexact values: it rounds a
+/// double through f32, twice).
 fn round_half(all: &[f64], x: f64, mode: usize) -> u16 {
     if x.is_nan() {
         return 0x7e00;
     }
-    let rte = f16::from_f64(x);
-    let r = rte.to_f64();
-    // The halves just below and just above x.
-    let below = || all[all.partition_point(|v| *v <= x) - 1];
-    let above = || all[all.partition_point(|v| *v < x)];
-    let pick = |v: f64| {
-        if v == 0.0 {
-            // Directed rounding to zero keeps the sign of x.
-            f16::from_f64(0.0f64.copysign(x)).to_bits()
-        } else {
-            f16::from_f64(v).to_bits()
-        }
-    };
-    match mode {
-        0 => rte.to_bits(),
-        1 if r.abs() > x.abs() => pick(if x > 0.0 { below() } else { above() }),
-        2 if r < x => pick(above()),
-        3 if r > x => pick(below()),
-        _ => rte.to_bits(),
+    // A zero result keeps the sign of x.
+    let bits = |v: f64| f16::from_f64(if v == 0.0 { 0.0f64.copysign(x) } else { v }).to_bits();
+    let i = all.partition_point(|v| *v <= x);
+    let below = all[i - 1];
+    if below == x {
+        return bits(x);
     }
+    let above = all[i];
+    // Past the largest finite half, rounding to nearest treats infinity as 2^16.
+    let finite = |v: f64| if v.is_infinite() { 65536f64.copysign(v) } else { v };
+    let mid = (finite(below) + finite(above)) / 2.0;
+    let r = match mode {
+        0 if x < mid => below,
+        0 if x > mid => above,
+        0 if bits(below) & 1 == 0 => below,
+        0 => above,
+        1 if x > 0.0 => below,
+        1 => above,
+        2 => above,
+        _ => below,
+    };
+    bits(r)
 }
 
 /// Random half bit patterns with the special values first.
@@ -243,12 +249,9 @@ fn vector_arithmetic() {
     }
 }
 
-#[test]
-fn conversions_in_every_rounding_mode() {
-    let e = env();
-    let all = ordered_halves();
-    let mut rng = Rng::new(6);
-    // Floats: near half values (ties and neighbours), beyond the half range, subnormal halves.
+/// `n` floats: special values, then values near half values (between neighbours, ties),
+/// beyond the half range, at the subnormal halves, and random bit patterns.
+fn floats_near_halves(rng: &mut Rng, n: usize) -> Vec<f32> {
     let mut fl: Vec<f32> = vec![
         0.0,
         -0.0,
@@ -270,7 +273,7 @@ fn conversions_in_every_rounding_mode() {
         1.0 + 1.0 / 2048.0,
         -(1.0 + 3.0 / 2048.0),
     ];
-    while fl.len() < N {
+    while fl.len() < n {
         let bits = rng.next_u64() as u16;
         let base = h(bits) as f32;
         let f = match rng.below(3) {
@@ -280,6 +283,125 @@ fn conversions_in_every_rounding_mode() {
         };
         fl.push(f);
     }
+    fl
+}
+
+/// `n` doubles: the same kinds of values as [`floats_near_halves`], with bits below a float's
+/// last place (a double just off a tie that no float can be), and double subnormals.
+fn doubles_near_halves(rng: &mut Rng, n: usize) -> Vec<f64> {
+    // Just below 65520 (the midpoint with 2^16), 2^-25 (half the smallest subnormal) and
+    // just above it, the smallest double subnormals, the largest doubles.
+    let mut dl: Vec<f64> = [
+        0x40ef_fdff_ffff_ffffu64,
+        0x3e60_0000_0000_0000,
+        0x3e60_0000_0000_0001,
+        1,
+        0x8000_0000_0000_0001,
+    ]
+    .map(f64::from_bits)
+    .to_vec();
+    dl.extend([f64::MAX, f64::MIN]);
+    while dl.len() < n {
+        let base = h(rng.next_u64() as u16);
+        let d = match rng.below(4) {
+            0 => f64::from_bits(base.to_bits().wrapping_add(rng.below(1 << 42))),
+            1 => f64::from_bits(base.to_bits() ^ (1 << 41)),
+            2 => f64::from_bits((base.to_bits() ^ (1 << 41)) + 1 - 2 * rng.below(2)),
+            _ => f64::from_bits(rng.next_u64()),
+        };
+        dl.push(d);
+    }
+    dl
+}
+
+/// vstore_half{n} and vstorea_half{n} of float and double vectors in each rounding mode
+/// (kernels/source/half_stores.cl), bit for bit against `round_half` (a NaN: any NaN); the
+/// fourth half of each vstorea_half3 slot is left as it was.
+#[test]
+fn half_stores_in_every_rounding_mode() {
+    const M: usize = 1024;
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let prog = ctx.built_source("half_stores.cl", "");
+    let all = ordered_halves();
+    let mut rng = Rng::new(12);
+    let fl = floats_near_halves(&mut rng, 16 * M);
+    let dl = doubles_near_halves(&mut rng, 16 * M);
+    let bf = ctx.buffer_from(as_bytes(&fl));
+    let bd = ctx.buffer_from(as_bytes(&dl));
+    let out = ctx.buffer(16 * M * 2);
+    const SENTINEL: u16 = 0xaaaa;
+    let fresh = vec![SENTINEL; 16 * M];
+    let inputs: [(&str, &Mem, Vec<f64>); 2] = [
+        ("f", &bf, fl.iter().map(|x| f64::from(*x)).collect()),
+        ("d", &bd, dl.clone()),
+    ];
+    for (prefix, buf, values) in &inputs {
+        for n in [1usize, 2, 3, 4, 8, 16] {
+            let mut kernels = vec![
+                (format!("{prefix}{n}"), 0, n),
+                (format!("{prefix}{n}_rte"), 0, n),
+                (format!("{prefix}{n}_rtz"), 1, n),
+                (format!("{prefix}{n}_rtp"), 2, n),
+                (format!("{prefix}{n}_rtn"), 3, n),
+            ];
+            if n > 1 {
+                let stride = if n == 3 { 4 } else { n };
+                kernels.push((format!("{prefix}a{n}"), 0, stride));
+                kernels.push((format!("{prefix}a{n}_rtz"), 1, stride));
+                kernels.push((format!("{prefix}a{n}_rtp"), 2, stride));
+            }
+            for (name, mode, stride) in kernels {
+                q.write(&out, 0, as_bytes(&fresh));
+                run(&q, &prog.kernel(&name), &[buf, &out], M);
+                let got: Vec<u16> = read(&q, &out, 16 * M);
+                for i in 0..M {
+                    for c in 0..stride {
+                        let g = got[i * stride + c];
+                        if c >= n {
+                            assert_eq!(g, SENTINEL, "{name}: work-item {i} wrote past its {n} halves");
+                            continue;
+                        }
+                        let x = values[i * n + c];
+                        let want = round_half(&all, x, mode);
+                        assert!(
+                            same_half(g, want),
+                            "{name}: work-item {i} component {c}: {x:e} ({:#x}) gives {g:#06x}, want {want:#06x}",
+                            x.to_bits()
+                        );
+                    }
+                }
+                assert!(
+                    got[M * stride..].iter().all(|g| *g == SENTINEL),
+                    "{name} wrote past the range"
+                );
+            }
+        }
+    }
+    // A store that work-items take or skip one by one.
+    q.write(&out, 0, as_bytes(&fresh));
+    run(&q, &prog.kernel("f4_if_positive"), &[&bf, &out], M);
+    let got: Vec<u16> = read(&q, &out, 4 * M);
+    for i in 0..M {
+        let stored = fl[4 * i] > 0.0;
+        for c in 0..4 {
+            let want = if stored {
+                round_half(&all, f64::from(fl[4 * i + c]), 2)
+            } else {
+                SENTINEL
+            };
+            assert!(same_half(got[4 * i + c], want), "f4_if_positive {i}.{c}");
+        }
+    }
+}
+
+#[test]
+fn conversions_in_every_rounding_mode() {
+    let e = env();
+    let all = ordered_halves();
+    let mut rng = Rng::new(6);
+    // Floats: near half values (ties and neighbours), beyond the half range, subnormal halves.
+    let fl = floats_near_halves(&mut rng, N);
     let bf = e.ctx.buffer_from(as_bytes(&fl));
     let out = e.ctx.buffer(N * 8);
     run(&e.q, &e.prog.kernel("from_float"), &[&bf, &out], N);

@@ -70,6 +70,18 @@ impl FnTx<'_, '_, '_> {
         h
     }
 
+    /// An f32 or f64 to half bits (`I16`) rounded in `mode`, inline (see `half`).
+    pub fn float_to_half_in_mode(&mut self, v: Value, mode: i32) -> Value {
+        if mode == super::helpers::RTE {
+            return self.float_to_half(v);
+        }
+        let ft = self.b.func.dfg.value_type(v);
+        let it = if ft == types::F64 { types::I64 } else { types::I32 };
+        let x = self.b.ins().bitcast(it, MemFlagsData::new(), v);
+        let h = super::half::to_half_in_mode(&mut self.b, x, mode);
+        self.b.ins().ireduce(types::I16, h)
+    }
+
     /// A divisor that cannot trap: 1 where `d` is 0 (or -1 with `x` the minimum, signed).
     fn safe_divisor(&mut self, x: Value, d: Value, signed: bool) -> Value {
         let t = self.b.func.dfg.value_type(d);

@@ -168,6 +168,9 @@ impl FnTx<'_, '_, '_> {
             (Scalar::Float(16), Scalar::Float(32), _) => return Ok(self.half_to_f32(v)),
             (Scalar::Float(16), _, _) => return Ok(self.half_to_f64(v)),
             (Scalar::Float(32) | Scalar::Float(64), Scalar::Float(16), RTE) => return Ok(self.float_to_half(v)),
+            (Scalar::Float(32) | Scalar::Float(64), Scalar::Float(16), RTZ | RTP | RTN) => {
+                return Ok(self.float_to_half_in_mode(v, mode))
+            }
             _ => {}
         }
         let m = self.b.ins().iconst(types::I32, mode as i64);

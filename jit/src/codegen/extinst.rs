@@ -166,11 +166,14 @@ impl FnTx<'_, '_, '_> {
                 let scaled = self.b.ins().imul_imm_s(off, (group * eb) as i64);
                 let addr = self.b.ins().iadd(p, scaled);
                 let addr = self.rb_addr_displaced(arg_id(2)?, addr, (n as u64) * u64::from(eb), true);
-                if !half {
-                    if let Some((sh, regs)) = self.vec_of(arg_id(0)?)? {
+                if let Some((sh, regs)) = self.vec_of(arg_id(0)?)? {
+                    if !half {
                         if self.simd_store(sh, &regs, addr, 0) {
                             return Ok(());
                         }
+                    } else if sh.s == Scalar::Float(32) {
+                        self.store_f32_as_halves(&regs, n as usize, mode, addr);
+                        return Ok(());
                     }
                 }
                 for (i, v) in data.iter().enumerate() {

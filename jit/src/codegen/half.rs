@@ -235,6 +235,90 @@ fn to_half(b: &mut FunctionBuilder, x: Value) -> Value {
     b.ins().bor(r, sign)
 }
 
+/// A float's bits (f32 in `I32`/`I32X4` lanes, f64 in `I64`) to half bits rounded in `mode`
+/// (`RTE`, `RTZ`, `RTP` or `RTN` of `helpers`), in the low 16 bits of each lane (the upper
+/// bits zero): the same results as the helpers' `f64_to_f16`.
+pub fn to_half_in_mode(b: &mut FunctionBuilder, x: Value, mode: i32) -> Value {
+    use super::helpers::{RTN, RTP, RTZ};
+    // Which signs round their magnitude up (away from zero): (positive, negative).
+    let up = match mode {
+        RTZ => (false, false),
+        RTP => (true, false),
+        RTN => (false, true),
+        _ => return to_half(b, x),
+    };
+    let t = b.func.dfg.value_type(x);
+    let f = Format::of(t);
+    let shift = f.frac - 10;
+    let sign = b.ins().ushr_imm_u(x, f.bits - 16);
+    let sign = and(b, sign, 0x8000);
+    let a = and(b, x, (u64::MAX >> (64 - f.bits)) >> 1);
+    let neg = cmp(b, IntCC::SignedLessThan, x, 0);
+    // `up_value` for the lanes whose sign rounds up, `other` elsewhere.
+    let by_sign = |b: &mut FunctionBuilder, up_value: u64, other: u64| -> Value {
+        match up {
+            (false, false) => k(b, t, other),
+            (true, true) => k(b, t, up_value),
+            (pos, _) => {
+                let (p, n) = if pos { (up_value, other) } else { (other, up_value) };
+                let (p, n) = (k(b, t, p), k(b, t, n));
+                pick(b, neg, n, p)
+            }
+        }
+    };
+    // From 2^-14: a magnitude rounded up gains the half's last place less one before the bits
+    // below it are shifted out; then the exponent is rebiased. Past the largest half it is
+    // infinity when rounded up, the largest half (65504) when rounded toward zero.
+    let bump = by_sign(b, (1u64 << shift) - 1, 0);
+    let r = b.ins().iadd(a, bump);
+    let r = b.ins().ushr_imm_u(r, shift);
+    let normal = add(b, r, ((f.bias - 15) << 10).wrapping_neg() & (u64::MAX >> (64 - f.bits)));
+    let cap = by_sign(b, 0x7c00, 0x7bff);
+    let over = cmp(b, IntCC::UnsignedGreaterThanOrEqual, normal, 0x7c00);
+    let normal = pick(b, over, cap, normal);
+    // Below 2^-14: |x| * 2^24 (exact) counts the half subnormal's last places; `ceil` or
+    // `trunc` rounds it to an integer up to 1024 (1024 is the smallest normal half's bits),
+    // which the exact addition of 2^frac moves into the low bits.
+    let ft = float_of(t);
+    let xf = b.ins().bitcast(ft, MemFlagsData::new(), a);
+    let scale = fk(b, ft, (1u64 << 24) as f64);
+    let scaled = b.ins().fmul(xf, scale);
+    let place = fk(b, ft, (1u64 << f.frac) as f64);
+    let place_bits = k(b, t, (f.bias + f.frac as u64) << f.frac);
+    let low_bits = |b: &mut FunctionBuilder, rounded: Value| -> Value {
+        let s = b.ins().fadd(rounded, place);
+        let s = b.ins().bitcast(t, MemFlagsData::new(), s);
+        b.ins().isub(s, place_bits)
+    };
+    let sub = match up {
+        (false, false) => {
+            let r = b.ins().trunc(scaled);
+            low_bits(b, r)
+        }
+        (pos, _) => {
+            let c = b.ins().ceil(scaled);
+            let ceil = low_bits(b, c);
+            let z = b.ins().trunc(scaled);
+            let trunc = low_bits(b, z);
+            if pos {
+                pick(b, neg, trunc, ceil)
+            } else {
+                pick(b, neg, ceil, trunc)
+            }
+        }
+    };
+    let is_sub = cmp(b, IntCC::UnsignedLessThan, a, f.smallest_normal_half());
+    let r = pick(b, is_sub, sub, normal);
+    // Infinity stays infinity in every mode; a NaN is the quiet NaN 0x7e00.
+    let inf = k(b, t, 0x7c00);
+    let is_inf = cmp(b, IntCC::Equal, a, f.infinity());
+    let r = pick(b, is_inf, inf, r);
+    let nan = k(b, t, 0x7e00);
+    let is_nan = cmp(b, IntCC::UnsignedGreaterThan, a, f.infinity());
+    let r = pick(b, is_nan, nan, r);
+    b.ins().bor(r, sign)
+}
+
 /// f32 bits (`I32`/`I32X4`) or f64 bits (`I64`) rounded to half precision, nearest even, as
 /// the bits of the same float type: the value [`f32_bits_to_half`] (or [`f64_bits_to_half`])
 /// and then [`half_to_f32_bits`] give, without going through the half's bits (a NaN gives the
@@ -401,5 +485,58 @@ mod tests {
             one_by_one(one[2], &fs),
             &rounded,
         );
+    }
+
+    fn rtz(b: &mut FunctionBuilder, x: Value) -> Value {
+        to_half_in_mode(b, x, crate::codegen::helpers::RTZ)
+    }
+    fn rtp(b: &mut FunctionBuilder, x: Value) -> Value {
+        to_half_in_mode(b, x, crate::codegen::helpers::RTP)
+    }
+    fn rtn(b: &mut FunctionBuilder, x: Value) -> Value {
+        to_half_in_mode(b, x, crate::codegen::helpers::RTN)
+    }
+
+    /// The directed roundings to half, one lane and four lanes of f32 and one lane of f64,
+    /// against the helpers' conversion.
+    #[test]
+    fn directed_roundings_match_the_helpers() {
+        use crate::codegen::helpers::{RTN, RTP, RTZ};
+        let convs: [Conv; 3] = [rtz, rtp, rtn];
+        let modes = [RTZ, RTP, RTN];
+        let (_j1, one) = build(types::I32, &convs);
+        let (_j4, four) = build(types::I32X4, &convs);
+        let (_j8, wide) = build(types::I64, &convs);
+        let fs = floats();
+        for (m, mode) in modes.iter().enumerate() {
+            for chunk in fs.chunks(4) {
+                let mut lanes = [0u32; 4];
+                lanes[..chunk.len()].copy_from_slice(chunk);
+                let mut out4 = [0u32; 4];
+                four[m](lanes.as_ptr() as *const u8, out4.as_mut_ptr() as *mut u8);
+                for (i, x) in lanes.iter().enumerate() {
+                    let want = u32::from(f64_to_f16(f64::from(f32::from_bits(*x)), *mode));
+                    let mut o = 0u32;
+                    one[m](x as *const u32 as *const u8, &mut o as *mut u32 as *mut u8);
+                    assert_eq!(o, want, "mode {mode}, one lane: {x:#x}");
+                    assert_eq!(out4[i], want, "mode {mode}, four lanes: {x:#x}");
+                }
+            }
+            // Doubles: the floats widened, and doubles around the half's rounding places
+            // that no float reaches (bits below the float's last place).
+            let mut ds: Vec<u64> = fs.iter().map(|x| f64::from(f32::from_bits(*x)).to_bits()).collect();
+            for d in ds.clone() {
+                ds.push(d ^ 1);
+                ds.push(d | 1);
+                ds.push(d.wrapping_sub(1));
+            }
+            ds.extend([1, 0x8000_0000_0000_0001, 0x7ff0_0000_0000_0001, 0xfff8_0000_0000_0000]);
+            for d in ds {
+                let want = u64::from(f64_to_f16(f64::from_bits(d), *mode));
+                let mut o = 0u64;
+                wide[m](&d as *const u64 as *const u8, &mut o as *mut u64 as *mut u8);
+                assert_eq!(o, want, "mode {mode}, f64: {d:#x}");
+            }
+        }
     }
 }

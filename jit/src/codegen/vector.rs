@@ -970,6 +970,44 @@ impl FnTx<'_, '_, '_> {
         }
     }
 
+    /// Stores the `n` f32 components held in `regs` (`F32X4`, four components each) as halves
+    /// rounded in `mode`, four conversions at a time (`half::to_half_in_mode`), the halves
+    /// packed (`unarrow`: every lane is below 2^16) and stored together.
+    pub fn store_f32_as_halves(&mut self, regs: &[Value], n: usize, mode: i32, addr: Value) {
+        let flags = MemFlagsData::new();
+        let halves: Vec<Value> = regs
+            .iter()
+            .map(|r| {
+                let bits = self.b.ins().bitcast(types::I32X4, vflags(), *r);
+                super::half::to_half_in_mode(&mut self.b, bits, mode)
+            })
+            .collect();
+        for (j, pair) in halves.chunks(2).enumerate() {
+            let hi = pair.get(1).copied().unwrap_or(pair[0]);
+            let packed = self.b.ins().unarrow(pair[0], hi);
+            let off = 16 * j as i32;
+            match n {
+                2 | 3 => {
+                    let w = self.b.ins().bitcast(types::I32X4, vflags(), packed);
+                    let x = self.b.ins().extractlane(w, 0);
+                    self.b.ins().store(flags, x, addr, off);
+                    if n == 3 {
+                        let x = self.b.ins().extractlane(packed, 2);
+                        self.b.ins().store(flags, x, addr, off + 4);
+                    }
+                }
+                4 => {
+                    let w = self.b.ins().bitcast(types::I64X2, vflags(), packed);
+                    let x = self.b.ins().extractlane(w, 0);
+                    self.b.ins().store(flags, x, addr, off);
+                }
+                _ => {
+                    self.b.ins().store(flags, packed, addr, off);
+                }
+            }
+        }
+    }
+
     /// Stores registers of shape `sh` at `addr + off`; false for 3 lanes.
     pub fn simd_store(&mut self, sh: Simd, regs: &[Value], addr: Value, off: i32) -> bool {
         let total = sh.n * sh.lane.bits() / 8;
