@@ -337,7 +337,7 @@ pub(crate) fn compile_program(
     }
 
     // Program-scope variables.
-    let mut local_size = 0u64;
+    let mut workgroup_vars: Vec<(Id, u64, u64)> = Vec::new();
     for v in &m.variables {
         let pointee = match cx.layout.get(v.ty)?.ty {
             Ty::Pointer(_, p) => p,
@@ -358,10 +358,9 @@ pub(crate) fn compile_program(
                 }
             }
             StorageClass::Workgroup => {
+                // Placed once the kernels that use it are known (`place_locals`).
                 let info = cx.layout.get(pointee)?;
-                let off = round_up(local_size, info.align.max(1));
-                cx.local_offsets.insert(v.id, off);
-                local_size = off + info.size;
+                workgroup_vars.push((v.id, info.size, info.align.max(1)));
             }
             _ => {
                 let info = cx.layout.get(pointee)?;
@@ -424,7 +423,6 @@ pub(crate) fn compile_program(
             .define_data(id, &dd)
             .map_err(|e| err(format!("OpVariable %{}: {e}", v.id)))?;
     }
-    let static_local_size = round_up(local_size, 16) as usize;
 
     // How each kernel runs: work-item loops (no barriers), regions (barriers as yield points,
     // functions with barriers inlined) or fibers (the fallback).
@@ -498,6 +496,12 @@ pub(crate) fn compile_program(
         });
     }
 
+    let local_sizes = place_locals(
+        &mut cx,
+        &workgroup_vars,
+        &plans.iter().map(|p| &p.calls.locals).collect::<Vec<_>>(),
+    );
+
     // The functions that need a definition of their own: everything called from a work-group
     // body and everything a fiber kernel reaches.
     let mut needed: HashSet<Id> = HashSet::new();
@@ -549,7 +553,7 @@ pub(crate) fn compile_program(
 
     // Work-group functions and fiber wrappers.
     let mut pending = Vec::new();
-    for p in plans {
+    for (p, static_local_size) in plans.into_iter().zip(local_sizes) {
         let f = m
             .function(p.func)
             .ok_or_else(|| err(format!("kernel {}: function %{} not found", p.name, p.func)))?;
@@ -682,8 +686,10 @@ fn build_wrapper(
 /// Whether the call graph from `root` contains a work-group barrier (or a wait for group
 /// events), and the bytes of Function variables along it.
 /// What a kernel reaches through its calls.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 struct CallScan {
+    /// The Workgroup (`__local`) variables it uses, in the order they are first seen.
+    locals: Vec<Id>,
     /// A work-group barrier (or a wait for events).
     barrier: bool,
     /// Bytes of Function-storage variables, all functions together.
@@ -701,6 +707,7 @@ fn scan_calls(m: &Module, cx: &Ctx, root: Id) -> CallScan {
     let mut seen = HashSet::new();
     let mut stack = vec![root];
     let mut scan = CallScan {
+        locals: Vec::new(),
         barrier: false,
         private: 0,
         shared_atomics: false,
@@ -741,6 +748,13 @@ fn scan_calls(m: &Module, cx: &Ctx, root: Id) -> CallScan {
         scan.group_aware |= f.params.iter().any(|&(p, _)| local(p));
         for blk in &f.blocks {
             for inst in &blk.instructions {
+                for o in &inst.operands {
+                    if let Operand::IdRef(id) = o {
+                        if workgroup_vars.contains(id) && !scan.locals.contains(id) {
+                            scan.locals.push(*id);
+                        }
+                    }
+                }
                 scan.group_aware |= inst.result_id.is_some_and(local)
                     || is_group_op(inst.opcode)
                     || inst.operands.iter().any(|o| match o {
@@ -773,6 +787,46 @@ fn scan_calls(m: &Module, cx: &Ctx, root: Id) -> CallScan {
         }
     }
     scan
+}
+
+/// Offsets of the program's Workgroup variables in the local arena, and each kernel's
+/// static local size (`kernels[k]`: the variables kernel `k` uses). One offset per variable
+/// (a function that several kernels call addresses it the same way), first fit: a variable
+/// overlaps none of those it shares a kernel with, so each kernel needs only its own
+/// variables' bytes (`__local` arrays declared in different kernels share the same place).
+/// A variable no kernel uses gets offset 0.
+fn place_locals(cx: &mut Ctx, vars: &[(Id, u64, u64)], kernels: &[&Vec<Id>]) -> Vec<usize> {
+    let mut placed: HashMap<Id, (u64, u64)> = HashMap::new();
+    for &(id, size, align) in vars {
+        let users: Vec<usize> = (0..kernels.len()).filter(|&k| kernels[k].contains(&id)).collect();
+        // The places taken by variables that share a kernel with this one, in address order.
+        let mut taken: Vec<(u64, u64)> = users
+            .iter()
+            .flat_map(|&k| kernels[k].iter().filter_map(|v| placed.get(v).copied()))
+            .collect();
+        taken.sort_unstable();
+        let mut off = 0u64;
+        for (start, end) in taken {
+            if off + size <= start {
+                break;
+            }
+            if end > off {
+                off = round_up(end, align);
+            }
+        }
+        if users.is_empty() {
+            off = 0;
+        }
+        cx.local_offsets.insert(id, off);
+        placed.insert(id, (off, off + size));
+    }
+    kernels
+        .iter()
+        .map(|vs| {
+            let end = vs.iter().filter_map(|v| placed.get(v)).map(|p| p.1).max().unwrap_or(0);
+            round_up(end, 16) as usize
+        })
+        .collect()
 }
 
 /// The work-item built-ins whose value does not depend on how the range is cut into
