@@ -395,6 +395,29 @@ fn half_stores_in_every_rounding_mode() {
     }
 }
 
+/// Every half loaded (vload_half) and stored again (vstore_half in each rounding mode),
+/// directly and through private memory: the same bits back, a NaN as a NaN.
+#[test]
+fn half_load_and_store_round_trips() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let prog = ctx.built_source("half_stores.cl", "");
+    let all: Vec<u16> = (0..=0xffffu16).collect();
+    let n = all.len();
+    let input = ctx.buffer_from(as_bytes(&all));
+    let out = ctx.buffer(2 * n);
+    for mode in ["", "_rtz", "_rtp", "_rtn"] {
+        for (kernel, items) in [(format!("copy{mode}"), n), (format!("copy_private{mode}"), n / 4)] {
+            q.write(&out, 0, as_bytes(&vec![0u16; n]));
+            run(&q, &prog.kernel(&kernel), &[&input, &out], items);
+            let got: Vec<u16> = read(&q, &out, n);
+            for (h, g) in all.iter().zip(&got) {
+                assert!(same_half(*g, *h), "{kernel}: {h:#06x} came back as {g:#06x}");
+            }
+        }
+    }
+}
+
 #[test]
 fn conversions_in_every_rounding_mode() {
     let e = env();

@@ -41,3 +41,23 @@ kernel void f4_if_positive(global const float *in, global half *out) {
     if (v.x > 0.0f)
         vstore_half4_rtp(v, i, out);
 }
+
+// Halves loaded and stored again, in each rounding mode, directly and through private
+// memory as the Khronos CTS's private-store kernels do: every half comes back (a NaN as a
+// NaN).
+#define COPY(R)                                                                                \
+    kernel void copy##R(global const half *in, global half *out) {                            \
+        size_t i = get_global_id(0);                                                           \
+        vstore_half##R(vload_half(i, in), i, out);                                             \
+    }                                                                                          \
+    kernel void copy_private##R(global const half *in, global half *out) {                    \
+        ushort data[4];                                                                        \
+        size_t i = get_global_id(0);                                                           \
+        vstore_half4##R(vload_half4(i, in), 0, (half *)data);                                  \
+        for (int k = 0; k < 4; k++)                                                            \
+            vstore_half##R(vload_half(k, (half *)data), 0, &out[4 * i + k]);                   \
+    }
+COPY()
+COPY(_rtz)
+COPY(_rtp)
+COPY(_rtn)

@@ -38,7 +38,9 @@ impl FnTx<'_, '_, '_> {
         }
         let x = self.b.ins().uextend(types::I32, v);
         let bits = super::half::half_to_f32_bits(&mut self.b, x);
-        self.b.ins().bitcast(types::F32, MemFlagsData::new(), bits)
+        let f = self.b.ins().bitcast(types::F32, MemFlagsData::new(), bits);
+        self.half_narrow.insert(f, v);
+        f
     }
 
     /// A half (`I16` bits) to f64 (exact).
@@ -49,11 +51,28 @@ impl FnTx<'_, '_, '_> {
             }
         }
         let f = self.half_to_f32(v);
-        self.b.ins().fpromote(types::F64, f)
+        let d = self.b.ins().fpromote(types::F64, f);
+        self.half_narrow.insert(d, v);
+        d
+    }
+
+    /// Half bits `h` (`I16`) as narrowing their widened value gives them back: a NaN becomes
+    /// the quiet NaN 0x7e00 with its sign, as `half` narrows every NaN.
+    fn half_renarrowed(&mut self, h: Value) -> Value {
+        let x = self.b.ins().uextend(types::I32, h);
+        let mag = self.b.ins().band_imm_s(x, 0x7fff);
+        let is_nan = self.b.ins().icmp_imm_u(IntCC::UnsignedGreaterThan, mag, 0x7c00);
+        let sign = self.b.ins().band_imm_s(x, 0x8000);
+        let quiet = self.b.ins().bor_imm_s(sign, 0x7e00);
+        let r = self.b.ins().select(is_nan, quiet, x);
+        self.b.ins().ireduce(types::I16, r)
     }
 
     /// An f32 or f64 to half bits (`I16`) rounded to nearest even, inline (see `half`).
     pub fn float_to_half(&mut self, v: Value) -> Value {
+        if let Some(&h) = self.half_narrow.get(&v) {
+            return self.half_renarrowed(h);
+        }
         let ft = self.b.func.dfg.value_type(v);
         let it = if ft == types::F64 { types::I64 } else { types::I32 };
         let x = self.b.ins().bitcast(it, MemFlagsData::new(), v);
@@ -74,6 +93,10 @@ impl FnTx<'_, '_, '_> {
     pub fn float_to_half_in_mode(&mut self, v: Value, mode: i32) -> Value {
         if mode == super::helpers::RTE {
             return self.float_to_half(v);
+        }
+        // A widened half is exact: every mode gives it back.
+        if let Some(&h) = self.half_narrow.get(&v) {
+            return self.half_renarrowed(h);
         }
         let ft = self.b.func.dfg.value_type(v);
         let it = if ft == types::F64 { types::I64 } else { types::I32 };

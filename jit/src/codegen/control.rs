@@ -9,7 +9,7 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, Block, BlockArg, InstBuilder, MemFlagsData};
 use cranelift_frontend::Switch;
 use rspirv::dr::Operand;
-use rspirv::spirv::{Op, Scope, StorageClass};
+use rspirv::spirv::{BuiltIn, Op, Scope, StorageClass};
 
 /// A spin loop's back-edge block, its target and the target's arguments.
 type SpinEdge = (Block, Block, Vec<BlockArg>);
@@ -288,7 +288,27 @@ impl FnTx<'_, '_, '_> {
                 };
                 let e = self.b.ins().iconst(types::I64, elem);
                 let wi = self.wi;
+                // The group's first work-item copies (every work-item passes the same
+                // arguments); where the work-group function knows the local linear id, the
+                // others skip the call instead of entering the helper to return.
+                let lin = self
+                    .group
+                    .as_ref()
+                    .and_then(|g| g.builtins.get(&BuiltIn::LocalInvocationIndex))
+                    .and_then(|v| v.first().copied());
+                let join = lin.map(|lin| {
+                    let (copy, join) = (self.b.create_block(), self.b.create_block());
+                    self.b.ins().brif(lin, join, &[], copy, &[]);
+                    self.b.seal_block(copy);
+                    self.b.switch_to_block(copy);
+                    join
+                });
                 self.call_helper("clift_async_copy", &[types::I64; 7], &[], &[wi, dst, src, n, e, ss, ds])?;
+                if let Some(join) = join {
+                    self.b.ins().jump(join, &[]);
+                    self.b.seal_block(join);
+                    self.b.switch_to_block(join);
+                }
                 let ev = self.val(op_id(inst, 5)?)?;
                 self.def(r, ty, ev);
                 let _ = op_lit;

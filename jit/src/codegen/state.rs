@@ -70,6 +70,10 @@ pub(crate) struct FnTx<'a, 'm, 'f> {
     /// Halves (`I16`) made by rounding an f32 or f64 to half, with that float rounded to half
     /// precision in its own type: the next operation widens a half by taking it (`half`).
     pub half_wide: HashMap<Value, Value>,
+    /// For an f32 or f64 value widened from a half (exact), that half's bits (`I16`):
+    /// narrowing it again in any rounding mode gives the half back, a NaN made quiet
+    /// (`FnTx::float_to_half_in_mode`). `vstore_half(vload_half(...))` needs no conversion.
+    pub half_narrow: HashMap<Value, Value>,
 }
 
 pub(crate) fn op_id(inst: &Instruction, i: usize) -> R<Id> {

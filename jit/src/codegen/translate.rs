@@ -252,6 +252,7 @@ impl<'a, 'm, 'f> FnTx<'a, 'm, 'f> {
             robust: None,
             atomic_consts: None,
             half_wide: HashMap::new(),
+            half_narrow: HashMap::new(),
         }
     }
 
