@@ -289,26 +289,28 @@ impl FnTx<'_, '_, '_> {
                 let e = self.b.ins().iconst(types::I64, elem);
                 let wi = self.wi;
                 // The group's first work-item copies (every work-item passes the same
-                // arguments); where the work-group function knows the local linear id, the
-                // others skip the call instead of entering the helper to return.
-                let lin = self
+                // arguments): the local linear id of a work-group function, or the one in the
+                // `WorkItem` of a fiber.
+                let lin = match self
                     .group
                     .as_ref()
                     .and_then(|g| g.builtins.get(&BuiltIn::LocalInvocationIndex))
-                    .and_then(|v| v.first().copied());
-                let join = lin.map(|lin| {
-                    let (copy, join) = (self.b.create_block(), self.b.create_block());
-                    self.b.ins().brif(lin, join, &[], copy, &[]);
-                    self.b.seal_block(copy);
-                    self.b.switch_to_block(copy);
-                    join
-                });
+                    .and_then(|v| v.first().copied())
+                {
+                    Some(lin) => lin,
+                    None => self
+                        .b
+                        .ins()
+                        .load(types::I64, MemFlagsData::trusted(), wi, drv::OFF_LOCAL_LINEAR_ID as i32),
+                };
+                let (copy, join) = (self.b.create_block(), self.b.create_block());
+                self.b.ins().brif(lin, join, &[], copy, &[]);
+                self.b.seal_block(copy);
+                self.b.switch_to_block(copy);
                 self.call_helper("clift_async_copy", &[types::I64; 7], &[], &[wi, dst, src, n, e, ss, ds])?;
-                if let Some(join) = join {
-                    self.b.ins().jump(join, &[]);
-                    self.b.seal_block(join);
-                    self.b.switch_to_block(join);
-                }
+                self.b.ins().jump(join, &[]);
+                self.b.seal_block(join);
+                self.b.switch_to_block(join);
                 let ev = self.val(op_id(inst, 5)?)?;
                 self.def(r, ty, ev);
                 let _ = op_lit;

@@ -43,7 +43,7 @@ fn needs_wi_ids(cx: &Ctx, f: &Function) -> bool {
     let is_input = |id: &Id| matches!(cx.globals.get(id), Some((_, StorageClass::Input)));
     for blk in &f.blocks {
         for inst in &blk.instructions {
-            if matches!(inst.opcode, Op::FunctionCall | Op::GroupAsyncCopy)
+            if inst.opcode == Op::FunctionCall
                 || super::collective::is_collective(cx, inst)
                 || super::collective::is_sub_group_local(inst.opcode)
                 || super::pipe::is_pipe_ext(cx, inst)

@@ -259,8 +259,8 @@ pub unsafe extern "C" fn clift_spin_yield(wi: *mut WorkItem) {
     unsafe { super::driver::spin_yield(wi) }
 }
 
-/// `async_work_group_(strided_)copy`: performed by the first work-item of the group; the
-/// matching wait is a barrier.
+/// `async_work_group_(strided_)copy`: called by the first work-item of the group only (the
+/// generated code checks its local linear id); the matching wait is a barrier.
 ///
 /// # Safety
 /// Pointers come from the kernel and must be valid for the copy.
@@ -273,10 +273,8 @@ pub unsafe extern "C" fn clift_async_copy(
     src_stride: u64,
     dst_stride: u64,
 ) {
+    let _ = wi;
     unsafe {
-        if (*wi).local_linear_id != 0 {
-            return;
-        }
         // The kernel's pointers: a bad one faults as the kernel's own access would.
         if src_stride == 1 && dst_stride == 1 {
             // async_work_group_copy: one run of n elements.

@@ -264,7 +264,14 @@ impl FnTx<'_, '_, '_> {
                 _ => None,
             };
             match inst.opcode {
-                Op::Phi | Op::Nop | Op::Line | Op::NoLine | Op::SelectionMerge | Op::LoopMerge => {}
+                Op::Phi
+                | Op::Nop
+                | Op::Line
+                | Op::NoLine
+                | Op::SelectionMerge
+                | Op::LoopMerge
+                | Op::LifetimeStart
+                | Op::LifetimeStop => {}
                 Op::Branch if path.len() < MAX_PREFIX_BLOCKS => {
                     let Some(t) = target(0).filter(|t| self.may_follow(f, e, blk.label, *t, path)) else {
                         return self.item_loops(f, g, e, bi, i);
@@ -301,6 +308,13 @@ impl FnTx<'_, '_, '_> {
                     if let Some(vars) = inst.result_id.and_then(|r| self.crossing_vars(r)) {
                         e.carried.extend(vars);
                     }
+                }
+                // Every work-item returns (the prefix follows uniform branches only) and the
+                // values deferred to their code have no effects: no work-item loop, the group
+                // is done (no region was left waiting: `next` still says so).
+                Op::Return => {
+                    self.b.ins().jump(e.exit, &[]);
+                    return Ok(());
                 }
                 // A work-item's own value: computed first thing in its code (the prefix only
                 // computes, so moving a load after it changes nothing).
