@@ -710,6 +710,22 @@ pub fn test_child(name: &str) -> std::process::Command {
     cmd
 }
 
+/// Runs test `name` alone in a child process (`test_child`) with `env` added and asserts
+/// that it passed; `what` names the run in the failure message, with the child's output.
+pub fn assert_child_passes(name: &str, env: &[(&str, &str)], what: &str) {
+    let mut cmd = test_child(name);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("run the child");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && stdout.contains("1 passed"),
+        "{what}:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// Crash isolation for tests that may bring an implementation down (wrong-type handles): the
 /// test re-runs itself in a child process of the same test binary. Use as the first line of a
 /// test: `if !isolate("test_name") { return; }`. In the parent it runs the child, asserts that

@@ -35,9 +35,9 @@ fn async_copies_move_each_groups_data_once() {
         k.arg_local(2, local * 4);
         q.run(&k, &[], &[n], &[local]);
         let got: Vec<i32> = from_bytes(&q.read(&out, 0, n * 4));
-        for i in 0..n {
+        for (i, got) in got.iter().enumerate().take(n) {
             let (g, l) = (i / local, i % local);
-            assert_eq!(got[i], 2 * data[g * local + local - 1 - l] + 1, "to_local, {what}: {i}");
+            assert_eq!(*got, 2 * data[g * local + local - 1 - l] + 1, "to_local, {what}: {i}");
         }
 
         let k = p.kernel("from_local");
@@ -45,8 +45,8 @@ fn async_copies_move_each_groups_data_once() {
         k.arg_mem(1, &out);
         q.run(&k, &[], &[n], &[local]);
         let got: Vec<i32> = from_bytes(&q.read(&out, 0, n * 4));
-        for i in 0..n {
-            assert_eq!(got[i], data[i] * 3, "from_local, {what}: {i}");
+        for (i, (got, x)) in got.iter().zip(&data).enumerate().take(n) {
+            assert_eq!(*got, x * 3, "from_local, {what}: {i}");
         }
 
         for stride in [1u32, 3] {
@@ -77,9 +77,9 @@ fn async_copies_move_each_groups_data_once() {
             k.arg(2, &first_idle);
             q.run(&k, &[], &[n], &[local]);
             let got: Vec<i32> = from_bytes(&q.read(&out, 0, n * 4));
-            for i in 0..n {
-                let want = if i / local < first_idle as usize { -data[i] } else { SENTINEL };
-                assert_eq!(got[i], want, "some_groups_return from group {first_idle}, {what}: {i}");
+            for (i, (got, x)) in got.iter().zip(&data).enumerate().take(n) {
+                let want = if i / local < first_idle as usize { -x } else { SENTINEL };
+                assert_eq!(*got, want, "some_groups_return from group {first_idle}, {what}: {i}");
             }
         }
     }
@@ -92,18 +92,15 @@ fn async_copies_on_the_fallback_paths() {
         return;
     }
     for mode in ["sweep", "fibers"] {
-        let out = test_child("async_copies_move_each_groups_data_once")
-            .env("CLIFT_BARRIERS", mode)
-            .env("CLIFT_CACHE", "0")
-            .env("CTS_ASYNC_CHILD", "1")
-            .env("CTS_ISOLATED_CHILD", "1")
-            .output()
-            .expect("run the child");
-        let text = String::from_utf8_lossy(&out.stdout);
-        assert!(
-            out.status.success() && text.contains("1 passed"),
-            "CLIFT_BARRIERS={mode}:\n{text}\n{}",
-            String::from_utf8_lossy(&out.stderr)
+        assert_child_passes(
+            "async_copies_move_each_groups_data_once",
+            &[
+                ("CLIFT_BARRIERS", mode),
+                ("CLIFT_CACHE", "0"),
+                ("CTS_ASYNC_CHILD", "1"),
+                ("CTS_ISOLATED_CHILD", "1"),
+            ],
+            &format!("CLIFT_BARRIERS={mode}"),
         );
     }
 }

@@ -379,18 +379,15 @@ fn barrier_patterns_in_the_single_sweep_loop() {
         "work_items_returning_before_a_barrier_do_not_stop_the_group",
         "tiled_matrix_multiply_through_2d_local_tiles",
     ] {
-        let out = test_child(name)
-            .env("CLIFT_BARRIERS", "sweep")
-            .env("CLIFT_CACHE", "0")
-            .env("CTS_SWEEP_CHILD", "1")
-            .env("CTS_ISOLATED_CHILD", "1")
-            .output()
-            .expect("run the child");
-        let text = String::from_utf8_lossy(&out.stdout);
-        assert!(
-            out.status.success() && text.contains("1 passed"),
-            "{name} with CLIFT_BARRIERS=sweep:\n{text}\n{}",
-            String::from_utf8_lossy(&out.stderr)
+        assert_child_passes(
+            name,
+            &[
+                ("CLIFT_BARRIERS", "sweep"),
+                ("CLIFT_CACHE", "0"),
+                ("CTS_SWEEP_CHILD", "1"),
+                ("CTS_ISOLATED_CHILD", "1"),
+            ],
+            &format!("{name} with CLIFT_BARRIERS=sweep"),
         );
     }
 }

@@ -387,16 +387,10 @@ fn sub_devices_of_sub_devices() {
     if std::env::var_os("CTS_PARTITION_CHILD").is_none() {
         // Starting a process costs this one CPU time: not while another test measures.
         let _quiet = MEASURE.lock().unwrap_or_else(|e| e.into_inner());
-        let out = test_child("sub_devices_of_sub_devices")
-            .env("CTS_PARTITION_CHILD", "1")
-            .env("CLIFT_THREADS", "4")
-            .output()
-            .expect("run child");
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(
-            out.status.success() && stdout.contains("1 passed"),
-            "child failed:\n{stdout}\n{}",
-            String::from_utf8_lossy(&out.stderr)
+        assert_child_passes(
+            "sub_devices_of_sub_devices",
+            &[("CTS_PARTITION_CHILD", "1"), ("CLIFT_THREADS", "4")],
+            "child failed",
         );
         return;
     }

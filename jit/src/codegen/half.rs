@@ -206,18 +206,30 @@ fn round_subnormal(b: &mut FunctionBuilder, a: Value, f: &Format) -> (Value, Val
     (b.ins().fadd(x, m), m)
 }
 
+/// The half's sign bit (0x8000) of float bits `x`, and their magnitude bits.
+fn half_sign_and_magnitude(b: &mut FunctionBuilder, x: Value, f: &Format) -> (Value, Value) {
+    let sign = b.ins().ushr_imm_u(x, f.bits - 16);
+    let sign = and(b, sign, 0x8000);
+    let a = and(b, x, (u64::MAX >> (64 - f.bits)) >> 1);
+    (sign, a)
+}
+
+/// Exponent and significand shifted down to the half's places (`r`), rebiased to the half's
+/// exponent bias.
+fn rebias_to_half(b: &mut FunctionBuilder, r: Value, f: &Format) -> Value {
+    add(b, r, ((f.bias - 15) << 10).wrapping_neg() & (u64::MAX >> (64 - f.bits)))
+}
+
 /// A float's bits (f32 in `I32` lanes, f64 in `I64`) to half bits rounded to nearest even.
 fn to_half(b: &mut FunctionBuilder, x: Value) -> Value {
     let t = b.func.dfg.value_type(x);
     let f = Format::of(t);
     let shift = f.frac - 10;
-    let sign = b.ins().ushr_imm_u(x, f.bits - 16);
-    let sign = and(b, sign, 0x8000);
-    let a = and(b, x, (u64::MAX >> (64 - f.bits)) >> 1);
+    let (sign, a) = half_sign_and_magnitude(b, x, &f);
     // From 2^-14: round at the half's last place, shift, rebias.
     let r = round_at_half_ulp(b, a, shift);
     let r = b.ins().ushr_imm_u(r, shift);
-    let normal = add(b, r, ((f.bias - 15) << 10).wrapping_neg() & (u64::MAX >> (64 - f.bits)));
+    let normal = rebias_to_half(b, r, &f);
     let inf = k(b, t, 0x7c00);
     let over = cmp(b, IntCC::UnsignedGreaterThanOrEqual, a, f.over);
     let normal = pick(b, over, inf, normal);
@@ -250,9 +262,7 @@ pub fn to_half_in_mode(b: &mut FunctionBuilder, x: Value, mode: i32) -> Value {
     let t = b.func.dfg.value_type(x);
     let f = Format::of(t);
     let shift = f.frac - 10;
-    let sign = b.ins().ushr_imm_u(x, f.bits - 16);
-    let sign = and(b, sign, 0x8000);
-    let a = and(b, x, (u64::MAX >> (64 - f.bits)) >> 1);
+    let (sign, a) = half_sign_and_magnitude(b, x, &f);
     let neg = cmp(b, IntCC::SignedLessThan, x, 0);
     // `up_value` for the lanes whose sign rounds up, `other` elsewhere.
     let by_sign = |b: &mut FunctionBuilder, up_value: u64, other: u64| -> Value {
@@ -272,7 +282,7 @@ pub fn to_half_in_mode(b: &mut FunctionBuilder, x: Value, mode: i32) -> Value {
     let bump = by_sign(b, (1u64 << shift) - 1, 0);
     let r = b.ins().iadd(a, bump);
     let r = b.ins().ushr_imm_u(r, shift);
-    let normal = add(b, r, ((f.bias - 15) << 10).wrapping_neg() & (u64::MAX >> (64 - f.bits)));
+    let normal = rebias_to_half(b, r, &f);
     let cap = by_sign(b, 0x7c00, 0x7bff);
     let over = cmp(b, IntCC::UnsignedGreaterThanOrEqual, normal, 0x7c00);
     let normal = pick(b, over, cap, normal);
