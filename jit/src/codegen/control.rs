@@ -307,7 +307,7 @@ impl FnTx<'_, '_, '_> {
                 self.b.ins().brif(lin, join, &[], copy, &[]);
                 self.b.seal_block(copy);
                 self.b.switch_to_block(copy);
-                self.call_helper("clift_async_copy", &[types::I64; 7], &[], &[wi, dst, src, n, e, ss, ds])?;
+                self.call_helper("clift_async_copy", &[types::I64; 6], &[], &[dst, src, n, e, ss, ds])?;
                 self.b.ins().jump(join, &[]);
                 self.b.seal_block(join);
                 self.b.switch_to_block(join);

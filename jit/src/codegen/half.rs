@@ -220,6 +220,18 @@ fn rebias_to_half(b: &mut FunctionBuilder, r: Value, f: &Format) -> Value {
     add(b, r, ((f.bias - 15) << 10).wrapping_neg() & (u64::MAX >> (64 - f.bits)))
 }
 
+/// The half of magnitude bits `a`: `sub` below 2^-14, `normal` from there, the quiet NaN
+/// 0x7e00 for a NaN; with the sign bit `sign`.
+fn finish_half(b: &mut FunctionBuilder, f: &Format, a: Value, sub: Value, normal: Value, sign: Value) -> Value {
+    let t = b.func.dfg.value_type(a);
+    let is_sub = cmp(b, IntCC::UnsignedLessThan, a, f.smallest_normal_half());
+    let r = pick(b, is_sub, sub, normal);
+    let nan = k(b, t, 0x7e00);
+    let is_nan = cmp(b, IntCC::UnsignedGreaterThan, a, f.infinity());
+    let r = pick(b, is_nan, nan, r);
+    b.ins().bor(r, sign)
+}
+
 /// A float's bits (f32 in `I32` lanes, f64 in `I64`) to half bits rounded to nearest even.
 fn to_half(b: &mut FunctionBuilder, x: Value) -> Value {
     let t = b.func.dfg.value_type(x);
@@ -239,12 +251,7 @@ fn to_half(b: &mut FunctionBuilder, x: Value) -> Value {
     let s = b.ins().bitcast(t, MemFlagsData::new(), s);
     let mk = k(b, t, f.magic_bits());
     let sub = b.ins().isub(s, mk);
-    let is_sub = cmp(b, IntCC::UnsignedLessThan, a, f.smallest_normal_half());
-    let r = pick(b, is_sub, sub, normal);
-    let nan = k(b, t, 0x7e00);
-    let is_nan = cmp(b, IntCC::UnsignedGreaterThan, a, f.infinity());
-    let r = pick(b, is_nan, nan, r);
-    b.ins().bor(r, sign)
+    finish_half(b, &f, a, sub, normal, sign)
 }
 
 /// A float's bits (f32 in `I32`/`I32X4` lanes, f64 in `I64`) to half bits rounded in `mode`
@@ -317,16 +324,11 @@ pub fn to_half_in_mode(b: &mut FunctionBuilder, x: Value, mode: i32) -> Value {
             }
         }
     };
-    let is_sub = cmp(b, IntCC::UnsignedLessThan, a, f.smallest_normal_half());
-    let r = pick(b, is_sub, sub, normal);
-    // Infinity stays infinity in every mode; a NaN is the quiet NaN 0x7e00.
+    // Infinity stays infinity in every mode.
     let inf = k(b, t, 0x7c00);
     let is_inf = cmp(b, IntCC::Equal, a, f.infinity());
-    let r = pick(b, is_inf, inf, r);
-    let nan = k(b, t, 0x7e00);
-    let is_nan = cmp(b, IntCC::UnsignedGreaterThan, a, f.infinity());
-    let r = pick(b, is_nan, nan, r);
-    b.ins().bor(r, sign)
+    let normal = pick(b, is_inf, inf, normal);
+    finish_half(b, &f, a, sub, normal, sign)
 }
 
 /// f32 bits (`I32`/`I32X4`) or f64 bits (`I64`) rounded to half precision, nearest even, as

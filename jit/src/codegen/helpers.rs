@@ -265,7 +265,6 @@ pub unsafe extern "C" fn clift_spin_yield(wi: *mut WorkItem) {
 /// # Safety
 /// Pointers come from the kernel and must be valid for the copy.
 pub unsafe extern "C" fn clift_async_copy(
-    wi: *mut WorkItem,
     dst: *mut u8,
     src: *const u8,
     n: u64,
@@ -273,7 +272,6 @@ pub unsafe extern "C" fn clift_async_copy(
     src_stride: u64,
     dst_stride: u64,
 ) {
-    let _ = wi;
     unsafe {
         // The kernel's pointers: a bad one faults as the kernel's own access would.
         if src_stride == 1 && dst_stride == 1 {
