@@ -7,7 +7,7 @@
 #   3 work-group functions    group, regions, simd
 #   2 function translation    translate, inline, uniform, spin
 #   1 instruction families    arith, atomics, collective, composite, control, convert, extinst,
-#                             generic, geometric, half, image, image_inline, khr_ext, memory, pipe,
+#                             generic, geometric, half, mathfn, image, image_inline, khr_ext, memory, pipe,
 #                             printf, robust, robust_group, vector,
 #                             and helpers (the Rust functions their code calls)
 #   0 foundations             layout (types), driver (the runtime that runs the generated code:
@@ -36,7 +36,7 @@ my %layer = (
   group => 3, regions => 3, simd => 3,
   translate => 2, inline => 2, uniform => 2, spin => 2, promote => 2,
   arith => 1, atomics => 1, composite => 1, control => 1, convert => 1, extinst => 1,
-  generic => 1, geometric => 1, half => 1, image => 1, khr_ext => 1, memory => 1, printf => 1, vector => 1,
+  generic => 1, geometric => 1, half => 1, mathfn => 1, image => 1, khr_ext => 1, memory => 1, printf => 1, vector => 1,
   helpers => 1, collective => 1, robust => 1, pipe => 1, image_inline => 1, robust_group => 1,
   layout => 0, driver => 0, context => 0, state => 0, robust_state => 0, pure_loads => 0, block_params => 0,
 );

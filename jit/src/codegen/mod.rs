@@ -14,7 +14,7 @@
 //! | 4 | the program | `module` (compiles a program: decorations, data, declarations, kernel wrappers), `native` (native images), `program` (the JIT module and the `Program` both make) |
 //! | 3 | work-group functions | `group` (work-item loops, sweep mode), `regions` (one loop per barrier region), `simd` (the vector loop) |
 //! | 2 | function translation | `translate` (one SPIR-V function: blocks, phis, opcode dispatch), `inline`, `promote` (loop memory in registers when the command is alone), `uniform`, `spin` (the potential spin loops that yield) |
-//! | 1 | instruction families | `arith`, `atomics`, `collective`, `composite`, `control`, `convert`, `extinst`, `generic`, `geometric`, `half` (inline half conversions), `image`, `image_inline`, `khr_ext`, `memory`, `pipe`, `printf`, `robust`, `robust_group`, `vector`; `helpers` (the Rust functions their code calls) |
+//! | 1 | instruction families | `arith`, `atomics`, `collective`, `composite`, `control`, `convert`, `extinst`, `generic`, `geometric`, `half` (inline half conversions), `mathfn` (inline exp, log, sin, cos, tan), `image`, `image_inline`, `khr_ext`, `memory`, `pipe`, `printf`, `robust`, `robust_group`, `vector`; `helpers` (the Rust functions their code calls) |
 //! | 0 | foundations | `layout` (types), `driver` (the runtime that runs the generated code), `context` (the compile context `Ctx`), `state` (the translator's state `FnTx`, its operand accessors, `GroupTx`), `robust_state` (robust mode's data `FnTx` holds), `pure_loads` (which loads the egraph may place at their uses), `block_params` (block parameters equal to another value) |
 //!
 //! The instruction families, the work-group functions and `translate` are `impl FnTx` blocks
@@ -42,6 +42,7 @@ mod image_inline;
 mod inline;
 mod khr_ext;
 mod layout;
+mod mathfn;
 mod memory;
 mod module;
 mod native;

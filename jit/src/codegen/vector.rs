@@ -1078,6 +1078,7 @@ impl FnTx<'_, '_, '_> {
                     | "rotate"
             )
         };
+        let known = known || (sh.lane == types::F32 && super::mathfn::known(base));
         if !known {
             return Ok(false);
         }
@@ -1142,6 +1143,10 @@ impl FnTx<'_, '_, '_> {
                 };
                 t.b.ins().splat(sh.vty, c)
             };
+            if let Some(v) = self.math_inline(base, x)? {
+                out.push(v);
+                continue;
+            }
             let v = match base {
                 "fabs" => self.b.ins().fabs(x),
                 "fma" | "mad" => self.b.ins().fma(x, a(1), a(2)),

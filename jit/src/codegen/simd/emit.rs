@@ -1457,6 +1457,12 @@ impl FnTx<'_, '_, '_> {
                 .copied()
                 .ok_or_else(|| CompileError::new(format!("{name}: missing operand")))
         };
+        if crate::codegen::mathfn::known(base_name(name)) {
+            let x = arg(0)?;
+            return self
+                .math_inline(base_name(name), x)?
+                .ok_or_else(|| CompileError::new(format!("{name}: not a four-lane float")));
+        }
         Ok(match base_name(name) {
             // mad is the fused multiply-add, as in the scalar translation.
             "fma" | "mad" => self.b.ins().fma(arg(0)?, arg(1)?, arg(2)?),
@@ -1722,10 +1728,11 @@ impl FnTx<'_, '_, '_> {
             .collect();
         let mut out = Vec::with_capacity(LANES as usize);
         let mut res = Ok(());
-        // An atomic runs only for the lanes in the execution mask (the others get zeros).
+        // An atomic, or a function that stores through its pointer operand, runs only for the
+        // lanes in the execution mask (the others get zeros).
         let mask = vecs
             .exec
-            .filter(|_| super::plan::is_atomic(inst.opcode))
+            .filter(|_| super::plan::is_atomic(inst.opcode) || super::plan::is_ext_with_out_pointer(self.cx, inst))
             .map(|v| self.b.use_var(v));
         let leaves = self.cx.layout.get(ty)?.leaves.clone();
         for l in 0..LANES as usize {

@@ -65,7 +65,16 @@ pub(super) fn is_compare(op: Op) -> bool {
 
 /// The OpenCL.std functions the vector loop computes four lanes at a time, exactly as the
 /// scalar translation does (its inline forms).
-const VECTOR_EXT_F32: [&str; 14] = [
+const VECTOR_EXT_F32: [&str; 23] = [
+    "sin",
+    "cos",
+    "tan",
+    "exp",
+    "exp2",
+    "exp10",
+    "log",
+    "log2",
+    "log10",
     "fma",
     "mad",
     "fabs",
@@ -91,6 +100,18 @@ pub(super) fn base_name(name: &str) -> &str {
     name.strip_prefix("native_")
         .or_else(|| name.strip_prefix("half_"))
         .unwrap_or(name)
+}
+
+/// The OpenCL.std functions that return a value and also store one through their pointer
+/// operand (OpenCL C 6.15.2's `iptr`, `exp`, `cosval`, `quo`, `signp`): lane by lane under the
+/// execution mask, never run for a work-item that would not run them.
+pub(super) fn ext_writes_through_pointer(name: &str) -> bool {
+    matches!(name, "fract" | "frexp" | "lgamma_r" | "modf" | "remquo" | "sincos")
+}
+
+/// Whether `inst` is an OpenCL.std function of [`ext_writes_through_pointer`].
+pub(super) fn is_ext_with_out_pointer(cx: &Ctx, inst: &Instruction) -> bool {
+    inst.opcode == Op::ExtInst && ext_name(cx, inst).is_some_and(|n| ext_writes_through_pointer(&n))
 }
 
 /// The atomic instructions the vector loop runs lane by lane.
@@ -1231,7 +1252,10 @@ pub(super) fn speculatable(cx: &Ctx, inst: &Instruction) -> bool {
         // Built-in functions without memory access or other effect (no trap either: Clift's
         // math library returns a value for every input).
         Op::ExtInst => ext_name(cx, inst).is_some_and(|n| {
-            !(n.starts_with("vstore") || n.starts_with("vload") || matches!(n.as_str(), "printf" | "prefetch"))
+            !(n.starts_with("vstore")
+                || n.starts_with("vload")
+                || matches!(n.as_str(), "printf" | "prefetch")
+                || ext_writes_through_pointer(&n))
         }),
         op => pure(op),
     }
@@ -1267,7 +1291,8 @@ fn by_lanes(
     let ok = match op {
         Load | Store | Variable | CompositeExtract | CompositeInsert | CompositeConstruct | VectorShuffle
         | VectorExtractDynamic | VectorInsertDynamic => false,
-        // Built-in functions that neither touch memory nor have an effect.
+        // Built-in functions that neither touch memory nor have an effect, and those that
+        // store through a pointer operand (run under the execution mask, as atomics).
         ExtInst => ext_name(cx, inst).is_some_and(|n| {
             !(n.starts_with("vstore") || n.starts_with("vload") || matches!(n.as_str(), "printf" | "prefetch"))
         }),
@@ -1381,7 +1406,9 @@ fn classify_vector(
             let name = ext_name(cx, inst)?;
             if all_uniform {
                 // Everything but the instructions with effects (stores, printf).
-                let effect = name.starts_with("vstore") || matches!(name.as_str(), "printf" | "prefetch");
+                let effect = name.starts_with("vstore")
+                    || matches!(name.as_str(), "printf" | "prefetch")
+                    || ext_writes_through_pointer(&name);
                 return (!effect && rty.is_some()).then_some((Step::Scalar, Some(Uniform)));
             }
             let rt = rty.and_then(|t| scalar32(cx, t));
