@@ -409,6 +409,18 @@ impl FnTx<'_, '_, '_> {
                 "fract" | "modf" if matches!(s, Scalar::Float(32 | 64)) && self.out_scalar(&arg_ids) == Some(s) => {
                     self.fract_or_modf(&base, a(0), a(1), s, i)
                 }
+                "sincos" if s == Scalar::Float(32) && self.out_scalar(&arg_ids) == Some(s) => {
+                    match self.sincos_inline(a(0))? {
+                        Some((sv, cv)) => {
+                            let addr = self.b.ins().iadd_imm_s(a(1), (i * 4) as i64);
+                            self.b
+                                .ins()
+                                .store(cranelift_codegen::ir::MemFlagsData::new(), cv, addr, 0);
+                            sv
+                        }
+                        None => self.library_call(inst, &name, &base, &arg_ids, &la, s, i)?,
+                    }
+                }
                 _ => self.library_call(inst, &name, &base, &arg_ids, &la, s, i)?,
             };
             out.push(v);
@@ -433,6 +445,20 @@ impl FnTx<'_, '_, '_> {
             None
         };
         Ok(super::mathfn::emit(&mut self.b, base, x, fallback))
+    }
+
+    /// sin and cos of one f32 with one reduction ([`super::mathfn::sincos`]); `None` without
+    /// the library functions for large arguments.
+    fn sincos_inline(&mut self, x: Value) -> R<Option<(Value, Value)>> {
+        let mut frs = Vec::with_capacity(2);
+        for f in ["clift_sin_f32", "clift_cos_f32"] {
+            let Some(sym) = self.cx.math.get(f) else {
+                return Ok(None);
+            };
+            let fid = self.cx.import(sym, &[types::F32], &[types::F32])?;
+            frs.push(self.func_ref(fid));
+        }
+        Ok(super::mathfn::sincos(&mut self.b, x, frs[0], frs[1]))
     }
 
     /// The element type of the pointer operand (the second) of an out-parameter function.

@@ -1,9 +1,11 @@
-//! Single-precision `exp`, `exp2`, `exp10`, `log`, `log2` and `log10` as inline code, for one
-//! value (`F32`) or four lanes (`F32X4`) with the same operations, so that the scalar loop,
-//! the scalar path's vector registers and the vector loop give the same bits. OpenCL C 7.4
-//! allows 3 ulp for all six (their `native_` and `half_` forms allow more); these stay within
-//! about 1 ulp, without branches and without calls (a helper call per lane spills every live
-//! vector register and costs more than the function).
+//! Single-precision `exp`, `exp2`, `exp10`, `log`, `log2`, `log10`, `sin`, `cos`, `tan`,
+//! `sincos` and `tanh` as inline code, for one value (`F32`) or four lanes (`F32X4`) with the
+//! same operations, so that the scalar loop, the scalar path's vector registers and the vector
+//! loop give the same bits. OpenCL C 7.4 allows 3 ulp for the exp and log families, 4 for sin
+//! and cos, 5 for tan and tanh (their `native_` and `half_` forms allow more); these stay
+//! within about 1, 1.5 and 3 ulp, without calls (a helper call per lane spills every live
+//! vector register and costs more than the function) and, but for the trigonometric
+//! functions' large arguments, without branches.
 //!
 //! - exp family: `x = n*ln2 + r` with `n` an integer and `|r| <= ln2/2` (Cody and Waite: the
 //!   reduction `x - n*ln2_hi` is exact with a fused multiply-add, the rest of ln2 is subtracted
@@ -23,6 +25,7 @@
 //!   them, tan as their quotient. Larger arguments (and infinities) need the reduction with
 //!   all the bits of 2/pi: a branch, taken only when some lane needs it, calls the library
 //!   function (`fallback`) for such lanes.
+//! - tanh (5 ulp): a polynomial below 0.55 in magnitude, `1 - 2/(e^2|x| + 1)` from there.
 //! - special values by selects at the end: NaN stays NaN, `log` of 0 is -inf, of a negative
 //!   number NaN, of +inf +inf; `exp` of +-inf is +inf and 0.
 
@@ -34,7 +37,7 @@ use cranelift_frontend::FunctionBuilder;
 pub fn known(base: &str) -> bool {
     matches!(
         base,
-        "exp" | "exp2" | "exp10" | "log" | "log2" | "log10" | "sin" | "cos" | "tan"
+        "exp" | "exp2" | "exp10" | "log" | "log2" | "log10" | "sin" | "cos" | "tan" | "tanh"
     )
 }
 
@@ -57,6 +60,7 @@ pub fn emit(b: &mut FunctionBuilder, base: &str, x: Value, fallback: Option<Func
         "exp" | "exp2" | "exp10" => exp(b, base, x),
         "log" | "log2" | "log10" => log(b, base, x),
         "sin" | "cos" | "tan" => trig(b, base, x, fallback?),
+        "tanh" => tanh(b, x),
         _ => return None,
     })
 }
@@ -348,135 +352,227 @@ fn log(b: &mut FunctionBuilder, base: &str, x: Value) -> Value {
 
 /// sin, cos or tan of `x`, inline up to [`TRIG_FAST`], else by `fallback`.
 fn trig(b: &mut FunctionBuilder, base: &str, x: Value, fallback: FuncRef) -> Value {
+    let r = Reduced::new(b, x);
+    let fast = match base {
+        "sin" => r.sin(b),
+        "cos" => r.cos(b),
+        _ => r.tan(b),
+    };
+    with_fallback(b, x, &[fast], &[fallback])[0]
+}
+
+/// sin(x) and cos(x) with one reduction (`sincos`); the library functions for large `x`.
+pub fn sincos(b: &mut FunctionBuilder, x: Value, sin: FuncRef, cos: FuncRef) -> Option<(Value, Value)> {
     let t = b.func.dfg.value_type(x);
-    let fast = trig_reduced(b, base, x);
+    if t.lane_type() != types::F32 || !(t.lane_count() == 1 || t.lane_count() == 4) {
+        return None;
+    }
+    let r = Reduced::new(b, x);
+    let fast = [r.sin(b), r.cos(b)];
+    let v = with_fallback(b, x, &fast, &[sin, cos]);
+    Some((v[0], v[1]))
+}
+
+/// `fast` where |x| <= [`TRIG_FAST`]; the `fallbacks` (one per value, `f32 -> f32`) of the
+/// lanes beyond (infinities included; a NaN stays with `fast`, which is NaN for it), behind
+/// a branch taken only when some lane is beyond.
+fn with_fallback(b: &mut FunctionBuilder, x: Value, fast: &[Value], fallbacks: &[FuncRef]) -> Vec<Value> {
+    let t = b.func.dfg.value_type(x);
     let ax = b.ins().fabs(x);
     let large = fcmp_k(b, FloatCC::GreaterThan, ax, TRIG_FAST);
     let any = if t.is_vector() { b.ins().vany_true(large) } else { large };
     let (slow, join) = (b.create_block(), b.create_block());
-    let y = b.append_block_param(join, t);
-    b.ins().brif(any, slow, &[], join, &[BlockArg::Value(fast)]);
+    let ys: Vec<Value> = fast.iter().map(|_| b.append_block_param(join, t)).collect();
+    let args: Vec<BlockArg> = fast.iter().map(|v| BlockArg::Value(*v)).collect();
+    b.ins().brif(any, slow, &[], join, &args);
     b.seal_block(slow);
     b.switch_to_block(slow);
-    let v = if t.is_vector() {
-        // The library's value in the lanes that need it, the inline value in the others
-        // (the same bits as one lane at a time).
-        let mut lib = fast;
-        for l in 0..4u8 {
-            let xl = b.ins().extractlane(x, l);
-            let call = b.ins().call(fallback, &[xl]);
-            let yl = b.inst_results(call)[0];
-            lib = b.ins().insertlane(lib, yl, l);
-        }
-        pick(b, large, lib, fast)
-    } else {
-        let call = b.ins().call(fallback, &[x]);
-        b.inst_results(call)[0]
-    };
-    b.ins().jump(join, &[BlockArg::Value(v)]);
+    let mut out = Vec::with_capacity(fast.len());
+    for (f, fr) in fast.iter().zip(fallbacks) {
+        let v = if t.is_vector() {
+            // The library's value in the lanes that need it, the inline value in the others
+            // (the same bits as one lane at a time).
+            let mut lib = *f;
+            for l in 0..4u8 {
+                let xl = b.ins().extractlane(x, l);
+                let call = b.ins().call(*fr, &[xl]);
+                let yl = b.inst_results(call)[0];
+                lib = b.ins().insertlane(lib, yl, l);
+            }
+            pick(b, large, lib, *f)
+        } else {
+            let call = b.ins().call(*fr, &[x]);
+            b.inst_results(call)[0]
+        };
+        out.push(BlockArg::Value(v));
+    }
+    b.ins().jump(join, &out);
     b.seal_block(join);
     b.switch_to_block(join);
-    y
+    ys
 }
 
-/// sin, cos or tan of `x` by the three-part reduction (accurate for |x| <= [`TRIG_FAST`]).
-fn trig_reduced(b: &mut FunctionBuilder, base: &str, x: Value) -> Value {
-    let t = b.func.dfg.value_type(x);
-    let it = int_of(t);
-    let k = fk(b, t, std::f32::consts::FRAC_2_PI);
-    let y = b.ins().fmul(x, k);
-    let n = b.ins().nearest(y);
-    let nn = b.ins().fneg(n);
-    // pi/2 as three floats: p1 + p2 + p3.
-    let half_pi = std::f64::consts::FRAC_PI_2;
-    let p1 = half_pi as f32;
-    let p2 = (half_pi - p1 as f64) as f32;
-    // The rest beyond double precision: pi/2 = 1.5707963267948966 + 6.123233995736766e-17.
-    let p3 = ((half_pi - p1 as f64 - p2 as f64) + 6.123_233_995_736_766e-17) as f32;
-    let mut r = x;
-    for p in [p1, p2, p3] {
-        let pk = fk(b, t, p);
-        r = b.ins().fma(nn, pk, r);
-    }
-    let z = b.ins().fmul(r, r);
-    // sin r = r + r^3 * (-1/6 + z/120 - z^2/5040 + z^3/362880)
-    let mut ps = fk(b, t, (1.0 / 362_880.0) as f32);
-    for c in [-1.0 / 5040.0, 1.0 / 120.0, -1.0 / 6.0] {
-        let ck = fk(b, t, c as f32);
-        ps = b.ins().fma(ps, z, ck);
-    }
-    let rz = b.ins().fmul(r, z);
-    let sin_r = b.ins().fma(rz, ps, r);
-    // cos r = 1 - z/2 + z^2 * (1/24 - z/720 + z^2/40320 - z^3/3628800)
-    let mut pc = fk(b, t, (-1.0 / 3_628_800.0) as f32);
-    for c in [1.0 / 40320.0, -1.0 / 720.0, 1.0 / 24.0] {
-        let ck = fk(b, t, c as f32);
-        pc = b.ins().fma(pc, z, ck);
-    }
-    let zz = b.ins().fmul(z, z);
-    let half = fk(b, t, 0.5);
-    let one = fk(b, t, 1.0);
-    let hz = b.ins().fmul(half, z);
-    let w = b.ins().fsub(one, hz);
-    // What 1 - hz lost, added back with the polynomial's part.
-    let lost = b.ins().fsub(one, w);
-    let lost = b.ins().fsub(lost, hz);
-    let tail = b.ins().fma(zz, pc, lost);
-    let cos_r = b.ins().fadd(w, tail);
-    // The quadrant: n mod 4.
-    let q = b.ins().fcvt_to_sint_sat(it, n);
-    let odd = ik(b, it, 1);
-    let odd = b.ins().band(q, odd);
-    let zero = ik(b, it, 0);
-    let swap = b.ins().icmp(IntCC::NotEqual, odd, zero);
-    let pick_i = |b: &mut FunctionBuilder, c: Value, x: Value, y: Value| {
-        if t.is_vector() {
-            b.ins().bitselect(c, x, y)
-        } else {
-            b.ins().select(c, x, y)
+/// `x = n*pi/2 + r` by the three-part reduction (accurate for |x| <= [`TRIG_FAST`]): sin r,
+/// cos r, and the quadrant n (mod 4: only its two low bits are used).
+struct Reduced {
+    sin_r: Value,
+    cos_r: Value,
+    q: Value,
+    /// `q & 1` as an integer, and as a lane condition.
+    odd: Value,
+    swap: Value,
+}
+
+impl Reduced {
+    fn new(b: &mut FunctionBuilder, x: Value) -> Reduced {
+        let t = b.func.dfg.value_type(x);
+        let it = int_of(t);
+        let k = fk(b, t, std::f32::consts::FRAC_2_PI);
+        let y = b.ins().fmul(x, k);
+        let n = b.ins().nearest(y);
+        let nn = b.ins().fneg(n);
+        // pi/2 as three floats: p1 + p2 + p3.
+        let half_pi = std::f64::consts::FRAC_PI_2;
+        let p1 = half_pi as f32;
+        let p2 = (half_pi - p1 as f64) as f32;
+        // The rest beyond double precision: pi/2 = 1.5707963267948966 + 6.123233995736766e-17.
+        let p3 = ((half_pi - p1 as f64 - p2 as f64) + 6.123_233_995_736_766e-17) as f32;
+        let mut r = x;
+        for p in [p1, p2, p3] {
+            let pk = fk(b, t, p);
+            r = b.ins().fma(nn, pk, r);
         }
-    };
-    let flip = |b: &mut FunctionBuilder, v: Value, q: Value| {
-        // The sign of v changed where bit 1 of q is set.
+        let z = b.ins().fmul(r, r);
+        // sin r = r + r^3 * (-1/6 + z/120 - z^2/5040 + z^3/362880)
+        let mut ps = fk(b, t, (1.0 / 362_880.0) as f32);
+        for c in [-1.0 / 5040.0, 1.0 / 120.0, -1.0 / 6.0] {
+            let ck = fk(b, t, c as f32);
+            ps = b.ins().fma(ps, z, ck);
+        }
+        let rz = b.ins().fmul(r, z);
+        let sin_r = b.ins().fma(rz, ps, r);
+        // cos r = 1 - z/2 + z^2 * (1/24 - z/720 + z^2/40320 - z^3/3628800)
+        let mut pc = fk(b, t, (-1.0 / 3_628_800.0) as f32);
+        for c in [1.0 / 40320.0, -1.0 / 720.0, 1.0 / 24.0] {
+            let ck = fk(b, t, c as f32);
+            pc = b.ins().fma(pc, z, ck);
+        }
+        let zz = b.ins().fmul(z, z);
+        let half = fk(b, t, 0.5);
+        let one = fk(b, t, 1.0);
+        let hz = b.ins().fmul(half, z);
+        let w = b.ins().fsub(one, hz);
+        // What 1 - hz lost, added back with the polynomial's part.
+        let lost = b.ins().fsub(one, w);
+        let lost = b.ins().fsub(lost, hz);
+        let tail = b.ins().fma(zz, pc, lost);
+        let cos_r = b.ins().fadd(w, tail);
+        let q = b.ins().fcvt_to_sint_sat(it, n);
+        let one_i = ik(b, it, 1);
+        let odd = b.ins().band(q, one_i);
+        let zero = ik(b, it, 0);
+        let swap = b.ins().icmp(IntCC::NotEqual, odd, zero);
+        Reduced {
+            sin_r,
+            cos_r,
+            q,
+            odd,
+            swap,
+        }
+    }
+
+    /// `swap ? x : y` on the bit patterns.
+    fn pick_bits(&self, b: &mut FunctionBuilder, x: Value, y: Value) -> Value {
+        let (xb, yb) = (bits(b, x), bits(b, y));
+        let v = if b.func.dfg.value_type(xb).is_vector() {
+            b.ins().bitselect(self.swap, xb, yb)
+        } else {
+            b.ins().select(self.swap, xb, yb)
+        };
+        float(b, v)
+    }
+
+    /// `v` with its sign changed where bit 1 of `q` is set.
+    fn flip(b: &mut FunctionBuilder, v: Value, q: Value) -> Value {
+        let it = b.func.dfg.value_type(q);
         let two = ik(b, it, 2);
         let s = b.ins().band(q, two);
         let s = b.ins().ishl_imm_u(s, 30);
         let vb = bits(b, v);
         let vb = b.ins().bxor(vb, s);
         float(b, vb)
-    };
-    match base {
-        "sin" => {
-            let sb = bits(b, sin_r);
-            let cb = bits(b, cos_r);
-            let v = pick_i(b, swap, cb, sb);
-            let v = float(b, v);
-            flip(b, v, q)
-        }
-        "cos" => {
-            let sb = bits(b, sin_r);
-            let cb = bits(b, cos_r);
-            let v = pick_i(b, swap, sb, cb);
-            let v = float(b, v);
-            // The cosine's quadrant signs are the sine's one quadrant on: (n + 1) mod 4, and
-            // n + (n & 1) has the same bit 1.
-            let q1 = b.ins().iadd(q, odd);
-            flip(b, v, q1)
-        }
-        _ => {
-            // tan r for an even quadrant, -1/tan r = -cos r / sin r for an odd one.
-            let sb = bits(b, sin_r);
-            let cb = bits(b, cos_r);
-            let num = pick_i(b, swap, cb, sb);
-            let den = pick_i(b, swap, sb, cb);
-            let (num, den) = (float(b, num), float(b, den));
-            let v = b.ins().fdiv(num, den);
-            let neg = b.ins().ishl_imm_u(odd, 31);
-            let vb = bits(b, v);
-            let vb = b.ins().bxor(vb, neg);
-            float(b, vb)
-        }
     }
+
+    /// sin x: sin r, cos r, -sin r, -cos r in quadrants 0 to 3.
+    fn sin(&self, b: &mut FunctionBuilder) -> Value {
+        let v = self.pick_bits(b, self.cos_r, self.sin_r);
+        Self::flip(b, v, self.q)
+    }
+
+    /// cos x: cos r, -sin r, -cos r, sin r; the signs are the sine's one quadrant on, and
+    /// n + (n & 1) has the same bit 1 as n + 1.
+    fn cos(&self, b: &mut FunctionBuilder) -> Value {
+        let v = self.pick_bits(b, self.sin_r, self.cos_r);
+        let q1 = b.ins().iadd(self.q, self.odd);
+        Self::flip(b, v, q1)
+    }
+
+    /// tan x: sin r / cos r in an even quadrant, -cos r / sin r in an odd one.
+    fn tan(&self, b: &mut FunctionBuilder) -> Value {
+        let num = self.pick_bits(b, self.cos_r, self.sin_r);
+        let den = self.pick_bits(b, self.sin_r, self.cos_r);
+        let v = b.ins().fdiv(num, den);
+        let neg = b.ins().ishl_imm_u(self.odd, 31);
+        let vb = bits(b, v);
+        let vb = b.ins().bxor(vb, neg);
+        float(b, vb)
+    }
+}
+
+/// tanh(x) (5 ulp allowed): below 0.55 in magnitude `x + x^3 * P(x^2)` with `P` a Chebyshev
+/// fit of (tanh x - x) / x^3 (error below 4e-10); from there `1 - 2 / (e^(2|x|) + 1)`, where
+/// the result is at least 0.5 and nothing cancels; the sign of x put on either.
+fn tanh(b: &mut FunctionBuilder, x: Value) -> Value {
+    let t = b.func.dfg.value_type(x);
+    let ax = b.ins().fabs(x);
+    let z = b.ins().fmul(x, x);
+    let coefficients: [f64; 6] = [
+        0.002_526_390_710_574_513_6,
+        -0.008_526_333_057_801_33,
+        0.021_818_449_128_639_904,
+        -0.053_964_700_445_158_3,
+        0.133_333_242_000_073_13,
+        -0.333_333_332_950_259_1,
+    ];
+    let mut p = fk(b, t, coefficients[0] as f32);
+    for c in &coefficients[1..] {
+        let ck = fk(b, t, *c as f32);
+        p = b.ins().fma(p, z, ck);
+    }
+    let xz = b.ins().fmul(x, z);
+    let small = b.ins().fma(xz, p, x);
+    let two = fk(b, t, 2.0);
+    let ax2 = b.ins().fmul(ax, two);
+    let e = exp(b, "exp", ax2);
+    let one = fk(b, t, 1.0);
+    let e1 = b.ins().fadd(e, one);
+    let q = b.ins().fdiv(two, e1);
+    let large = b.ins().fsub(one, q);
+    let is_small = fcmp_k(b, FloatCC::LessThan, ax, 0.55);
+    let y = pick(b, is_small, small, large);
+    copysign(b, y, x)
+}
+
+/// `|y|` with the sign of `x` (Cranelift has no vector fcopysign).
+fn copysign(b: &mut FunctionBuilder, y: Value, x: Value) -> Value {
+    let t = b.func.dfg.value_type(x);
+    if !t.is_vector() {
+        return b.ins().fcopysign(y, x);
+    }
+    let it = int_of(t);
+    let m = ik(b, it, i32::MIN);
+    let m = b.ins().bitcast(t, MemFlagsData::new(), m);
+    b.ins().bitselect(m, x, y)
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 use super::{rep, Class, Guard, Plan, Step};
 use crate::codegen::context::Ctx;
 use crate::codegen::layout::{round_up, Id, Scalar, Ty};
+use crate::codegen::mathfn;
 use crate::codegen::state::op_id;
 use crate::codegen::translate::is_barrier;
 use crate::spirv::module::{ConstantValue, Function};
@@ -64,17 +65,8 @@ pub(super) fn is_compare(op: Op) -> bool {
 }
 
 /// The OpenCL.std functions the vector loop computes four lanes at a time, exactly as the
-/// scalar translation does (its inline forms).
-const VECTOR_EXT_F32: [&str; 23] = [
-    "sin",
-    "cos",
-    "tan",
-    "exp",
-    "exp2",
-    "exp10",
-    "log",
-    "log2",
-    "log10",
+/// scalar translation does (its inline forms; besides the functions of `mathfn`).
+const VECTOR_EXT_F32: [&str; 14] = [
     "fma",
     "mad",
     "fabs",
@@ -1414,7 +1406,7 @@ fn classify_vector(
             let rt = rty.and_then(|t| scalar32(cx, t));
             let base = base_name(&name);
             let known = match rt {
-                Some(types::F32) => VECTOR_EXT_F32.contains(&base) || base == "fmax_common",
+                Some(types::F32) => VECTOR_EXT_F32.contains(&base) || base == "fmax_common" || mathfn::known(base),
                 Some(types::I32) => VECTOR_EXT_I32.contains(&base),
                 // Doubles (`Rep::Pair`): the inline functions that are one IEEE operation.
                 _ => rty.is_some_and(|t| is_f64(cx, t)) && VECTOR_EXT_F64.contains(&base),
@@ -1834,7 +1826,12 @@ fn classify_soa(
             let name = ext_name(cx, inst)?;
             let b = base_name(&name);
             let known = match leaf? {
-                types::F32 => VECTOR_EXT_F32.contains(&b) || b == "fmax_common" || VECTOR_EXT_SOA_F32.contains(&b),
+                types::F32 => {
+                    VECTOR_EXT_F32.contains(&b)
+                        || b == "fmax_common"
+                        || VECTOR_EXT_SOA_F32.contains(&b)
+                        || mathfn::known(b)
+                }
                 types::I32 => VECTOR_EXT_I32.contains(&b) || VECTOR_EXT_SOA_I32.contains(&b),
                 _ => false,
             };
