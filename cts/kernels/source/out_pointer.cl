@@ -2,53 +2,22 @@
 // (a condition on the loaded value, so that neighbours differ): the others' elements of the
 // pointed-to buffer must stay as they were.
 
-kernel void fract_if(global const float *x, global float *r, global float *whole) {
-    size_t i = get_global_id(0);
-    float v = 0.0f;
-    if (x[i] > 0.0f)
-        v = fract(x[i], &whole[i]);
-    r[i] = v;
-}
+// r[i] = f(x[i], &out[i]) for the work-items whose x[i] is positive, 0 for the others.
+#define CALLED_IF_POSITIVE(name, T, f, ...)                                                    \
+    kernel void name(global const float *x, global float *r, global T *out) {                 \
+        size_t i = get_global_id(0);                                                           \
+        float v = 0.0f;                                                                        \
+        if (x[i] > 0.0f)                                                                       \
+            v = f(x[i], ##__VA_ARGS__, &out[i]);                                               \
+        r[i] = v;                                                                              \
+    }
 
-kernel void modf_if(global const float *x, global float *r, global float *whole) {
-    size_t i = get_global_id(0);
-    float v = 0.0f;
-    if (x[i] > 0.0f)
-        v = modf(x[i], &whole[i]);
-    r[i] = v;
-}
-
-kernel void frexp_if(global const float *x, global float *r, global int *e) {
-    size_t i = get_global_id(0);
-    float v = 0.0f;
-    if (x[i] > 0.0f)
-        v = frexp(x[i], &e[i]);
-    r[i] = v;
-}
-
-kernel void sincos_if(global const float *x, global float *r, global float *c) {
-    size_t i = get_global_id(0);
-    float v = 0.0f;
-    if (x[i] > 0.0f)
-        v = sincos(x[i], &c[i]);
-    r[i] = v;
-}
-
-kernel void remquo_if(global const float *x, global float *r, global int *q) {
-    size_t i = get_global_id(0);
-    float v = 0.0f;
-    if (x[i] > 0.0f)
-        v = remquo(x[i], 1.5f, &q[i]);
-    r[i] = v;
-}
-
-kernel void lgamma_r_if(global const float *x, global float *r, global int *s) {
-    size_t i = get_global_id(0);
-    float v = 0.0f;
-    if (x[i] > 0.0f)
-        v = lgamma_r(x[i], &s[i]);
-    r[i] = v;
-}
+CALLED_IF_POSITIVE(fract_if, float, fract)
+CALLED_IF_POSITIVE(modf_if, float, modf)
+CALLED_IF_POSITIVE(frexp_if, int, frexp)
+CALLED_IF_POSITIVE(sincos_if, float, sincos)
+CALLED_IF_POSITIVE(remquo_if, int, remquo, 1.5f)
+CALLED_IF_POSITIVE(lgamma_r_if, int, lgamma_r)
 
 // Through a private variable, in a loop whose trip count is the work-item's own.
 kernel void fract_loop(global const float *x, global float *r, global float *whole) {

@@ -364,57 +364,15 @@ pub fn round_to_half_bits(b: &mut FunctionBuilder, x: Value) -> Value {
 mod tests {
     use super::*;
     use crate::codegen::helpers::{f16_to_f64, f64_to_f16, RTE};
-    use cranelift_codegen::ir::AbiParam;
-    use cranelift_codegen::settings::{self, Configurable};
-    use cranelift_frontend::FunctionBuilderContext;
-    use cranelift_jit::{JITBuilder, JITModule};
-    use cranelift_module::{Linkage, Module};
+    use crate::codegen::test_jit::{unary_functions, Unary};
+    use cranelift_jit::JITModule;
 
     type Conv = fn(&mut FunctionBuilder, Value) -> Value;
 
     /// `fn(src, dst)`: one value of type `t` loaded from `src`, converted by `conv`, stored
     /// to `dst`, for each of `convs`.
-    fn build(t: Type, convs: &[Conv]) -> (JITModule, Vec<extern "C" fn(*const u8, *mut u8)>) {
-        let mut flags = settings::builder();
-        flags.set("opt_level", "speed").unwrap();
-        let isa = cranelift_native::builder()
-            .unwrap()
-            .finish(settings::Flags::new(flags))
-            .unwrap();
-        let mut jit = JITModule::new(JITBuilder::with_isa(isa, cranelift_module::default_libcall_names()));
-        let mut sig = jit.make_signature();
-        sig.params.push(AbiParam::new(types::I64));
-        sig.params.push(AbiParam::new(types::I64));
-        let mut ids = Vec::new();
-        for (i, conv) in convs.iter().enumerate() {
-            let id = jit.declare_function(&format!("f{i}"), Linkage::Local, &sig).unwrap();
-            let mut ctx = jit.make_context();
-            ctx.func.signature = sig.clone();
-            let mut fbc = FunctionBuilderContext::new();
-            let cfg = jit.target_config();
-            let mut b = FunctionBuilder::new(&mut ctx.func, &mut fbc);
-            let block = b.create_block();
-            b.append_block_params_for_function_params(block);
-            b.switch_to_block(block);
-            let [src, dst] = b.block_params(block).try_into().unwrap();
-            let x = b.ins().load(t, MemFlagsData::new(), src, 0);
-            let y = conv(&mut b, x);
-            b.ins().store(MemFlagsData::new(), y, dst, 0);
-            b.ins().return_(&[]);
-            b.seal_all_blocks();
-            b.finalize(cfg);
-            jit.define_function(id, &mut ctx).unwrap();
-            ids.push(id);
-        }
-        jit.finalize_definitions().unwrap();
-        let fs = ids
-            .iter()
-            // SAFETY: each function has the signature (i64, i64) -> () of the system ABI.
-            .map(|id| unsafe {
-                std::mem::transmute::<*const u8, extern "C" fn(*const u8, *mut u8)>(jit.get_finalized_function(*id))
-            })
-            .collect();
-        (jit, fs)
+    fn build(t: Type, convs: &[Conv]) -> (JITModule, Vec<Unary>) {
+        unary_functions(t, &[], convs.len(), |i, _, b, x| convs[i](b, x))
     }
 
     /// Floats around every rounding position of every binade, and random ones.

@@ -3,10 +3,9 @@
 //! counts it), and the four-lane forms against the one-lane forms bit for bit.
 
 use super::*;
+use crate::codegen::test_jit::{unary_functions, Unary as Fun};
 use cranelift_codegen::ir::AbiParam;
-use cranelift_codegen::settings::{self, Configurable};
-use cranelift_frontend::FunctionBuilderContext;
-use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_jit::JITModule;
 use cranelift_module::{Linkage, Module};
 
 const NAMES: [&str; 12] = [
@@ -23,51 +22,24 @@ fn fallbacks() -> [(&'static str, *const u8); 3] {
     ]
 }
 
-type Fun = extern "C" fn(*const u8, *mut u8);
-
 /// `fn(src, dst)`: one value of type `t` loaded from `src`, `name` of it stored to `dst`.
 fn build(t: Type) -> (JITModule, Vec<Fun>) {
-    let mut flags = settings::builder();
-    flags.set("opt_level", "speed").unwrap();
-    let isa = cranelift_native::builder()
-        .unwrap()
-        .finish(settings::Flags::new(flags))
-        .unwrap();
-    let mut jb = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
-    for (name, f) in fallbacks() {
-        jb.symbol(name, f);
-    }
-    let mut jit = JITModule::new(jb);
-    let mut unary = jit.make_signature();
-    unary.params.push(AbiParam::new(types::F32));
-    unary.returns.push(AbiParam::new(types::F32));
-    let mut sig = jit.make_signature();
-    sig.params.push(AbiParam::new(types::I64));
-    sig.params.push(AbiParam::new(types::I64));
-    let mut ids = Vec::new();
-    for name in NAMES {
-        let id = jit.declare_function(name, Linkage::Local, &sig).unwrap();
-        let mut ctx = jit.make_context();
-        ctx.func.signature = sig.clone();
-        let mut fbc = FunctionBuilderContext::new();
-        let cfg = jit.target_config();
-        let mut b = FunctionBuilder::new(&mut ctx.func, &mut fbc);
-        let block = b.create_block();
-        b.append_block_params_for_function_params(block);
-        b.switch_to_block(block);
-        let [src, dst] = b.block_params(block).try_into().unwrap();
-        let x = b.ins().load(t, MemFlagsData::new(), src, 0);
+    unary_functions(t, &fallbacks(), NAMES.len(), |k, jit, b, x| {
+        let name = NAMES[k];
+        let mut unary = jit.make_signature();
+        unary.params.push(AbiParam::new(types::F32));
+        unary.returns.push(AbiParam::new(types::F32));
         let mut import = |f: &str| {
             let f = jit
                 .declare_function(&format!("clift_{f}_f32"), Linkage::Import, &unary)
                 .unwrap();
             jit.declare_func_in_func(f, b.func)
         };
-        let y = match name.strip_prefix("sincos_") {
+        match name.strip_prefix("sincos_") {
             // sincos: sin or cos (by the last letter) of the pair.
             Some(which) => {
                 let (s, c) = (import("sin"), import("cos"));
-                let (ys, yc) = sincos(&mut b, x, s, c).unwrap();
+                let (ys, yc) = sincos(b, x, s, c).unwrap();
                 if which == "s" {
                     ys
                 } else {
@@ -76,23 +48,10 @@ fn build(t: Type) -> (JITModule, Vec<Fun>) {
             }
             None => {
                 let fallback = needs_fallback(name).then(|| import(name));
-                emit(&mut b, name, x, fallback).unwrap()
+                emit(b, name, x, fallback).unwrap()
             }
-        };
-        b.ins().store(MemFlagsData::new(), y, dst, 0);
-        b.ins().return_(&[]);
-        b.seal_all_blocks();
-        b.finalize(cfg);
-        jit.define_function(id, &mut ctx).unwrap();
-        ids.push(id);
-    }
-    jit.finalize_definitions().unwrap();
-    let fs = ids
-        .iter()
-        // SAFETY: each function has the signature (i64, i64) -> () of the system ABI.
-        .map(|id| unsafe { std::mem::transmute::<*const u8, Fun>(jit.get_finalized_function(*id)) })
-        .collect();
-    (jit, fs)
+        }
+    })
 }
 
 /// The bound each function is held to here: well inside OpenCL C's (3 ulp for the exp and

@@ -1,0 +1,64 @@
+//! Test support: small functions of generated code, compiled for the host and called from
+//! Rust, to check a code generator module's output value by value.
+
+use cranelift_codegen::ir::{types, AbiParam, InstBuilder, MemFlagsData, Type, Value};
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{Linkage, Module};
+
+/// `fn(src, dst)` of the host ABI: loads one value of its type from `src`, stores one to `dst`.
+pub type Unary = extern "C" fn(*const u8, *mut u8);
+
+/// `count` functions optimized for speed, function `i` loading a value of type `t` and storing
+/// `body(i, module, builder, value)`; `symbols` are the Rust functions the bodies may import.
+/// The module must outlive the calls.
+pub fn unary_functions(
+    t: Type,
+    symbols: &[(&str, *const u8)],
+    count: usize,
+    mut body: impl FnMut(usize, &mut JITModule, &mut FunctionBuilder, Value) -> Value,
+) -> (JITModule, Vec<Unary>) {
+    let mut flags = settings::builder();
+    flags.set("opt_level", "speed").unwrap();
+    let isa = cranelift_native::builder()
+        .unwrap()
+        .finish(settings::Flags::new(flags))
+        .unwrap();
+    let mut jb = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
+    for (name, f) in symbols {
+        jb.symbol(*name, *f);
+    }
+    let mut jit = JITModule::new(jb);
+    let mut sig = jit.make_signature();
+    sig.params.push(AbiParam::new(types::I64));
+    sig.params.push(AbiParam::new(types::I64));
+    let mut ids = Vec::new();
+    for i in 0..count {
+        let id = jit.declare_function(&format!("f{i}"), Linkage::Local, &sig).unwrap();
+        let mut ctx = jit.make_context();
+        ctx.func.signature = sig.clone();
+        let mut fbc = FunctionBuilderContext::new();
+        let cfg = jit.target_config();
+        let mut b = FunctionBuilder::new(&mut ctx.func, &mut fbc);
+        let block = b.create_block();
+        b.append_block_params_for_function_params(block);
+        b.switch_to_block(block);
+        let [src, dst] = b.block_params(block).try_into().unwrap();
+        let x = b.ins().load(t, MemFlagsData::new(), src, 0);
+        let y = body(i, &mut jit, &mut b, x);
+        b.ins().store(MemFlagsData::new(), y, dst, 0);
+        b.ins().return_(&[]);
+        b.seal_all_blocks();
+        b.finalize(cfg);
+        jit.define_function(id, &mut ctx).unwrap();
+        ids.push(id);
+    }
+    jit.finalize_definitions().unwrap();
+    let fs = ids
+        .iter()
+        // SAFETY: each function has the signature (i64, i64) -> () of the system ABI.
+        .map(|id| unsafe { std::mem::transmute::<*const u8, Unary>(jit.get_finalized_function(*id)) })
+        .collect();
+    (jit, fs)
+}
