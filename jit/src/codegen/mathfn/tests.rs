@@ -59,7 +59,10 @@ fn build(t: Type) -> (JITModule, Vec<Fun>) {
 fn bound(name: &str) -> f64 {
     match name {
         "sin" | "cos" | "sincos_s" | "sincos_c" => 2.0,
-        "tan" | "tanh" => 3.0,
+        // tan: 3.35 ulp at 54250.6 (0x4753ea98) over every float, the quotient of two
+        // values of up to 1.5 ulp each.
+        "tan" => 4.0,
+        "tanh" => 3.0,
         _ => 1.5,
     }
 }
