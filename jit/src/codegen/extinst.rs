@@ -412,10 +412,7 @@ impl FnTx<'_, '_, '_> {
                 "sincos" if s == Scalar::Float(32) && self.out_scalar(&arg_ids) == Some(s) => {
                     match self.sincos_inline(a(0))? {
                         Some((sv, cv)) => {
-                            let addr = self.b.ins().iadd_imm_s(a(1), (i * 4) as i64);
-                            self.b
-                                .ins()
-                                .store(cranelift_codegen::ir::MemFlagsData::new(), cv, addr, 0);
+                            self.store_component(a(1), i, s, cv);
                             sv
                         }
                         None => self.library_call(inst, &name, &base, &arg_ids, &la, s, i)?,
@@ -436,11 +433,10 @@ impl FnTx<'_, '_, '_> {
             return Ok(None);
         }
         let fallback = if super::mathfn::needs_fallback(base) {
-            let Some(sym) = self.cx.math.get(&format!("clift_{base}_f32")) else {
+            let Some(f) = self.f32_library(base)? else {
                 return Ok(None);
             };
-            let fid = self.cx.import(sym, &[types::F32], &[types::F32])?;
-            Some(self.func_ref(fid))
+            Some(f)
         } else {
             None
         };
@@ -450,15 +446,27 @@ impl FnTx<'_, '_, '_> {
     /// sin and cos of one f32 with one reduction ([`super::mathfn::sincos`]); `None` without
     /// the library functions for large arguments.
     fn sincos_inline(&mut self, x: Value) -> R<Option<(Value, Value)>> {
-        let mut frs = Vec::with_capacity(2);
-        for f in ["clift_sin_f32", "clift_cos_f32"] {
-            let Some(sym) = self.cx.math.get(f) else {
-                return Ok(None);
-            };
-            let fid = self.cx.import(sym, &[types::F32], &[types::F32])?;
-            frs.push(self.func_ref(fid));
-        }
-        Ok(super::mathfn::sincos(&mut self.b, x, frs[0], frs[1]))
+        let (Some(sin), Some(cos)) = (self.f32_library("sin")?, self.f32_library("cos")?) else {
+            return Ok(None);
+        };
+        Ok(super::mathfn::sincos(&mut self.b, x, sin, cos))
+    }
+
+    /// The math library's `clift_<base>_f32` (`f32 -> f32`), imported into this function.
+    fn f32_library(&mut self, base: &str) -> R<Option<cranelift_codegen::ir::FuncRef>> {
+        let Some(sym) = self.cx.math.get(&format!("clift_{base}_f32")) else {
+            return Ok(None);
+        };
+        let fid = self.cx.import(sym, &[types::F32], &[types::F32])?;
+        Ok(Some(self.func_ref(fid)))
+    }
+
+    /// Stores `v` to component `i` of the out-parameter `p` (elements of `s`).
+    fn store_component(&mut self, p: Value, i: usize, s: Scalar, v: Value) {
+        let addr = self.b.ins().iadd_imm_s(p, (i as u32 * s.bytes()) as i64);
+        self.b
+            .ins()
+            .store(cranelift_codegen::ir::MemFlagsData::new(), v, addr, 0);
     }
 
     /// The element type of the pointer operand (the second) of an out-parameter function.
@@ -481,10 +489,7 @@ impl FnTx<'_, '_, '_> {
         } else {
             self.b.ins().trunc(x)
         };
-        let addr = self.b.ins().iadd_imm_s(p, (i as u32 * s.bytes()) as i64);
-        self.b
-            .ins()
-            .store(cranelift_codegen::ir::MemFlagsData::new(), whole, addr, 0);
+        self.store_component(p, i, s, whole);
         let d = self.b.ins().fsub(x, whole);
         let z = self.fconst(t, 0.0);
         let zs = self.b.ins().fcopysign(z, x);
