@@ -5,6 +5,7 @@
 //! 0.5 + 2^-28 ulp. Exact functions are done directly in f32.
 
 use super::kernels as k;
+use super::trig_f32;
 
 /// Defines `extern "C" fn $name(x: f32) -> f32` as `f(x as f64) as f32`.
 macro_rules! via_f64 {
@@ -39,7 +40,6 @@ via_f64! {
     clift_atanh_f32 => libm::atanh;
     clift_atanpi_f32 => k::atanpi;
     clift_cbrt_f32 => libm::cbrt;
-    clift_cos_f32 => libm::cos;
     clift_cosh_f32 => libm::cosh;
     clift_cospi_f32 => k::cospi;
     clift_erfc_f32 => libm::erfc;
@@ -54,10 +54,8 @@ via_f64! {
     clift_log10_f32 => libm::log10;
     clift_log1p_f32 => libm::log1p;
     clift_rsqrt_f32 => |x| 1.0 / x.sqrt();
-    clift_sin_f32 => libm::sin;
     clift_sinh_f32 => libm::sinh;
     clift_sinpi_f32 => k::sinpi;
-    clift_tan_f32 => libm::tan;
     clift_tanh_f32 => libm::tanh;
     clift_tanpi_f32 => k::tanpi;
     clift_tgamma_f32 => libm::tgamma;
@@ -69,6 +67,21 @@ via_f64_2! {
     clift_hypot_f32 => libm::hypot;
     clift_pow_f32 => libm::pow;
     clift_powr_f32 => k::powr;
+}
+
+#[no_mangle]
+pub extern "C" fn clift_sin_f32(x: f32) -> f32 {
+    trig_f32::sin(x) as f32
+}
+
+#[no_mangle]
+pub extern "C" fn clift_cos_f32(x: f32) -> f32 {
+    trig_f32::cos(x) as f32
+}
+
+#[no_mangle]
+pub extern "C" fn clift_tan_f32(x: f32) -> f32 {
+    trig_f32::tan(x) as f32
 }
 
 #[no_mangle]
@@ -265,7 +278,7 @@ pub unsafe extern "C" fn clift_modf_f32(x: f32, iptr: *mut f32) -> f32 {
 /// `cosval` must be valid for a write of one f32.
 #[no_mangle]
 pub unsafe extern "C" fn clift_sincos_f32(x: f32, cosval: *mut f32) -> f32 {
-    let (s, c) = libm::sincos(x as f64);
+    let (s, c) = trig_f32::sincos(x);
     *cosval = c as f32;
     s as f32
 }

@@ -14,6 +14,7 @@ pub mod double;
 pub mod float;
 pub mod half;
 mod kernels;
+mod trig_f32;
 
 #[cfg(test)]
 mod tests;
