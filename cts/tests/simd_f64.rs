@@ -70,6 +70,7 @@ fn f64_child() {
         "d_eq",
         "d_loops",
         "d_tree",
+        "d_math",
     ] {
         let k = p.kernel(name);
         for (global, local) in &launches {
@@ -79,7 +80,7 @@ fn f64_child() {
             let o = ctx.buffer_from(&vec![0xffu8; 8 * len]);
             let n = *global as u32;
             let args: Vec<&Mem> = match name {
-                "d_arith" | "d_select" => vec![&bx, &by, &o],
+                "d_arith" | "d_select" | "d_math" => vec![&bx, &by, &o],
                 "d_gather" => vec![&bx, &bi, &o],
                 "d_branch_store" | "d_eq" | "d_tree" => vec![&bx, &o],
                 _ => vec![&bx, &by, &bc, &o],
@@ -142,8 +143,8 @@ fn double_lanes_match_the_scalar_loop() {
         std::fs::read_to_string(s).expect("scalar"),
     );
     assert!(r == s, "robust mode's vector loop and the scalar loop differ");
-    // 5 launches for 6 kernels, 3 (power-of-two groups) for the tree.
-    assert_eq!(v.lines().count(), 33);
+    // 5 launches for 7 kernels, 3 (power-of-two groups) for the tree.
+    assert_eq!(v.lines().count(), 38);
     assert_eq!(v.lines().count(), s.lines().count());
     for (lv, ls) in v.lines().zip(s.lines()) {
         let head: Vec<&str> = lv.splitn(4, ' ').take(3).collect();
@@ -188,6 +189,89 @@ fn double_arithmetic_against_the_host() {
                     "d_arith output {j} at {i} (offset {offset}, local {local:?}): {g:?}, want {w:?}"
                 );
             }
+        }
+    }
+}
+
+/// |got - want| in ulps of `want` (a subnormal's ulp is 2^-1074); infinite for a wrong
+/// special value.
+fn ulps(got: f64, want: f64) -> f64 {
+    if want.is_nan() || got.is_nan() || want.is_infinite() || got.is_infinite() {
+        let same = got == want || (got.is_nan() && want.is_nan());
+        return if same { 0.0 } else { f64::INFINITY };
+    }
+    let e = (want.abs().log2().floor() as i64).max(-1022) - 52;
+    let ulp = if e >= -1022 {
+        f64::from_bits(((e + 1023) as u64) << 52)
+    } else {
+        f64::from_bits(1 << (e + 1074))
+    };
+    ((got - want) / ulp).abs()
+}
+
+#[test]
+fn double_math_against_the_host() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("simd_f64.cl", "-cl-std=CL3.0");
+    let mut rng = Rng::new(66);
+    let n = 4096;
+    let mut x = doubles(&mut rng, n);
+    // Around the thresholds: exp's overflow (709.78) and underflow to subnormals (-708.4) and
+    // to zero (-745.13), scaled back by the kernel's factor 130.
+    for (j, t) in [709.78, -708.4, -745.13, 1024.0 / 180.0 * 130.0].iter().enumerate() {
+        for d in 0..16 {
+            x[100 + 16 * j + d] = (t + (d as f64 - 8.0) * 0.01) / 130.0;
+        }
+    }
+    let y = doubles(&mut rng, n);
+    let (bx, by) = (ctx.buffer_from(as_bytes(&x)), ctx.buffer_from(as_bytes(&y)));
+    let k = p.kernel("d_math");
+    let o = ctx.buffer(8 * 7 * n);
+    k.arg_mem(0, &bx);
+    k.arg_mem(1, &by);
+    k.arg_mem(2, &o);
+    k.arg(3, &(n as u32));
+    q.run(&k, &[], &[n], &[]);
+    let got: Vec<f64> = from_bytes(&q.read(&o, 0, 8 * 7 * n));
+    for i in 0..n {
+        let (xi, yi) = (x[i], y[i]);
+        // OpenCL C 7.4: exp, exp2 and exp10 within 3 ulp; the rest exact.
+        let near = [(xi * 130.0).exp(), (xi * 180.0).exp2(), 10f64.powf(xi * 55.0)];
+        for (j, w) in near.iter().enumerate() {
+            let g = got[j * n + i];
+            assert!(
+                ulps(g, *w) <= 3.0,
+                "d_math output {j} at {i} (x {xi:e}): {g:e}, want {w:e}"
+            );
+        }
+        let exact = [
+            (xi * 3.5).floor() + (yi * 2.5).ceil() * 8.0,
+            (xi * 3.5).trunc() + (yi * 2.5).round_ties_even() * 8.0,
+            xi.abs().sqrt() - yi.abs(),
+        ];
+        for (j, w) in exact.iter().enumerate() {
+            let g = got[(3 + j) * n + i];
+            assert!(
+                g.to_bits() == w.to_bits() || (g.is_nan() && w.is_nan()),
+                "d_math output {} at {i}: {g:e}, want {w:e}",
+                3 + j
+            );
+        }
+        let g = got[6 * n + i];
+        if xi > 0.5 {
+            let w = yi.exp() - xi.exp2();
+            // A difference of two results within 3 ulp each.
+            let tol = 3.0 * (yi.exp().abs() + xi.exp2().abs()) * f64::EPSILON;
+            assert!(
+                (g - w).abs() <= tol || (g.is_nan() && w.is_nan()) || g == w,
+                "d_math output 6 at {i}: {g:e}, want {w:e}"
+            );
+        } else {
+            assert!(
+                g.to_bits() == yi.to_bits() || (g.is_nan() && yi.is_nan()),
+                "d_math output 6 at {i}"
+            );
         }
     }
 }

@@ -122,3 +122,21 @@ __kernel void d_eq(__global const double *x, __global double *o, uint n) {
     if (i == (size_t)n / 2)
         o[n + i] = v;
 }
+
+// The exp family and the one-instruction functions on doubles, two lanes at a time in the
+// vector loop: over the whole range (x in [-6, 6] scaled past the overflow and underflow
+// thresholds), and under a per-work-item condition.
+__kernel void d_math(__global const double *x, __global const double *y, __global double *o, uint n) {
+    size_t i = get_global_id(0);
+    double xi = x[i], yi = y[i];
+    o[i] = exp(xi * 130.0);
+    o[n + i] = exp2(xi * 180.0);
+    o[2 * n + i] = exp10(xi * 55.0);
+    o[3 * n + i] = floor(xi * 3.5) + ceil(yi * 2.5) * 8.0;
+    o[4 * n + i] = trunc(xi * 3.5) + rint(yi * 2.5) * 8.0;
+    o[5 * n + i] = sqrt(fabs(xi)) - fabs(yi);
+    double v = yi;
+    if (xi > 0.5)
+        v = exp(yi) - exp2(xi);
+    o[6 * n + i] = v;
+}

@@ -41,6 +41,11 @@ pub fn known(base: &str) -> bool {
     )
 }
 
+/// The functions this module generates for doubles ([`double`]).
+pub fn known_f64(base: &str) -> bool {
+    double::known(base)
+}
+
 /// Whether `base` needs the library function (`clift_<base>_f32`) for some arguments.
 pub fn needs_fallback(base: &str) -> bool {
     matches!(base, "sin" | "cos" | "tan")
@@ -49,10 +54,14 @@ pub fn needs_fallback(base: &str) -> bool {
 /// Up to this magnitude the sine, cosine and tangent are reduced inline.
 pub const TRIG_FAST: f32 = 65536.0;
 
-/// `base(x)` for `x` of type `F32` or `F32X4`; `None` for other functions or types, and for
-/// a function that [`needs_fallback`] without one (`f32 -> f32`).
+/// `base(x)` for `x` of type `F32` or `F32X4` (or `F64`, `F64X2`: [`double`]); `None` for
+/// other functions or types, and for a function that [`needs_fallback`] without one
+/// (`f32 -> f32`).
 pub fn emit(b: &mut FunctionBuilder, base: &str, x: Value, fallback: Option<FuncRef>) -> Option<Value> {
     let t = b.func.dfg.value_type(x);
+    if t.lane_type() == types::F64 {
+        return double::emit(b, base, x);
+    }
     if t.lane_type() != types::F32 || !(t.lane_count() == 1 || t.lane_count() == 4) {
         return None;
     }
@@ -574,6 +583,8 @@ fn copysign(b: &mut FunctionBuilder, y: Value, x: Value) -> Value {
     let m = b.ins().bitcast(t, MemFlagsData::new(), m);
     b.ins().bitselect(m, x, y)
 }
+
+mod double;
 
 #[cfg(test)]
 mod tests;

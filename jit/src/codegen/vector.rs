@@ -1078,7 +1078,9 @@ impl FnTx<'_, '_, '_> {
                     | "rotate"
             )
         };
-        let known = known || (sh.lane == types::F32 && super::mathfn::known(base));
+        let known = known
+            || (sh.lane == types::F32 && super::mathfn::known(base))
+            || (sh.lane == types::F64 && super::mathfn::known_f64(base));
         if !known {
             return Ok(false);
         }

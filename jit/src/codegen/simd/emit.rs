@@ -2335,7 +2335,8 @@ impl FnTx<'_, '_, '_> {
     }
 
     /// An operation on doubles held as two two-lane vectors (Rep::Pair), each half as the
-    /// scalar translation computes each lane: `+ - * /`, negation, `fma` and `mad`.
+    /// scalar translation computes each lane: `+ - * /`, negation and the functions of
+    /// `plan::VECTOR_EXT_F64` and `mathfn::known_f64`.
     fn simd_pair(&mut self, inst: &Instruction, plan: &Plan, vecs: &Vecs) -> R<[Value; 2]> {
         let op = inst.opcode;
         let first = usize::from(op == Op::ExtInst) * 2;
@@ -2345,10 +2346,24 @@ impl FnTx<'_, '_, '_> {
         }
         if op == Op::ExtInst {
             let name = ext_name(self.cx, inst).ok_or_else(|| self.err(inst, "vector plan: unknown instruction"))?;
-            if !matches!(base_name(&name), "fma" | "mad") || args.len() != 3 {
-                return Err(self.err(inst, "vector plan: unexpected double function"));
+            let base = base_name(&name);
+            let mut out = Vec::with_capacity(2);
+            for h in 0..2 {
+                let a = |k: usize| args.get(k).map(|p| p[h]);
+                let v = match (base, a(0), a(1), a(2)) {
+                    ("fma" | "mad", Some(x), Some(y), Some(z)) => Some(self.b.ins().fma(x, y, z)),
+                    ("fabs", Some(x), None, None) => Some(self.b.ins().fabs(x)),
+                    ("sqrt", Some(x), None, None) => Some(self.b.ins().sqrt(x)),
+                    ("floor", Some(x), None, None) => Some(self.b.ins().floor(x)),
+                    ("ceil", Some(x), None, None) => Some(self.b.ins().ceil(x)),
+                    ("trunc", Some(x), None, None) => Some(self.b.ins().trunc(x)),
+                    ("rint", Some(x), None, None) => Some(self.b.ins().nearest(x)),
+                    (_, Some(x), None, None) => crate::codegen::mathfn::emit(&mut self.b, base, x, None),
+                    _ => None,
+                };
+                out.push(v.ok_or_else(|| self.err(inst, "vector plan: unexpected double function"))?);
             }
-            return Ok([0, 1].map(|h| self.b.ins().fma(args[0][h], args[1][h], args[2][h])));
+            return Ok([out[0], out[1]]);
         }
         let a = *args.first().ok_or_else(|| self.err(inst, "vector plan: no operand"))?;
         if op == Op::FNegate {

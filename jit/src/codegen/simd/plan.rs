@@ -30,9 +30,10 @@ fn is_f64(cx: &Ctx, ty: Id) -> bool {
         .is_ok_and(|i| matches!(i.ty, Ty::Scalar(Scalar::Float(64))))
 }
 
-/// The OpenCL.std functions the vector loop computes on doubles two lanes at a time (one IEEE
-/// operation each, the scalar translation's `fma`).
-pub(super) const VECTOR_EXT_F64: [&str; 2] = ["fma", "mad"];
+/// The OpenCL.std functions the vector loop computes on doubles two lanes at a time, with the
+/// scalar translation's operations: one IEEE operation each (besides the functions of
+/// `mathfn::known_f64`).
+pub(super) const VECTOR_EXT_F64: [&str; 8] = ["fma", "mad", "fabs", "sqrt", "floor", "ceil", "trunc", "rint"];
 
 /// Comparisons: a four-lane mask from two 32-bit operands.
 pub(super) fn is_compare(op: Op) -> bool {
@@ -1409,7 +1410,7 @@ fn classify_vector(
                 Some(types::F32) => VECTOR_EXT_F32.contains(&base) || base == "fmax_common" || mathfn::known(base),
                 Some(types::I32) => VECTOR_EXT_I32.contains(&base),
                 // Doubles (`Rep::Pair`): the inline functions that are one IEEE operation.
-                _ => rty.is_some_and(|t| is_f64(cx, t)) && VECTOR_EXT_F64.contains(&base),
+                _ => rty.is_some_and(|t| is_f64(cx, t)) && (VECTOR_EXT_F64.contains(&base) || mathfn::known_f64(base)),
             };
             if !known {
                 return None;
