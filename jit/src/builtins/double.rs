@@ -5,6 +5,7 @@
 //! kernels in [`super::kernels`].
 
 use super::kernels as k;
+use super::trig;
 
 macro_rules! direct {
     ($($name:ident => $f:expr;)*) => {$(
@@ -38,7 +39,7 @@ direct! {
     clift_atanpi_f64 => k::atanpi;
     clift_cbrt_f64 => libm::cbrt;
     clift_ceil_f64 => f64::ceil;
-    clift_cos_f64 => libm::cos;
+    clift_cos_f64 => trig::cos_f64;
     clift_cosh_f64 => libm::cosh;
     clift_cospi_f64 => k::cospi;
     clift_erfc_f64 => libm::erfc;
@@ -58,11 +59,11 @@ direct! {
     clift_rint_f64 => f64::round_ties_even;
     clift_round_f64 => f64::round;
     clift_rsqrt_f64 => |x| 1.0 / x.sqrt();
-    clift_sin_f64 => libm::sin;
+    clift_sin_f64 => trig::sin_f64;
     clift_sinh_f64 => libm::sinh;
     clift_sinpi_f64 => k::sinpi;
     clift_sqrt_f64 => f64::sqrt;
-    clift_tan_f64 => libm::tan;
+    clift_tan_f64 => trig::tan_f64;
     clift_tanh_f64 => libm::tanh;
     clift_tanpi_f64 => k::tanpi;
     clift_tgamma_f64 => libm::tgamma;
@@ -189,7 +190,7 @@ pub unsafe extern "C" fn clift_modf_f64(x: f64, iptr: *mut f64) -> f64 {
 /// `cosval` must be valid for a write of one f64.
 #[no_mangle]
 pub unsafe extern "C" fn clift_sincos_f64(x: f64, cosval: *mut f64) -> f64 {
-    let (s, c) = libm::sincos(x);
+    let (s, c) = trig::sincos_f64(x);
     *cosval = c;
     s
 }

@@ -5,7 +5,7 @@
 //! 0.5 + 2^-28 ulp. Exact functions are done directly in f32.
 
 use super::kernels as k;
-use super::trig_f32;
+use super::trig;
 
 /// Defines `extern "C" fn $name(x: f32) -> f32` as `f(x as f64) as f32`.
 macro_rules! via_f64 {
@@ -71,17 +71,17 @@ via_f64_2! {
 
 #[no_mangle]
 pub extern "C" fn clift_sin_f32(x: f32) -> f32 {
-    trig_f32::sin(x) as f32
+    trig::sin_f32(x) as f32
 }
 
 #[no_mangle]
 pub extern "C" fn clift_cos_f32(x: f32) -> f32 {
-    trig_f32::cos(x) as f32
+    trig::cos_f32(x) as f32
 }
 
 #[no_mangle]
 pub extern "C" fn clift_tan_f32(x: f32) -> f32 {
-    trig_f32::tan(x) as f32
+    trig::tan_f32(x) as f32
 }
 
 #[no_mangle]
@@ -278,7 +278,7 @@ pub unsafe extern "C" fn clift_modf_f32(x: f32, iptr: *mut f32) -> f32 {
 /// `cosval` must be valid for a write of one f32.
 #[no_mangle]
 pub unsafe extern "C" fn clift_sincos_f32(x: f32, cosval: *mut f32) -> f32 {
-    let (s, c) = trig_f32::sincos(x);
+    let (s, c) = trig::sincos_f32(x);
     *cosval = c as f32;
     s as f32
 }

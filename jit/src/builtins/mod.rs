@@ -14,7 +14,7 @@ pub mod double;
 pub mod float;
 pub mod half;
 mod kernels;
-mod trig_f32;
+mod trig;
 
 #[cfg(test)]
 mod tests;
