@@ -1,11 +1,11 @@
 //! Single-precision `exp`, `exp2`, `exp10`, `log`, `log2`, `log10`, `sin`, `cos`, `tan`,
-//! `sincos` and `tanh` as inline code, for one value (`F32`) or four lanes (`F32X4`) with the
-//! same operations, so that the scalar loop, the scalar path's vector registers and the vector
-//! loop give the same bits. OpenCL C 7.4 allows 3 ulp for the exp and log families, 4 for sin
-//! and cos, 5 for tan and tanh (their `native_` and `half_` forms allow more); these stay
-//! within about 1, 1.5 and 3 ulp, without calls (a helper call per lane spills every live
-//! vector register and costs more than the function) and, but for the trigonometric
-//! functions' large arguments, without branches.
+//! `sincos`, `tanh`, `sinh` and `cosh` as inline code, for one value (`F32`) or four lanes
+//! (`F32X4`) with the same operations, so that the scalar loop, the scalar path's vector
+//! registers and the vector loop give the same bits. OpenCL C 7.4 allows 3 ulp for the exp and
+//! log families, 4 for sin, cos, sinh and cosh, 5 for tan and tanh (their `native_` and
+//! `half_` forms allow more); these stay within about 1, 1.5, 2.2 and 3 ulp, without calls (a
+//! helper call per lane spills every live vector register and costs more than the function)
+//! and, but for the trigonometric functions' large arguments, without branches.
 //!
 //! - exp family: `x = n*ln2 + r` with `n` an integer and `|r| <= ln2/2` (Cody and Waite: the
 //!   reduction `x - n*ln2_hi` is exact with a fused multiply-add, the rest of ln2 is subtracted
@@ -26,6 +26,8 @@
 //!   all the bits of 2/pi: a branch, taken only when some lane needs it, calls the library
 //!   function (`fallback`) for such lanes.
 //! - tanh (5 ulp): a polynomial below 0.55 in magnitude, `1 - 2/(e^2|x| + 1)` from there.
+//! - sinh and cosh (4 ulp): `(e -+ 1/e) / 2` from one inline `exp` (its half argument beyond
+//!   88), sinh's Taylor polynomial below 1.
 //! - special values by selects at the end: NaN stays NaN, `log` of 0 is -inf, of a negative
 //!   number NaN, of +inf +inf; `exp` of +-inf is +inf and 0.
 
@@ -37,7 +39,7 @@ use cranelift_frontend::FunctionBuilder;
 pub fn known(base: &str) -> bool {
     matches!(
         base,
-        "exp" | "exp2" | "exp10" | "log" | "log2" | "log10" | "sin" | "cos" | "tan" | "tanh"
+        "exp" | "exp2" | "exp10" | "log" | "log2" | "log10" | "sin" | "cos" | "tan" | "tanh" | "sinh" | "cosh"
     )
 }
 
@@ -70,6 +72,7 @@ pub fn emit(b: &mut FunctionBuilder, base: &str, x: Value, fallback: Option<Func
         "log" | "log2" | "log10" => log(b, base, x),
         "sin" | "cos" | "tan" => trig(b, base, x, fallback?),
         "tanh" => tanh(b, x),
+        "sinh" | "cosh" => sinh_cosh(b, base, x),
         _ => return None,
     })
 }
@@ -570,6 +573,43 @@ fn tanh(b: &mut FunctionBuilder, x: Value) -> Value {
     let is_small = fcmp_k(b, FloatCC::LessThan, ax, 0.55);
     let y = pick(b, is_small, small, large);
     copysign(b, y, x)
+}
+
+/// sinh and cosh (4 ulp allowed) from one `e = exp(|x|)`: `(e -+ 1/e) / 2`; beyond 88, where
+/// `e` would overflow before the result does, `e = exp(|x|/2)` and the result `e/2 * e`. sinh
+/// below 1 in magnitude, where the difference cancels, is its Taylor polynomial to degree 11.
+fn sinh_cosh(b: &mut FunctionBuilder, base: &str, x: Value) -> Value {
+    let t = b.func.dfg.value_type(x);
+    let ax = b.ins().fabs(x);
+    let half = fk(b, t, 0.5);
+    let large = fcmp_k(b, FloatCC::GreaterThan, ax, 88.0);
+    let hx = b.ins().fmul(ax, half);
+    let arg = pick(b, large, hx, ax);
+    let e = exp(b, "exp", arg);
+    let he = b.ins().fmul(e, half);
+    let big = b.ins().fmul(he, e);
+    let hinv = b.ins().fdiv(half, e);
+    let mid = if base == "cosh" {
+        b.ins().fadd(he, hinv)
+    } else {
+        b.ins().fsub(he, hinv)
+    };
+    let y = pick(b, large, big, mid);
+    if base == "cosh" {
+        return y;
+    }
+    // x + x^3/3! + ... + x^11/11!, as x + x*z*P(z) with z = x^2.
+    let z = b.ins().fmul(x, x);
+    let mut p = fk(b, t, 1.0 / 39_916_800.0);
+    for c in [1.0 / 362_880.0, 1.0 / 5040.0, 1.0 / 120.0, 1.0 / 6.0] {
+        let ck = fk(b, t, c as f32);
+        p = b.ins().fma(p, z, ck);
+    }
+    let xz = b.ins().fmul(x, z);
+    let small = b.ins().fma(xz, p, x);
+    let is_small = fcmp_k(b, FloatCC::LessThan, ax, 1.0);
+    let y = copysign(b, y, x);
+    pick(b, is_small, small, y)
 }
 
 /// `|y|` with the sign of `x` (Cranelift has no vector fcopysign).
