@@ -133,22 +133,87 @@ fn out_pointer_builtins_store_only_for_their_work_items() {
     }
 }
 
+/// The bits of the spec's fract (OpenCL C 6.15.2) or modf of `x`: (fraction, whole part).
+fn fraction_of(name: &str, x: f32) -> (f32, f32) {
+    let whole = if name == "fract" { x.floor() } else { x.trunc() };
+    if x.is_nan() {
+        return (x, x);
+    }
+    if x.is_infinite() || x == 0.0 {
+        return (0f32.copysign(x), whole);
+    }
+    if name == "fract" {
+        ((x - whole).min(f32::from_bits(0x3f7f_ffff)), whole)
+    } else {
+        ((x - whole).copysign(x), whole)
+    }
+}
+
+/// fract and modf of float4 by every work-item, special values among the components.
+#[test]
+fn fraction_of_float4_components() {
+    let mut x = inputs();
+    let specials = [
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        -0.0,
+        -1e-30,
+        1e-30,
+        -3.0,
+        2.5e9,
+    ];
+    for (k, s) in specials.iter().enumerate() {
+        x[13 * k + 5] = *s;
+    }
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let prog = ctx.built_source("out_pointer.cl", "");
+    let xb = ctx.buffer_from(as_bytes(&x));
+    for name in ["fract", "modf"] {
+        let k = prog.kernel(&format!("{name}4_all"));
+        let (r, whole) = (ctx.buffer(4 * N), ctx.buffer(4 * N));
+        k.arg_mem(0, &xb);
+        k.arg_mem(1, &r);
+        k.arg_mem(2, &whole);
+        q.run(&k, &[], &[N / 4], &[]);
+        let rv: Vec<f32> = from_bytes(&q.read(&r, 0, 4 * N));
+        let wv: Vec<f32> = from_bytes(&q.read(&whole, 0, 4 * N));
+        for i in 0..N {
+            let (f, w) = fraction_of(name, x[i]);
+            let same = |a: f32, b: f32| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan());
+            assert!(
+                same(rv[i], f) && same(wv[i], w),
+                "{name}({:e}) = {:e}, {:e}; want {f:e}, {w:e}",
+                x[i],
+                rv[i],
+                wv[i]
+            );
+        }
+    }
+}
+
 /// The same in the vector loop (which the kernels must take) and in the scalar loop.
 #[test]
 fn out_pointer_builtins_in_both_loops() {
     if std::env::var_os("CTS_OUT_POINTER_CHILD").is_some() || !is_clift() {
         return;
     }
-    for simd in ["strict", "0"] {
+    for (test, simd) in [
+        ("out_pointer_builtins_store_only_for_their_work_items", "strict"),
+        ("out_pointer_builtins_store_only_for_their_work_items", "0"),
+        ("fraction_of_float4_components", "strict"),
+        ("fraction_of_float4_components", "0"),
+    ] {
         assert_child_passes(
-            "out_pointer_builtins_store_only_for_their_work_items",
+            test,
             &[
                 ("CLIFT_SIMD", simd),
                 ("CLIFT_CACHE", "0"),
                 ("CTS_OUT_POINTER_CHILD", "1"),
                 ("CTS_ISOLATED_CHILD", "1"),
             ],
-            &format!("CLIFT_SIMD={simd}"),
+            &format!("{test} with CLIFT_SIMD={simd}"),
         );
     }
 }

@@ -31,3 +31,19 @@ kernel void fract_loop(global const float *x, global float *r, global float *who
     r[i] = acc;
     whole[i] = w;
 }
+
+// Every work-item, on float4 components (infinities, NaN, zeros of both signs and tiny
+// negative values among them): the fraction, and the whole part through a private float4.
+kernel void fract4_all(global const float4 *x, global float4 *r, global float4 *whole) {
+    size_t i = get_global_id(0);
+    float4 w;
+    r[i] = fract(x[i], &w);
+    whole[i] = w;
+}
+
+kernel void modf4_all(global const float4 *x, global float4 *r, global float4 *whole) {
+    size_t i = get_global_id(0);
+    float4 w;
+    r[i] = modf(x[i], &w);
+    whole[i] = w;
+}

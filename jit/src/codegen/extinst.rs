@@ -486,38 +486,9 @@ impl FnTx<'_, '_, '_> {
     /// component `i` of `p`; the fraction of an infinity is a zero of its sign, of a NaN the
     /// NaN; fract's is at most the float below 1, modf's has the sign of `x`.
     fn fract_or_modf(&mut self, base: &str, x: Value, p: Value, s: Scalar, i: usize) -> Value {
-        let t = self.b.func.dfg.value_type(x);
-        let whole = if base == "fract" {
-            self.b.ins().floor(x)
-        } else {
-            self.b.ins().trunc(x)
-        };
+        let (fraction, whole) = super::mathfn::fraction(&mut self.b, base, x);
         self.store_component(p, i, s, whole);
-        let d = self.b.ins().fsub(x, whole);
-        let z = self.fconst(t, 0.0);
-        let zs = self.b.ins().fcopysign(z, x);
-        let ax = self.b.ins().fabs(x);
-        let inf = self.fconst(t, f64::INFINITY);
-        let is_inf = self.b.ins().fcmp(FloatCC::Equal, ax, inf);
-        if base == "modf" {
-            let d = self.b.ins().fcopysign(d, x);
-            return self.b.ins().select(is_inf, zs, d);
-        }
-        // The largest float below 1: a fraction that rounds up to 1 (-tiny - floor) stays below.
-        let below = if t == types::F64 {
-            self.b.ins().f64const(f64::from_bits(0x3fef_ffff_ffff_ffff))
-        } else {
-            self.b.ins().f32const(f32::from_bits(0x3f7f_ffff))
-        };
-        let lt = self.b.ins().fcmp(FloatCC::LessThan, d, below);
-        let d = self.b.ins().select(lt, d, below);
-        // +-0 and +-infinity give a zero of x's sign; NaN gives NaN (d is NaN: `lt` is false,
-        // so `below` was picked; take x back).
-        let zero = self.b.ins().fcmp(FloatCC::Equal, x, z);
-        let special = self.b.ins().bor(zero, is_inf);
-        let d = self.b.ins().select(special, zs, d);
-        let nan = self.b.ins().fcmp(FloatCC::Unordered, x, x);
-        self.b.ins().select(nan, x, d)
+        fraction
     }
 
     /// The float functions generated inline (operands of one lane, f32 or f64).

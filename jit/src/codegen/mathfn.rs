@@ -625,6 +625,8 @@ fn copysign(b: &mut FunctionBuilder, y: Value, x: Value) -> Value {
 }
 
 mod double;
+mod fraction;
+pub use fraction::fraction;
 
 #[cfg(test)]
 mod tests;

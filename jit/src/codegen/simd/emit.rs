@@ -578,7 +578,11 @@ impl FnTx<'_, '_, '_> {
                     self.rb_vector_private(r, a, size as u64);
                     self.def(r, ty, vec![a]);
                 }
-                Step::Lanes => self.by_lanes(inst, plan, vecs)?,
+                Step::Lanes => {
+                    if !self.fraction_lanes(inst, plan, vecs)? {
+                        self.by_lanes(inst, plan, vecs)?
+                    }
+                }
             }
         }
         Ok(())
@@ -1680,6 +1684,73 @@ impl FnTx<'_, '_, '_> {
             Some(Rep::Soa(..)) | None => return Err(CompileError::new(format!("vector plan: %{r} is not a scalar"))),
         }
         Ok(())
+    }
+
+    /// `fract` and `modf` of floats and of float vectors (Step::Lanes, for their pointer): the
+    /// fractions and whole parts four lanes at a time with the scalar translation's operations
+    /// (`mathfn::fraction`), then each lane's whole part stored through its own pointer, in
+    /// lane order, for the lanes in the execution mask. `false`: not such a call (or robust
+    /// mode, whose stores are checked lane by lane).
+    fn fraction_lanes(&mut self, inst: &Instruction, plan: &Plan, vecs: &mut Vecs) -> R<bool> {
+        if inst.opcode != Op::ExtInst || self.robust.is_some() {
+            return Ok(false);
+        }
+        let Some(name) = ext_name(self.cx, inst) else {
+            return Ok(false);
+        };
+        let base = base_name(&name);
+        if !matches!(base, "fract" | "modf") {
+            return Ok(false);
+        }
+        let (r, ty) = result(inst)?;
+        let (x, p) = (op_id(inst, 2)?, op_id(inst, 3)?);
+        let xs = match rep(self.cx, ty) {
+            Some(Rep::Vector(types::F32X4)) => vec![self.lanes(x, plan, vecs)?],
+            Some(Rep::Soa(types::F32X4, n)) => self.comp_args(x, n, plan, vecs)?,
+            _ => return Ok(false),
+        };
+        let (fractions, wholes): (Vec<Value>, Vec<Value>) = xs
+            .into_iter()
+            .map(|v| crate::codegen::mathfn::fraction(&mut self.b, base, v))
+            .unzip();
+        if let ([whole], Some(Class::Affine(4)), None) = (wholes.as_slice(), plan.class.get(&p), vecs.exec) {
+            // Four consecutive floats (a private float's four copies, or `&a[i]`), every
+            // lane storing: one 16-byte store.
+            let a = self.val1(p)?;
+            self.b.ins().store(MemFlagsData::new(), *whole, a, 0);
+            vecs.v.insert(r, fractions[0]);
+            return Ok(true);
+        }
+        let addrs = self.quad(p, plan, vecs)?;
+        let mask = vecs.exec.map(|v| self.b.use_var(v));
+        for (l, a) in addrs.into_iter().enumerate() {
+            let next = mask.map(|m| {
+                let ml = self.b.ins().extractlane(m, l as u8);
+                let (go, next) = (self.b.create_block(), self.b.create_block());
+                self.b.ins().brif(ml, go, &[], next, &[]);
+                self.b.seal_block(go);
+                self.b.switch_to_block(go);
+                next
+            });
+            for (k, w) in wholes.iter().enumerate() {
+                let v = self.b.ins().extractlane(*w, l as u8);
+                self.b.ins().store(MemFlagsData::new(), v, a, 4 * k as i32);
+            }
+            if let Some(next) = next {
+                self.b.ins().jump(next, &[]);
+                self.b.seal_block(next);
+                self.b.switch_to_block(next);
+            }
+        }
+        match fractions.as_slice() {
+            [one] if !matches!(rep(self.cx, ty), Some(Rep::Soa(..))) => {
+                vecs.v.insert(r, *one);
+            }
+            _ => {
+                vecs.s.insert(r, fractions);
+            }
+        }
+        Ok(true)
     }
 
     /// Step::Lanes: the scalar translation of `inst` once per lane, its varying operands
