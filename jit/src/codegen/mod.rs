@@ -59,7 +59,7 @@ mod simd;
 mod spin;
 mod state;
 #[cfg(test)]
-mod test_jit;
+pub(crate) mod test_jit;
 mod translate;
 mod uniform;
 mod vector;

@@ -62,3 +62,20 @@ pub fn unary_functions(
         .collect();
     (jit, fs)
 }
+
+/// |got - want| in ulps of the double `want` (the ulp of a subnormal is 2^-1074); 0 for
+/// NaN against NaN and for equal infinities, infinity for any other special value.
+pub fn ulps_f64(got: f64, want: f64) -> f64 {
+    if want.is_nan() || got.is_nan() || want.is_infinite() || got.is_infinite() {
+        let same = got == want || (got.is_nan() && want.is_nan());
+        return if same { 0.0 } else { f64::INFINITY };
+    }
+    let e = (want.abs().log2().floor() as i64).max(-1022) - 52;
+    // 2^e (powi's reciprocal of 2^-e would overflow below 2^-1023).
+    let ulp = if e >= -1022 {
+        f64::from_bits(((e + 1023) as u64) << 52)
+    } else {
+        f64::from_bits(1 << (e + 1074))
+    };
+    ((got - want) / ulp).abs()
+}

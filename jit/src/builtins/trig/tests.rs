@@ -3,19 +3,7 @@
 //! checked, and the quadrants of all four functions for both signs.
 
 use super::*;
-
-/// |got - want| in ulps of the double `want`; NaN must match NaN.
-fn ulps(got: f64, want: f64) -> f64 {
-    if want.is_nan() || got.is_nan() {
-        return if want.is_nan() && got.is_nan() {
-            0.0
-        } else {
-            f64::INFINITY
-        };
-    }
-    let e = (want.abs().log2().floor() as i64).max(-1022) - 52;
-    ((got - want) / f64::powi(2.0, e as i32)).abs()
-}
+use crate::codegen::test_jit::ulps_f64 as ulps;
 
 /// The four functions of a float against libm's of the same value as a double: within a
 /// few double ulps, far below a float's rounding.

@@ -163,7 +163,7 @@ mod tests {
     //! Against the host's functions (glibc, within one ulp): error in ulps of the double
     //! result as OpenCL C counts it, and two lanes against one lane bit for bit.
     use super::*;
-    use crate::codegen::test_jit::{unary_functions, Unary};
+    use crate::codegen::test_jit::{ulps_f64 as ulp_error, unary_functions, Unary};
 
     const NAMES: [&str; 3] = ["exp", "exp2", "exp10"];
 
@@ -173,29 +173,6 @@ mod tests {
             "exp2" => x.exp2(),
             _ => 10f64.powf(x),
         }
-    }
-
-    /// |got - want| in ulps of `want` (the ulp of a subnormal is 2^-1074); infinity for a
-    /// wrong special value.
-    fn ulp_error(got: f64, want: f64) -> f64 {
-        if want.is_nan() || got.is_nan() {
-            return if want.is_nan() && got.is_nan() {
-                0.0
-            } else {
-                f64::INFINITY
-            };
-        }
-        if want.is_infinite() || got.is_infinite() {
-            return if got == want { 0.0 } else { f64::INFINITY };
-        }
-        let e = (want.abs().log2().floor() as i64).max(-1022) - 52;
-        // 2^e (powi's reciprocal of 2^-e would overflow below 2^-1023).
-        let ulp = if e >= -1022 {
-            f64::from_bits(((e + 1023) as u64) << 52)
-        } else {
-            f64::from_bits(1 << (e + 1074))
-        };
-        ((got - want) / ulp).abs()
     }
 
     fn inputs() -> Vec<f64> {

@@ -1686,6 +1686,28 @@ impl FnTx<'_, '_, '_> {
         Ok(())
     }
 
+    /// Code for lane `l` only where the execution mask `mask` (if any) lets it run: a branch
+    /// around it, whose join [`Self::leave_lane`] takes.
+    fn enter_lane(&mut self, mask: Option<Value>, l: usize) -> Option<Block> {
+        mask.map(|m| {
+            let ml = self.b.ins().extractlane(m, l as u8);
+            let (go, next) = (self.b.create_block(), self.b.create_block());
+            self.b.ins().brif(ml, go, &[], next, &[]);
+            self.b.seal_block(go);
+            self.b.switch_to_block(go);
+            next
+        })
+    }
+
+    /// The end of a lane's code begun by [`Self::enter_lane`].
+    fn leave_lane(&mut self, next: Option<Block>) {
+        if let Some(next) = next {
+            self.b.ins().jump(next, &[]);
+            self.b.seal_block(next);
+            self.b.switch_to_block(next);
+        }
+    }
+
     /// `fract` and `modf` of floats and of float vectors (Step::Lanes, for their pointer): the
     /// fractions and whole parts four lanes at a time with the scalar translation's operations
     /// (`mathfn::fraction`), then each lane's whole part stored through its own pointer, in
@@ -1724,23 +1746,12 @@ impl FnTx<'_, '_, '_> {
         let addrs = self.quad(p, plan, vecs)?;
         let mask = vecs.exec.map(|v| self.b.use_var(v));
         for (l, a) in addrs.into_iter().enumerate() {
-            let next = mask.map(|m| {
-                let ml = self.b.ins().extractlane(m, l as u8);
-                let (go, next) = (self.b.create_block(), self.b.create_block());
-                self.b.ins().brif(ml, go, &[], next, &[]);
-                self.b.seal_block(go);
-                self.b.switch_to_block(go);
-                next
-            });
+            let next = self.enter_lane(mask, l);
             for (k, w) in wholes.iter().enumerate() {
                 let v = self.b.ins().extractlane(*w, l as u8);
                 self.b.ins().store(MemFlagsData::new(), v, a, 4 * k as i32);
             }
-            if let Some(next) = next {
-                self.b.ins().jump(next, &[]);
-                self.b.seal_block(next);
-                self.b.switch_to_block(next);
-            }
+            self.leave_lane(next);
         }
         match fractions.as_slice() {
             [one] if !matches!(rep(self.cx, ty), Some(Rep::Soa(..))) => {
@@ -2618,14 +2629,7 @@ impl FnTx<'_, '_, '_> {
         let mask = vecs.exec.map(|v| self.b.use_var(v));
         let mut res = Ok(());
         for l in 0..LANES as usize {
-            let next = mask.map(|m| {
-                let ml = self.b.ins().extractlane(m, l as u8);
-                let (go, next) = (self.b.create_block(), self.b.create_block());
-                self.b.ins().brif(ml, go, &[], next, &[]);
-                self.b.seal_block(go);
-                self.b.switch_to_block(go);
-                next
-            });
+            let next = self.enter_lane(mask, l);
             for (x, t, q) in &lanes {
                 self.def(*x, *t, q[l].clone());
             }
@@ -2633,11 +2637,7 @@ impl FnTx<'_, '_, '_> {
             if let Err(e) = self.inst(inst) {
                 res = Err(e);
             }
-            if let Some(next) = next {
-                self.b.ins().jump(next, &[]);
-                self.b.seal_block(next);
-                self.b.switch_to_block(next);
-            }
+            self.leave_lane(next);
             if res.is_err() {
                 break;
             }
