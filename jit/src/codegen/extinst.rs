@@ -446,9 +446,9 @@ impl FnTx<'_, '_, '_> {
         Ok(super::mathfn::emit(&mut self.b, base, x, fallback))
     }
 
-    /// sin and cos of one f32 with one reduction ([`super::mathfn::sincos`]); `None` without
-    /// the library functions for large arguments.
-    fn sincos_inline(&mut self, x: Value) -> R<Option<(Value, Value)>> {
+    /// sin and cos of one f32 or four lanes with one reduction ([`super::mathfn::sincos`]);
+    /// `None` without the library functions for large arguments.
+    pub(crate) fn sincos_inline(&mut self, x: Value) -> R<Option<(Value, Value)>> {
         let (Some(sin), Some(cos)) = (self.f32_library("sin")?, self.f32_library("cos")?) else {
             return Ok(None);
         };

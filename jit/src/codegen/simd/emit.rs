@@ -1708,11 +1708,12 @@ impl FnTx<'_, '_, '_> {
         }
     }
 
-    /// `fract` and `modf` of floats and of float vectors (Step::Lanes, for their pointer): the
-    /// fractions and whole parts four lanes at a time with the scalar translation's operations
-    /// (`mathfn::fraction`), then each lane's whole part stored through its own pointer, in
-    /// lane order, for the lanes in the execution mask. `false`: not such a call (or robust
-    /// mode, whose stores are checked lane by lane).
+    /// `fract`, `modf` and `sincos` of floats and of float vectors (Step::Lanes, for their
+    /// pointer): the fractions and whole parts (sines and cosines) four lanes at a time with
+    /// the scalar translation's operations (`mathfn::fraction`, `mathfn::sincos`), then each
+    /// lane's whole part (cosine) stored through its own pointer, in lane order, for the lanes
+    /// in the execution mask. `false`: not such a call (or robust mode, whose stores are
+    /// checked lane by lane).
     fn fraction_lanes(&mut self, inst: &Instruction, plan: &Plan, vecs: &mut Vecs) -> R<bool> {
         if inst.opcode != Op::ExtInst || self.robust.is_some() {
             return Ok(false);
@@ -1721,7 +1722,7 @@ impl FnTx<'_, '_, '_> {
             return Ok(false);
         };
         let base = base_name(&name);
-        if !matches!(base, "fract" | "modf") {
+        if !matches!(base, "fract" | "modf" | "sincos") {
             return Ok(false);
         }
         let (r, ty) = result(inst)?;
@@ -1731,10 +1732,21 @@ impl FnTx<'_, '_, '_> {
             Some(Rep::Soa(types::F32X4, n)) => self.comp_args(x, n, plan, vecs)?,
             _ => return Ok(false),
         };
-        let (fractions, wholes): (Vec<Value>, Vec<Value>) = xs
-            .into_iter()
-            .map(|v| crate::codegen::mathfn::fraction(&mut self.b, base, v))
-            .unzip();
+        // (returned, stored): the fractions and the whole parts, or the sines and the cosines.
+        let mut fractions = Vec::with_capacity(xs.len());
+        let mut wholes = Vec::with_capacity(xs.len());
+        for v in xs {
+            let (f, w) = if base == "sincos" {
+                match self.sincos_inline(v)? {
+                    Some(sc) => sc,
+                    None => return Ok(false),
+                }
+            } else {
+                crate::codegen::mathfn::fraction(&mut self.b, base, v)
+            };
+            fractions.push(f);
+            wholes.push(w);
+        }
         if let ([whole], Some(Class::Affine(4)), None) = (wholes.as_slice(), plan.class.get(&p), vecs.exec) {
             // Four consecutive floats (a private float's four copies, or `&a[i]`), every
             // lane storing: one 16-byte store.
