@@ -3,7 +3,7 @@
 //! (`F32X4`) with the same operations, so that the scalar loop, the scalar path's vector
 //! registers and the vector loop give the same bits. OpenCL C 7.4 allows 3 ulp for the exp and
 //! log families, 4 for sin, cos, sinh and cosh, 5 for tan and tanh (their `native_` and
-//! `half_` forms allow more); these stay within about 1, 1.5, 2.2 and 3 ulp, without calls (a
+//! `half_` forms allow more); these stay within about 1, 1.5, 2.5 and 3.4 ulp, without calls (a
 //! helper call per lane spills every live vector register and costs more than the function)
 //! and, but for the trigonometric functions' large arguments, without branches.
 //!

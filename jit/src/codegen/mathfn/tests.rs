@@ -63,7 +63,8 @@ fn bound(name: &str) -> f64 {
         // values of up to 1.5 ulp each.
         "tan" => 4.0,
         "tanh" => 3.0,
-        // (4 ulp allowed.)
+        // (4 ulp allowed.) 2.44 ulp at 88.03 (0x42b00ed5) over every float: `exp(x/2)`
+        // squared.
         "sinh" | "cosh" => 2.5,
         _ => 1.5,
     }
@@ -203,12 +204,17 @@ fn within_bounds_and_four_lanes_match_one_lane() {
 }
 
 /// Every f32 (2^32 inputs per function, a few minutes on two cores):
-/// `cargo test -p clift-jit --release mathfn -- --ignored`.
+/// `cargo test -p clift-jit --release mathfn -- --ignored` (`MATHFN_ONLY=sinh,cosh`: only
+/// these functions).
 #[test]
 #[ignore]
 fn every_float_within_bounds() {
     let (_j4, four) = build(types::F32X4);
+    let only = std::env::var("MATHFN_ONLY").ok();
     for (k, name) in NAMES.iter().enumerate() {
+        if only.as_ref().is_some_and(|o| !o.split(',').any(|n| n == *name)) {
+            continue;
+        }
         let f = four[k];
         let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2) as u64;
         let worst = std::thread::scope(|sc| {
