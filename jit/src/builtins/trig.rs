@@ -147,14 +147,18 @@ fn tan_q((r, q): (f64, u32)) -> f64 {
     }
 }
 
-fn sincos_q((r, q): (f64, u32)) -> (f64, f64) {
-    let (s, c) = (libm::sin(r), libm::cos(r));
+/// sin and cos of `q * pi/2 + r` from those of `r`.
+fn turn((s, c): (f64, f64), q: u32) -> (f64, f64) {
     match q {
         0 => (s, c),
         1 => (c, -s),
         2 => (-s, -c),
         _ => (-c, s),
     }
+}
+
+fn sincos_q((r, q): (f64, u32)) -> (f64, f64) {
+    turn((libm::sin(r), libm::cos(r)), q)
 }
 
 // Infinities and NaN give NaN (the quiet NaN the spec allows: OpenCL does not propagate NaN
@@ -199,13 +203,7 @@ pub(crate) fn sincos_f32(x: f32) -> (f64, f64) {
 fn sincos_large(x: f64) -> (f64, f64) {
     let ((r, lo), q) = rem_pio2_f64(x.to_bits() & !(1 << 63));
     let (s, c) = libm::sincos(r);
-    let (s, c) = (c.mul_add(lo, s), (-s).mul_add(lo, c));
-    let (s, c) = match q {
-        0 => (s, c),
-        1 => (c, -s),
-        2 => (-s, -c),
-        _ => (-c, s),
-    };
+    let (s, c) = turn((c.mul_add(lo, s), (-s).mul_add(lo, c)), q);
     if x < 0.0 {
         (-s, c)
     } else {
