@@ -628,7 +628,7 @@ fn unary_builtins() {
 #[test]
 fn binary_builtins_and_relationals() {
     const K: usize = 8;
-    const R: usize = 6;
+    const R: usize = 9;
     let e = env();
     let a = half_inputs(7, N);
     let mut b = half_inputs(8, N);
@@ -697,6 +697,10 @@ fn binary_builtins_and_relationals() {
             unordered as i16,
             ((a[i] & 0x8000) != 0) as i16,
             (x > y || y > x) as i16,
+            // Half's normal range: 2^-14 up.
+            (x.is_finite() && x.abs() >= 2f64.powi(-14)) as i16,
+            x.is_finite() as i16,
+            x.is_infinite() as i16,
         ];
         for (k, w) in want_rel.iter().enumerate() {
             assert_eq!(gr[R * i + k], *w, "relational {k} of {x} and {y}");

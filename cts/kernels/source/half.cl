@@ -91,7 +91,7 @@ kernel void unary(global const half *a, global half *out, global int *iout) {
 
 // Binary built-ins, relationals and common functions: out[K*i + k]; rel[K*i + k].
 #define BINARY_COUNT 8
-#define REL_COUNT 6
+#define REL_COUNT 9
 kernel void binary(global const half *a, global const half *b, global half *out, global short *rel) {
     size_t i = get_global_id(0);
     half x = a[i], y = b[i];
@@ -111,6 +111,10 @@ kernel void binary(global const half *a, global const half *b, global half *out,
     r[3] = isunordered(x, y);
     r[4] = signbit(x);
     r[5] = any(isgreater((half2)(x, y), (half2)(y, x)));
+    // Classified in half's own range: its subnormals are not normal (though as floats they are).
+    r[6] = isnormal(x);
+    r[7] = isfinite(x);
+    r[8] = isinf(x);
 }
 
 // Vector relationals (-1/0 in short lanes), select and geometric functions on half4.

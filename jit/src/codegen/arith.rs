@@ -375,7 +375,7 @@ impl FnTx<'_, '_, '_> {
                 let mut out = Vec::new();
                 for x in a {
                     let x = self.widen_half(x, s)?;
-                    out.push(self.class_test(op, x));
+                    out.push(self.class_test(op, x, s == Scalar::Float(16)));
                 }
                 self.def(r, ty, out);
             }
@@ -485,14 +485,17 @@ impl FnTx<'_, '_, '_> {
         Ok(())
     }
 
-    pub fn class_test(&mut self, op: Op, x: Value) -> Value {
+    /// `op` (a class test) of `x`, an f32 or f64; `half`: `x` is a half widened to f32, whose
+    /// normal range starts at half's smallest normal, 2^-14 (its subnormals are normal floats).
+    pub fn class_test(&mut self, op: Op, x: Value, half: bool) -> Value {
         let t = self.b.func.dfg.value_type(x);
-        let (it, exp_mask, mant_bits, smallest_normal) = if t == types::F64 {
-            (types::I64, 0x7ffu64 << 52, 52u32, f64::MIN_POSITIVE.to_bits())
+        let (it, exp_mask, smallest_normal) = if t == types::F64 {
+            (types::I64, 0x7ffu64 << 52, f64::MIN_POSITIVE.to_bits())
+        } else if half {
+            (types::I32, 0xffu64 << 23, (2f32.powi(-14)).to_bits() as u64)
         } else {
-            (types::I32, 0xffu64 << 23, 23, f32::MIN_POSITIVE.to_bits() as u64)
+            (types::I32, 0xffu64 << 23, f32::MIN_POSITIVE.to_bits() as u64)
         };
-        let _ = mant_bits;
         let bits = self.b.ins().bitcast(it, cranelift_codegen::ir::MemFlagsData::new(), x);
         let abs_mask = if t == types::F64 { i64::MAX } else { i32::MAX as i64 };
         let a = self.b.ins().band_imm_s(bits, abs_mask);
