@@ -71,6 +71,7 @@ fn f64_child() {
         "d_loops",
         "d_tree",
         "d_math",
+        "d_trig",
     ] {
         let k = p.kernel(name);
         for (global, local) in &launches {
@@ -80,7 +81,7 @@ fn f64_child() {
             let o = ctx.buffer_from(&vec![0xffu8; 8 * len]);
             let n = *global as u32;
             let args: Vec<&Mem> = match name {
-                "d_arith" | "d_select" | "d_math" => vec![&bx, &by, &o],
+                "d_arith" | "d_select" | "d_math" | "d_trig" => vec![&bx, &by, &o],
                 "d_gather" => vec![&bx, &bi, &o],
                 "d_branch_store" | "d_eq" | "d_tree" => vec![&bx, &o],
                 _ => vec![&bx, &by, &bc, &o],
@@ -143,8 +144,8 @@ fn double_lanes_match_the_scalar_loop() {
         std::fs::read_to_string(s).expect("scalar"),
     );
     assert!(r == s, "robust mode's vector loop and the scalar loop differ");
-    // 5 launches for 7 kernels, 3 (power-of-two groups) for the tree.
-    assert_eq!(v.lines().count(), 38);
+    // 5 launches for 8 kernels, 3 (power-of-two groups) for the tree.
+    assert_eq!(v.lines().count(), 43);
     assert_eq!(v.lines().count(), s.lines().count());
     for (lv, ls) in v.lines().zip(s.lines()) {
         let head: Vec<&str> = lv.splitn(4, ' ').take(3).collect();
@@ -274,6 +275,74 @@ fn double_math_against_the_host() {
             );
         }
     }
+}
+
+/// sin, cos, tan and sincos of doubles (OpenCL C 7.4: 4, 4, 5 ulp) against the host's, over
+/// the inline reduction's range (every binade, near multiples of pi/4, both sides of 2^30) and
+/// beyond it, with infinities, NaN and signed zeros.
+#[test]
+fn double_trig_against_the_host() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("simd_f64.cl", "-cl-std=CL3.0");
+    let mut rng = Rng::new(67);
+    let mut x = vec![
+        0.0,
+        -0.0,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        1e-310,
+        -5e-324,
+        f64::MAX,
+    ];
+    for e in -40..80 {
+        for _ in 0..24 {
+            let m = rng.range_f64(1.0, 2.0) * 2f64.powi(e);
+            x.push(if rng.range_f64(0.0, 1.0) < 0.5 { -m } else { m });
+        }
+    }
+    for k in (1..600i64).chain([683_565_275, 1 << 29, (1 << 31) + 1]) {
+        let c = k as f64 * std::f64::consts::FRAC_PI_4;
+        x.extend([c, f64::from_bits(c.to_bits() + 1), f64::from_bits(c.to_bits() - 1), -c]);
+    }
+    let b = 2f64.powi(30).to_bits();
+    x.extend((b - 4..b + 4).map(f64::from_bits));
+    while x.len() % 64 != 0 {
+        x.push(rng.range_f64(-1e6, 1e6));
+    }
+    let n = x.len();
+    // y = 0: the kernel's scale 2^(6 rint(y)) is 1, and its branch not taken.
+    let y = vec![0.0f64; n];
+    let (bx, by) = (ctx.buffer_from(as_bytes(&x)), ctx.buffer_from(as_bytes(&y)));
+    let k = p.kernel("d_trig");
+    let o = ctx.buffer(8 * 6 * n);
+    k.arg_mem(0, &bx);
+    k.arg_mem(1, &by);
+    k.arg_mem(2, &o);
+    k.arg(3, &(n as u32));
+    q.run(&k, &[], &[n], &[]);
+    let got: Vec<f64> = from_bytes(&q.read(&o, 0, 8 * 6 * n));
+    let mut worst = [0.0f64; 5];
+    for (i, xi) in x.iter().enumerate() {
+        let want = [xi.sin(), xi.cos(), xi.tan(), xi.sin(), xi.cos()];
+        for (j, w) in want.iter().enumerate() {
+            let g = got[j * n + i];
+            let e = ulps(g, *w);
+            worst[j] = worst[j].max(e);
+            let bound = if j == 2 { 5.0 } else { 4.0 };
+            assert!(e <= bound, "d_trig output {j} of {xi:e}: {g:e}, want {w:e} ({e} ulp)");
+            // sin and tan keep the sign of a zero.
+            if *xi == 0.0 && j != 1 && j != 4 {
+                assert_eq!(g.to_bits(), xi.to_bits(), "d_trig output {j} of {xi:e}");
+            }
+        }
+        assert_eq!(got[5 * n + i].to_bits(), 0, "d_trig output 5 of {xi:e}");
+    }
+    println!(
+        "ulp: sin {:.2}, cos {:.2}, tan {:.2}, sincos {:.2} {:.2}",
+        worst[0], worst[1], worst[2], worst[3], worst[4]
+    );
 }
 
 /// Memory whose last bytes are followed by a page that faults on access.

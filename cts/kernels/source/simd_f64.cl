@@ -140,3 +140,20 @@ __kernel void d_math(__global const double *x, __global const double *y, __globa
         v = exp(yi) - exp2(xi);
     o[6 * n + i] = v;
 }
+
+// Double sin, cos, tan and sincos of a = x * 2^(6 rint(y)): inline up to 2^30 in magnitude,
+// the library's reduction beyond it (lanes of both kinds side by side), and a call under
+// per-lane control flow.
+__kernel void d_trig(__global const double *x, __global const double *y, __global double *o, uint n) {
+    size_t i = get_global_id(0);
+    double a = x[i] * exp2(rint(y[i]) * 6.0), c;
+    o[i] = sin(a);
+    o[n + i] = cos(a);
+    o[2 * n + i] = tan(a);
+    o[3 * n + i] = sincos(a, &c);
+    o[4 * n + i] = c;
+    double v = y[i];
+    if (v > 0.0)
+        v = sin(a * v);
+    o[5 * n + i] = v;
+}

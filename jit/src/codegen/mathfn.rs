@@ -48,7 +48,7 @@ pub fn known_f64(base: &str) -> bool {
     double::known(base)
 }
 
-/// Whether `base` needs the library function (`clift_<base>_f32`) for some arguments.
+/// Whether `base` needs the library function (`clift_<base>_f32`, `_f64`) for some arguments.
 pub fn needs_fallback(base: &str) -> bool {
     matches!(base, "sin" | "cos" | "tan")
 }
@@ -62,7 +62,7 @@ pub const TRIG_FAST: f32 = 65536.0;
 pub fn emit(b: &mut FunctionBuilder, base: &str, x: Value, fallback: Option<FuncRef>) -> Option<Value> {
     let t = b.func.dfg.value_type(x);
     if t.lane_type() == types::F64 {
-        return double::emit(b, base, x);
+        return double::emit(b, base, x, fallback);
     }
     if t.lane_type() != types::F32 || !(t.lane_count() == 1 || t.lane_count() == 4) {
         return None;
@@ -370,28 +370,37 @@ fn trig(b: &mut FunctionBuilder, base: &str, x: Value, fallback: FuncRef) -> Val
         "cos" => r.cos(b),
         _ => r.tan(b),
     };
-    with_fallback(b, x, &[fast], &[fallback])[0]
+    let large = beyond(b, x);
+    with_fallback(b, x, large, &[fast], &[fallback])[0]
 }
 
 /// sin(x) and cos(x) with one reduction (`sincos`); the library functions for large `x`.
 pub fn sincos(b: &mut FunctionBuilder, x: Value, sin: FuncRef, cos: FuncRef) -> Option<(Value, Value)> {
     let t = b.func.dfg.value_type(x);
+    if t.lane_type() == types::F64 {
+        return double::sincos(b, x, sin, cos);
+    }
     if t.lane_type() != types::F32 || !(t.lane_count() == 1 || t.lane_count() == 4) {
         return None;
     }
     let r = Reduced::new(b, x);
     let fast = [r.sin(b), r.cos(b)];
-    let v = with_fallback(b, x, &fast, &[sin, cos]);
+    let large = beyond(b, x);
+    let v = with_fallback(b, x, large, &fast, &[sin, cos]);
     Some((v[0], v[1]))
 }
 
-/// `fast` where |x| <= [`TRIG_FAST`]; the `fallbacks` (one per value, `f32 -> f32`) of the
-/// lanes beyond (infinities included; a NaN stays with `fast`, which is NaN for it), behind
-/// a branch taken only when some lane is beyond.
-fn with_fallback(b: &mut FunctionBuilder, x: Value, fast: &[Value], fallbacks: &[FuncRef]) -> Vec<Value> {
-    let t = b.func.dfg.value_type(x);
+/// The lanes beyond [`TRIG_FAST`] in magnitude (infinities included, NaN not).
+fn beyond(b: &mut FunctionBuilder, x: Value) -> Value {
     let ax = b.ins().fabs(x);
-    let large = fcmp_k(b, FloatCC::GreaterThan, ax, TRIG_FAST);
+    fcmp_k(b, FloatCC::GreaterThan, ax, TRIG_FAST)
+}
+
+/// `fast` in the lanes that are not `large`; the `fallbacks` (one per value, taking and
+/// returning one lane of `x`'s type) in the others (a NaN stays with `fast`, which is NaN for
+/// it), behind a branch taken only when some lane is large.
+fn with_fallback(b: &mut FunctionBuilder, x: Value, large: Value, fast: &[Value], fallbacks: &[FuncRef]) -> Vec<Value> {
+    let t = b.func.dfg.value_type(x);
     let any = if t.is_vector() { b.ins().vany_true(large) } else { large };
     let (slow, join) = (b.create_block(), b.create_block());
     let ys: Vec<Value> = fast.iter().map(|_| b.append_block_param(join, t)).collect();
@@ -405,7 +414,7 @@ fn with_fallback(b: &mut FunctionBuilder, x: Value, fast: &[Value], fallbacks: &
             // The library's value in the lanes that need it, the inline value in the others
             // (the same bits as one lane at a time).
             let mut lib = *f;
-            for l in 0..4u8 {
+            for l in 0..t.lane_count() as u8 {
                 let xl = b.ins().extractlane(x, l);
                 let call = b.ins().call(*fr, &[xl]);
                 let yl = b.inst_results(call)[0];

@@ -2452,7 +2452,7 @@ impl FnTx<'_, '_, '_> {
                     ("ceil", Some(x), None, None) => Some(self.b.ins().ceil(x)),
                     ("trunc", Some(x), None, None) => Some(self.b.ins().trunc(x)),
                     ("rint", Some(x), None, None) => Some(self.b.ins().nearest(x)),
-                    (_, Some(x), None, None) => crate::codegen::mathfn::emit(&mut self.b, base, x, None),
+                    (_, Some(x), None, None) => self.math_inline(base, x)?,
                     _ => None,
                 };
                 out.push(v.ok_or_else(|| self.err(inst, "vector plan: unexpected double function"))?);
