@@ -40,12 +40,12 @@ pub fn known(base: &str) -> bool {
     matches!(
         base,
         "exp" | "exp2" | "exp10" | "log" | "log2" | "log10" | "sin" | "cos" | "tan" | "tanh" | "sinh" | "cosh"
-    )
+    ) || pi::known(base)
 }
 
-/// The functions this module generates for doubles ([`double`]).
+/// The functions this module generates for doubles ([`double`], [`pi`]).
 pub fn known_f64(base: &str) -> bool {
-    double::known(base)
+    double::known(base) || pi::known(base)
 }
 
 /// Whether `base` needs the library function (`clift_<base>_f32`, `_f64`) for some arguments.
@@ -61,6 +61,13 @@ pub const TRIG_FAST: f32 = 65536.0;
 /// (`f32 -> f32`).
 pub fn emit(b: &mut FunctionBuilder, base: &str, x: Value, fallback: Option<FuncRef>) -> Option<Value> {
     let t = b.func.dfg.value_type(x);
+    let shape_ok = matches!(
+        (t.lane_type(), t.lane_count()),
+        (types::F32, 1 | 4) | (types::F64, 1 | 2)
+    );
+    if shape_ok && pi::known(base) {
+        return Some(pi::emit(b, base, x));
+    }
     if t.lane_type() == types::F64 {
         return double::emit(b, base, x, fallback);
     }
@@ -635,6 +642,7 @@ fn copysign(b: &mut FunctionBuilder, y: Value, x: Value) -> Value {
 
 mod double;
 mod fraction;
+mod pi;
 pub use fraction::fraction;
 
 #[cfg(test)]

@@ -380,7 +380,9 @@ mod tests {
     use cranelift_codegen::ir::AbiParam;
     use cranelift_module::{Linkage, Module};
 
-    const NAMES: [&str; 8] = ["exp", "exp2", "exp10", "sin", "cos", "tan", "sincos_s", "sincos_c"];
+    const NAMES: [&str; 11] = [
+        "exp", "exp2", "exp10", "sin", "cos", "tan", "sincos_s", "sincos_c", "sinpi", "cospi", "tanpi",
+    ];
 
     fn reference(name: &str, x: f64) -> f64 {
         match name {
@@ -389,6 +391,10 @@ mod tests {
             "exp10" => 10f64.powf(x),
             "sin" | "sincos_s" => x.sin(),
             "cos" | "sincos_c" => x.cos(),
+            // The library's functions (reduced exactly; within an ulp).
+            "sinpi" => crate::builtins::double::clift_sinpi_f64(x),
+            "cospi" => crate::builtins::double::clift_cospi_f64(x),
+            "tanpi" => crate::builtins::double::clift_tanpi_f64(x),
             _ => x.tan(),
         }
     }
@@ -398,6 +404,9 @@ mod tests {
     fn bound(name: &str) -> f64 {
         match name {
             "tan" => 3.0,
+            // Against a reference within an ulp itself: 4, 4 and 6 allowed.
+            "sinpi" | "cospi" => 2.0,
+            "tanpi" => 4.0,
             _ => 1.5,
         }
     }
@@ -462,6 +471,28 @@ mod tests {
         // Both sides of the inline bound.
         let b = TRIG_FAST.to_bits();
         v.extend((b - 8..b + 8).map(f64::from_bits));
+        // The pi functions' quadrant boundaries (multiples of 1/4), up to where every double
+        // is an even integer.
+        for k in (-4000i64..4000).chain([
+            (1 << 50) - 1,
+            1 << 50,
+            (1 << 51) + 1,
+            (1 << 52) - 1,
+            1 << 52,
+            (1 << 53) + 2,
+        ]) {
+            let c = k as f64 * 0.25;
+            let b = c.to_bits();
+            v.extend([f64::from_bits(b.wrapping_sub(1)), c, f64::from_bits(b + 1), -c]);
+        }
+        for c in [
+            4_503_599_627_370_495.0f64,
+            4_503_599_627_370_497.0,
+            9_007_199_254_740_991.0,
+            1e300,
+        ] {
+            v.extend([c, -c]);
+        }
         v.extend(specials());
         v
     }
@@ -512,7 +543,7 @@ mod tests {
                 None => {
                     let name = NAMES[k];
                     let fallback = super::super::needs_fallback(name).then(|| import(name));
-                    emit(b, name, x, fallback).unwrap()
+                    super::super::emit(b, name, x, fallback).unwrap()
                 }
             }
         })
@@ -542,8 +573,12 @@ mod tests {
                         y2[l]
                     );
                     let want = reference(name, x[l]);
+                    // The pi functions' zeros and infinities, signs included, as the library's.
+                    if k >= 8 && (want == 0.0 || want.is_infinite()) {
+                        assert_eq!(y.to_bits(), want.to_bits(), "{name}({:e})", x[l]);
+                    }
                     // Odd functions keep the sign of a zero.
-                    if x[l] == 0.0 && *name != "cos" && *name != "sincos_c" && k >= 3 {
+                    if x[l] == 0.0 && !matches!(*name, "cos" | "sincos_c" | "cospi") && k >= 3 {
                         assert_eq!(y.to_bits(), x[l].to_bits(), "{name}({:e})", x[l]);
                     }
                     let err = ulp_error(y, want);

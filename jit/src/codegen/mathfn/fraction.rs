@@ -48,7 +48,7 @@ pub fn fraction(b: &mut FunctionBuilder, base: &str, x: Value) -> (Value, Value)
 }
 
 /// A constant of float type `t` (in every lane).
-fn konst(b: &mut FunctionBuilder, t: Type, c: f64) -> Value {
+pub(super) fn konst(b: &mut FunctionBuilder, t: Type, c: f64) -> Value {
     let s = if t.lane_type() == types::F64 {
         b.ins().f64const(c)
     } else {
@@ -62,7 +62,7 @@ fn konst(b: &mut FunctionBuilder, t: Type, c: f64) -> Value {
 }
 
 /// `|y|` with the sign of `x` (Cranelift has no vector fcopysign).
-fn copysign(b: &mut FunctionBuilder, y: Value, x: Value) -> Value {
+pub(super) fn copysign(b: &mut FunctionBuilder, y: Value, x: Value) -> Value {
     let t = b.func.dfg.value_type(x);
     if !t.is_vector() {
         return b.ins().fcopysign(y, x);

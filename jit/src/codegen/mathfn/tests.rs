@@ -8,8 +8,9 @@ use cranelift_codegen::ir::AbiParam;
 use cranelift_jit::JITModule;
 use cranelift_module::{Linkage, Module};
 
-const NAMES: [&str; 14] = [
-    "exp", "exp2", "exp10", "log", "log2", "log10", "sin", "cos", "tan", "tanh", "sinh", "cosh", "sincos_s", "sincos_c",
+const NAMES: [&str; 17] = [
+    "exp", "exp2", "exp10", "log", "log2", "log10", "sin", "cos", "tan", "tanh", "sinh", "cosh", "sincos_s",
+    "sincos_c", "sinpi", "cospi", "tanpi",
 ];
 
 /// The library functions the trigonometric ones fall back to.
@@ -66,6 +67,9 @@ fn bound(name: &str) -> f64 {
         // (4 ulp allowed.) 2.44 ulp at 88.03 (0x42b00ed5) over every float: `exp(x/2)`
         // squared.
         "sinh" | "cosh" => 2.5,
+        // (4, 4, 6 allowed.)
+        "sinpi" | "cospi" => 2.0,
+        "tanpi" => 4.0,
         _ => 1.5,
     }
 }
@@ -84,6 +88,10 @@ fn reference(name: &str, x: f32) -> f64 {
         "tan" => x.tan(),
         "sinh" => x.sinh(),
         "cosh" => x.cosh(),
+        // The library's double functions (reduced exactly; within an ulp of a double).
+        "sinpi" => crate::builtins::double::clift_sinpi_f64(x),
+        "cospi" => crate::builtins::double::clift_cospi_f64(x),
+        "tanpi" => crate::builtins::double::clift_tanpi_f64(x),
         _ => x.tanh(),
     }
 }
@@ -150,6 +158,15 @@ fn inputs() -> Vec<f32> {
     }
     let b = TRIG_FAST.to_bits();
     v.extend((b - 8..b + 8).map(f32::from_bits));
+    // Multiples of 1/4 (the pi functions' quadrant boundaries, zeros and poles) and their
+    // neighbours, up to where every float is an even integer.
+    for k in (-4000..4000).chain([(1 << 22) - 1, 1 << 22, (1 << 23) - 1, 1 << 23, (1 << 24) - 1, 1 << 24]) {
+        let c = k as f32 * 0.25;
+        v.extend([c.next_down(), c, c.next_up(), -c]);
+    }
+    for c in [8_388_607.0f32, 8_388_609.0, 16_777_215.0, 16_777_218.0, 3.0e38] {
+        v.extend([c, -c]);
+    }
     v.extend([
         f32::INFINITY,
         f32::NEG_INFINITY,
@@ -243,6 +260,74 @@ fn every_float_within_bounds() {
         });
         eprintln!("{name}: worst {:.3} ulp at {:#x}", worst.0, worst.1);
         assert!(worst.0 <= bound(name), "{name}: {:.3} ulp at {:#x}", worst.0, worst.1);
+    }
+}
+
+/// sinpi, cospi and tanpi at integers and half-integers, zeros, infinities and NaN: the
+/// values of OpenCL C 7.5.1 (signs of zeros and infinities included), in one lane and four.
+#[test]
+fn pi_functions_special_values() {
+    let (_j1, one) = build(types::F32);
+    let (_j4, four) = build(types::F32X4);
+    let at = |n: &str| NAMES.iter().position(|x| *x == n).unwrap();
+    let mut cases: Vec<(&str, f32, f32)> = vec![
+        ("sinpi", 0.0, 0.0),
+        ("sinpi", -0.0, -0.0),
+        ("cospi", 0.0, 1.0),
+        ("cospi", -0.0, 1.0),
+        ("tanpi", 0.0, 0.0),
+        ("tanpi", -0.0, -0.0),
+    ];
+    for n in [
+        1.0f32,
+        2.0,
+        3.0,
+        4.0,
+        7.0,
+        1000.0,
+        1001.0,
+        8_388_607.0,
+        16_777_216.0,
+        3.0e38,
+    ] {
+        let odd = n % 2.0 == 1.0;
+        cases.extend([
+            ("sinpi", n, 0.0),
+            ("sinpi", -n, -0.0),
+            ("cospi", n, if odd { -1.0 } else { 1.0 }),
+            ("cospi", -n, if odd { -1.0 } else { 1.0 }),
+            // tanpi(n) = copysign(0, n) for even n, copysign(0, -n) for odd n.
+            ("tanpi", n, if odd { -0.0 } else { 0.0 }),
+            ("tanpi", -n, if odd { 0.0 } else { -0.0 }),
+        ]);
+    }
+    for n in [0.0f32, 1.0, 2.0, 3.0, 10.0, 11.0, 4_194_303.0] {
+        let h = n + 0.5;
+        let even = n % 2.0 == 0.0;
+        cases.extend([
+            ("cospi", h, 0.0),
+            ("cospi", -h, 0.0),
+            ("sinpi", h, if even { 1.0 } else { -1.0 }),
+            ("sinpi", -h, if even { -1.0 } else { 1.0 }),
+            // tanpi(n + 0.5) = +inf for even n, -inf for odd n; -h = (-n - 1) + 0.5.
+            ("tanpi", h, if even { f32::INFINITY } else { f32::NEG_INFINITY }),
+            ("tanpi", -h, if even { f32::NEG_INFINITY } else { f32::INFINITY }),
+        ]);
+    }
+    for name in ["sinpi", "cospi", "tanpi"] {
+        for x in [f32::INFINITY, f32::NEG_INFINITY, f32::NAN] {
+            cases.push((name, x, f32::NAN));
+        }
+    }
+    for (name, x, want) in cases {
+        let y = run1(one[at(name)], x);
+        let y4 = run4(four[at(name)], [x, 0.3, x, -2.75]);
+        for got in [y, y4[0], y4[2]] {
+            assert!(
+                got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                "{name}({x:e}) = {got:e}, want {want:e}"
+            );
+        }
     }
 }
 
