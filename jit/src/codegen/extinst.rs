@@ -304,6 +304,12 @@ impl FnTx<'_, '_, '_> {
                     continue;
                 }
             }
+            if s == Scalar::Float(32) && la.len() == 2 && super::mathfn::known2(&base) {
+                if let Some(v) = super::mathfn::emit2(&mut self.b, &base, la[0], la[1]) {
+                    out.push(v);
+                    continue;
+                }
+            }
             let a = |k: usize| la.get(k).copied().unwrap_or(la[0]);
             let v = match base.as_str() {
                 "s_abs" | "u_abs" => {

@@ -41,6 +41,19 @@ pub fn known(base: &str) -> bool {
         base,
         "exp" | "exp2" | "exp10" | "log" | "log2" | "log10" | "sin" | "cos" | "tan" | "tanh" | "sinh" | "cosh"
     ) || pi::known(base)
+        || atan::known(base)
+}
+
+/// The two-argument functions this module generates for floats ([`atan`]).
+pub fn known2(base: &str) -> bool {
+    atan::known2(base)
+}
+
+/// `base(y, x)` for `F32` or `F32X4` operands and one of [`known2`]; `None` otherwise.
+pub fn emit2(b: &mut FunctionBuilder, base: &str, y: Value, x: Value) -> Option<Value> {
+    let t = b.func.dfg.value_type(x);
+    let shape_ok = t.lane_type() == types::F32 && (t.lane_count() == 1 || t.lane_count() == 4);
+    (shape_ok && known2(base)).then(|| atan::emit2(b, base, y, x))
 }
 
 /// The functions this module generates for doubles ([`double`], [`pi`]).
@@ -75,6 +88,7 @@ pub fn emit(b: &mut FunctionBuilder, base: &str, x: Value, fallback: Option<Func
         return None;
     }
     Some(match base {
+        _ if atan::known(base) => atan::emit(b, base, x),
         "exp" | "exp2" | "exp10" => exp(b, base, x),
         "log" | "log2" | "log10" => log(b, base, x),
         "sin" | "cos" | "tan" => trig(b, base, x, fallback?),
@@ -640,6 +654,7 @@ fn copysign(b: &mut FunctionBuilder, y: Value, x: Value) -> Value {
     b.ins().bitselect(m, x, y)
 }
 
+mod atan;
 mod double;
 mod fraction;
 mod pi;

@@ -5,12 +5,13 @@
 use super::*;
 use crate::codegen::test_jit::{unary_functions, Unary as Fun};
 use cranelift_codegen::ir::AbiParam;
+use cranelift_codegen::ir::Value;
 use cranelift_jit::JITModule;
 use cranelift_module::{Linkage, Module};
 
-const NAMES: [&str; 17] = [
+const NAMES: [&str; 23] = [
     "exp", "exp2", "exp10", "log", "log2", "log10", "sin", "cos", "tan", "tanh", "sinh", "cosh", "sincos_s",
-    "sincos_c", "sinpi", "cospi", "tanpi",
+    "sincos_c", "sinpi", "cospi", "tanpi", "atan", "asin", "acos", "atanpi", "asinpi", "acospi",
 ];
 
 /// The library functions the trigonometric ones fall back to.
@@ -70,6 +71,9 @@ fn bound(name: &str) -> f64 {
         // (4, 4, 6 allowed.)
         "sinpi" | "cospi" => 2.0,
         "tanpi" => 4.0,
+        // (5, 4, 4 allowed; 5 for the pi forms.)
+        "atan" | "atanpi" => 2.5,
+        "asin" | "acos" | "asinpi" | "acospi" => 3.0,
         _ => 1.5,
     }
 }
@@ -92,6 +96,12 @@ fn reference(name: &str, x: f32) -> f64 {
         "sinpi" => crate::builtins::double::clift_sinpi_f64(x),
         "cospi" => crate::builtins::double::clift_cospi_f64(x),
         "tanpi" => crate::builtins::double::clift_tanpi_f64(x),
+        "atan" => x.atan(),
+        "asin" => x.asin(),
+        "acos" => x.acos(),
+        "atanpi" => x.atan() / std::f64::consts::PI,
+        "asinpi" => x.asin() / std::f64::consts::PI,
+        "acospi" => x.acos() / std::f64::consts::PI,
         _ => x.tanh(),
     }
 }
@@ -329,6 +339,82 @@ fn pi_functions_special_values() {
             );
         }
     }
+}
+
+/// atan2 and atan2pi of lane pairs (y in one lane, x in the next, over all of `inputs()` and
+/// its special values): four lanes against one lane bit for bit, against the host's atan2,
+/// and OpenCL C 7.5.1's angles for zeros and infinities exactly.
+#[test]
+fn atan2_four_lanes_and_one() {
+    use cranelift_codegen::ir::InstBuilder;
+    let names = ["atan2", "atan2pi"];
+    // Function 2k: four lanes at once; 2k + 1: lane by lane. atan2(v, v rotated by a lane).
+    let (_j, f) = unary_functions(types::F32X4, &[], 4, |i, _, b, v| {
+        let lanes: Vec<Value> = (0..4u8).map(|l| b.ins().extractlane(v, l)).collect();
+        let mut rot = v;
+        for l in 0..4u8 {
+            rot = b.ins().insertlane(rot, lanes[(l as usize + 1) % 4], l);
+        }
+        let name = names[i / 2];
+        if i % 2 == 0 {
+            emit2(b, name, v, rot).unwrap()
+        } else {
+            let mut out = v;
+            for l in 0..4usize {
+                let y = emit2(b, name, lanes[l], lanes[(l + 1) % 4]).unwrap();
+                out = b.ins().insertlane(out, y, l as u8);
+            }
+            out
+        }
+    });
+    let mut xs = inputs();
+    xs.retain(|x| x.is_nan() || x.abs() < 1e30 || x.is_infinite());
+    let specials = [
+        0.0f32,
+        -0.0,
+        1.0,
+        -1.0,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        1e-40,
+        -3.0,
+    ];
+    for a in specials {
+        for c in specials {
+            xs.extend([a, c, a, c]);
+        }
+    }
+    let mut worst = [0.0f64; 2];
+    for q in xs.chunks_exact(4) {
+        let x = [q[0], q[1], q[2], q[3]];
+        for k in 0..2 {
+            let (y4, y1) = (run4(f[2 * k], x), run4(f[2 * k + 1], x));
+            for l in 0..4 {
+                let (yy, xx) = (x[l] as f64, x[(l + 1) % 4] as f64);
+                assert!(
+                    y4[l].to_bits() == y1[l].to_bits() || (y4[l].is_nan() && y1[l].is_nan()),
+                    "{}({yy:e}, {xx:e}): four lanes {:e}, one {:e}",
+                    names[k],
+                    y4[l],
+                    y1[l]
+                );
+                let mut want = yy.atan2(xx);
+                if k == 1 {
+                    want /= std::f64::consts::PI;
+                }
+                let err = ulp_error(y4[l], want);
+                worst[k] = worst[k].max(err);
+                assert!(err <= 2.5, "{}({yy:e}, {xx:e}) = {:e}, want {want:e}", names[k], y4[l]);
+                // Zeros and infinities: the exact angles (in units of pi, 0, 1/4, 1/2, 3/4, 1).
+                let special = (yy == 0.0 || yy.is_infinite()) && !xx.is_nan();
+                if k == 1 && special {
+                    assert_eq!(y4[l].to_bits(), (want as f32).to_bits(), "atan2pi({yy:e}, {xx:e})");
+                }
+            }
+        }
+    }
+    eprintln!("atan2: worst {:.3} ulp, atan2pi {:.3}", worst[0], worst[1]);
 }
 
 /// sincos gives the bits of sin and cos.

@@ -1461,6 +1461,11 @@ impl FnTx<'_, '_, '_> {
                 .copied()
                 .ok_or_else(|| CompileError::new(format!("{name}: missing operand")))
         };
+        if crate::codegen::mathfn::known2(base_name(name)) {
+            let (y, x) = (arg(0)?, arg(1)?);
+            return crate::codegen::mathfn::emit2(&mut self.b, base_name(name), y, x)
+                .ok_or_else(|| CompileError::new(format!("{name}: not a four-lane float")));
+        }
         if crate::codegen::mathfn::known(base_name(name)) {
             let x = arg(0)?;
             return self

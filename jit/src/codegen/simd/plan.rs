@@ -1407,7 +1407,12 @@ fn classify_vector(
             let rt = rty.and_then(|t| scalar32(cx, t));
             let base = base_name(&name);
             let known = match rt {
-                Some(types::F32) => VECTOR_EXT_F32.contains(&base) || base == "fmax_common" || mathfn::known(base),
+                Some(types::F32) => {
+                    VECTOR_EXT_F32.contains(&base)
+                        || base == "fmax_common"
+                        || mathfn::known(base)
+                        || mathfn::known2(base)
+                }
                 Some(types::I32) => VECTOR_EXT_I32.contains(&base),
                 // Doubles (`Rep::Pair`): the inline functions that are one IEEE operation.
                 _ => rty.is_some_and(|t| is_f64(cx, t)) && (VECTOR_EXT_F64.contains(&base) || mathfn::known_f64(base)),
