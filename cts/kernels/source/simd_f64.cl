@@ -134,7 +134,7 @@ __kernel void d_math(__global const double *x, __global const double *y, __globa
     o[2 * n + i] = exp10(xi * 55.0);
     o[3 * n + i] = floor(xi * 3.5) + ceil(yi * 2.5) * 8.0;
     o[4 * n + i] = trunc(xi * 3.5) + rint(yi * 2.5) * 8.0;
-    o[5 * n + i] = sqrt(fabs(xi)) - fabs(yi);
+    o[5 * n + i] = sqrt(fabs(xi)) - fabs(yi) + rsqrt(fabs(yi) + 1.0);
     double v = yi;
     if (xi > 0.5)
         v = exp(yi) - exp2(xi);

@@ -2453,6 +2453,13 @@ impl FnTx<'_, '_, '_> {
                     ("fma" | "mad", Some(x), Some(y), Some(z)) => Some(self.b.ins().fma(x, y, z)),
                     ("fabs", Some(x), None, None) => Some(self.b.ins().fabs(x)),
                     ("sqrt", Some(x), None, None) => Some(self.b.ins().sqrt(x)),
+                    // 1/sqrt(x), two roundings, as the library's `clift_rsqrt_f64`.
+                    ("rsqrt", Some(x), None, None) => {
+                        let root = self.b.ins().sqrt(x);
+                        let one = self.b.ins().f64const(1.0);
+                        let one = self.b.ins().splat(types::F64X2, one);
+                        Some(self.b.ins().fdiv(one, root))
+                    }
                     ("floor", Some(x), None, None) => Some(self.b.ins().floor(x)),
                     ("ceil", Some(x), None, None) => Some(self.b.ins().ceil(x)),
                     ("trunc", Some(x), None, None) => Some(self.b.ins().trunc(x)),

@@ -33,7 +33,7 @@ fn is_f64(cx: &Ctx, ty: Id) -> bool {
 /// The OpenCL.std functions the vector loop computes on doubles two lanes at a time, with the
 /// scalar translation's operations: one IEEE operation each (besides the functions of
 /// `mathfn::known_f64`).
-pub(super) const VECTOR_EXT_F64: [&str; 8] = ["fma", "mad", "fabs", "sqrt", "floor", "ceil", "trunc", "rint"];
+pub(super) const VECTOR_EXT_F64: [&str; 9] = ["fma", "mad", "fabs", "sqrt", "rsqrt", "floor", "ceil", "trunc", "rint"];
 
 /// Comparisons: a four-lane mask from two 32-bit operands.
 pub(super) fn is_compare(op: Op) -> bool {
