@@ -385,11 +385,11 @@ fn log(b: &mut FunctionBuilder, base: &str, x: Value) -> Value {
 
 /// sin, cos or tan of `x`, inline up to [`TRIG_FAST`], else by `fallback`.
 fn trig(b: &mut FunctionBuilder, base: &str, x: Value, fallback: FuncRef) -> Value {
-    let r = Reduced::new(b, x);
+    let r = reduce(b, x);
     let fast = match base {
-        "sin" => r.sin(b),
+        "sin" => r.sin(b, x),
         "cos" => r.cos(b),
-        _ => r.tan(b),
+        _ => r.tan(b, x),
     };
     let large = beyond(b, x);
     with_fallback(b, x, large, &[fast], &[fallback])[0]
@@ -404,8 +404,8 @@ pub fn sincos(b: &mut FunctionBuilder, x: Value, sin: FuncRef, cos: FuncRef) -> 
     if t.lane_type() != types::F32 || !(t.lane_count() == 1 || t.lane_count() == 4) {
         return None;
     }
-    let r = Reduced::new(b, x);
-    let fast = [r.sin(b), r.cos(b)];
+    let r = reduce(b, x);
+    let fast = [r.sin(b, x), r.cos(b)];
     let large = beyond(b, x);
     let v = with_fallback(b, x, large, &fast, &[sin, cos]);
     Some((v[0], v[1]))
@@ -456,119 +456,51 @@ fn with_fallback(b: &mut FunctionBuilder, x: Value, large: Value, fast: &[Value]
 
 /// `x = n*pi/2 + r` by the three-part reduction (accurate for |x| <= [`TRIG_FAST`]): sin r,
 /// cos r, and the quadrant n (mod 4: only its two low bits are used).
-struct Reduced {
-    sin_r: Value,
-    cos_r: Value,
-    q: Value,
-    /// `q & 1` as an integer, and as a lane condition.
-    odd: Value,
-    swap: Value,
-}
-
-impl Reduced {
-    fn new(b: &mut FunctionBuilder, x: Value) -> Reduced {
-        let t = b.func.dfg.value_type(x);
-        let it = int_of(t);
-        let k = fk(b, t, std::f32::consts::FRAC_2_PI);
-        let y = b.ins().fmul(x, k);
-        let n = b.ins().nearest(y);
-        let nn = b.ins().fneg(n);
-        // pi/2 as three floats: p1 + p2 + p3.
-        let half_pi = std::f64::consts::FRAC_PI_2;
-        let p1 = half_pi as f32;
-        let p2 = (half_pi - p1 as f64) as f32;
-        // The rest beyond double precision: pi/2 = 1.5707963267948966 + 6.123233995736766e-17.
-        let p3 = ((half_pi - p1 as f64 - p2 as f64) + 6.123_233_995_736_766e-17) as f32;
-        let mut r = x;
-        for p in [p1, p2, p3] {
-            let pk = fk(b, t, p);
-            r = b.ins().fma(nn, pk, r);
-        }
-        let z = b.ins().fmul(r, r);
-        // sin r = r + r^3 * (-1/6 + z/120 - z^2/5040 + z^3/362880)
-        let mut ps = fk(b, t, (1.0 / 362_880.0) as f32);
-        for c in [-1.0 / 5040.0, 1.0 / 120.0, -1.0 / 6.0] {
-            let ck = fk(b, t, c as f32);
-            ps = b.ins().fma(ps, z, ck);
-        }
-        let rz = b.ins().fmul(r, z);
-        let sin_r = b.ins().fma(rz, ps, r);
-        // cos r = 1 - z/2 + z^2 * (1/24 - z/720 + z^2/40320 - z^3/3628800)
-        let mut pc = fk(b, t, (-1.0 / 3_628_800.0) as f32);
-        for c in [1.0 / 40320.0, -1.0 / 720.0, 1.0 / 24.0] {
-            let ck = fk(b, t, c as f32);
-            pc = b.ins().fma(pc, z, ck);
-        }
-        let zz = b.ins().fmul(z, z);
-        let half = fk(b, t, 0.5);
-        let one = fk(b, t, 1.0);
-        let hz = b.ins().fmul(half, z);
-        let w = b.ins().fsub(one, hz);
-        // What 1 - hz lost, added back with the polynomial's part.
-        let lost = b.ins().fsub(one, w);
-        let lost = b.ins().fsub(lost, hz);
-        let tail = b.ins().fma(zz, pc, lost);
-        let cos_r = b.ins().fadd(w, tail);
-        let q = b.ins().fcvt_to_sint_sat(it, n);
-        let one_i = ik(b, it, 1);
-        let odd = b.ins().band(q, one_i);
-        let zero = ik(b, it, 0);
-        let swap = b.ins().icmp(IntCC::NotEqual, odd, zero);
-        Reduced {
-            sin_r,
-            cos_r,
-            q,
-            odd,
-            swap,
-        }
+fn reduce(b: &mut FunctionBuilder, x: Value) -> Quadrant {
+    let t = b.func.dfg.value_type(x);
+    let it = int_of(t);
+    let k = fk(b, t, std::f32::consts::FRAC_2_PI);
+    let y = b.ins().fmul(x, k);
+    let n = b.ins().nearest(y);
+    let nn = b.ins().fneg(n);
+    // pi/2 as three floats: p1 + p2 + p3.
+    let half_pi = std::f64::consts::FRAC_PI_2;
+    let p1 = half_pi as f32;
+    let p2 = (half_pi - p1 as f64) as f32;
+    // The rest beyond double precision: pi/2 = 1.5707963267948966 + 6.123233995736766e-17.
+    let p3 = ((half_pi - p1 as f64 - p2 as f64) + 6.123_233_995_736_766e-17) as f32;
+    let mut r = x;
+    for p in [p1, p2, p3] {
+        let pk = fk(b, t, p);
+        r = b.ins().fma(nn, pk, r);
     }
-
-    /// `swap ? x : y` on the bit patterns.
-    fn pick_bits(&self, b: &mut FunctionBuilder, x: Value, y: Value) -> Value {
-        let (xb, yb) = (bits(b, x), bits(b, y));
-        let v = if b.func.dfg.value_type(xb).is_vector() {
-            b.ins().bitselect(self.swap, xb, yb)
-        } else {
-            b.ins().select(self.swap, xb, yb)
-        };
-        float(b, v)
+    let z = b.ins().fmul(r, r);
+    // sin r = r + r^3 * (-1/6 + z/120 - z^2/5040 + z^3/362880)
+    let mut ps = fk(b, t, (1.0 / 362_880.0) as f32);
+    for c in [-1.0 / 5040.0, 1.0 / 120.0, -1.0 / 6.0] {
+        let ck = fk(b, t, c as f32);
+        ps = b.ins().fma(ps, z, ck);
     }
-
-    /// `v` with its sign changed where bit 1 of `q` is set.
-    fn flip(b: &mut FunctionBuilder, v: Value, q: Value) -> Value {
-        let it = b.func.dfg.value_type(q);
-        let two = ik(b, it, 2);
-        let s = b.ins().band(q, two);
-        let s = b.ins().ishl_imm_u(s, 30);
-        let vb = bits(b, v);
-        let vb = b.ins().bxor(vb, s);
-        float(b, vb)
+    let rz = b.ins().fmul(r, z);
+    let sin_r = b.ins().fma(rz, ps, r);
+    // cos r = 1 - z/2 + z^2 * (1/24 - z/720 + z^2/40320 - z^3/3628800)
+    let mut pc = fk(b, t, (-1.0 / 3_628_800.0) as f32);
+    for c in [1.0 / 40320.0, -1.0 / 720.0, 1.0 / 24.0] {
+        let ck = fk(b, t, c as f32);
+        pc = b.ins().fma(pc, z, ck);
     }
-
-    /// sin x: sin r, cos r, -sin r, -cos r in quadrants 0 to 3.
-    fn sin(&self, b: &mut FunctionBuilder) -> Value {
-        let v = self.pick_bits(b, self.cos_r, self.sin_r);
-        Self::flip(b, v, self.q)
-    }
-
-    /// cos x: cos r, -sin r, -cos r, sin r; the signs are the sine's one quadrant on, and
-    /// n + (n & 1) has the same bit 1 as n + 1.
-    fn cos(&self, b: &mut FunctionBuilder) -> Value {
-        let v = self.pick_bits(b, self.sin_r, self.cos_r);
-        let q1 = b.ins().iadd(self.q, self.odd);
-        Self::flip(b, v, q1)
-    }
-
-    /// tan x: sin r / cos r in an even quadrant, -cos r / sin r in an odd one.
-    fn tan(&self, b: &mut FunctionBuilder) -> Value {
-        let num = self.pick_bits(b, self.cos_r, self.sin_r);
-        let den = self.pick_bits(b, self.sin_r, self.cos_r);
-        let v = b.ins().fdiv(num, den);
-        let neg = b.ins().ishl_imm_u(self.odd, 31);
-        let vb = bits(b, v);
-        let vb = b.ins().bxor(vb, neg);
-        float(b, vb)
-    }
+    let zz = b.ins().fmul(z, z);
+    let half = fk(b, t, 0.5);
+    let one = fk(b, t, 1.0);
+    let hz = b.ins().fmul(half, z);
+    let w = b.ins().fsub(one, hz);
+    // What 1 - hz lost, added back with the polynomial's part.
+    let lost = b.ins().fsub(one, w);
+    let lost = b.ins().fsub(lost, hz);
+    let tail = b.ins().fma(zz, pc, lost);
+    let cos_r = b.ins().fadd(w, tail);
+    let q = b.ins().fcvt_to_sint_sat(it, n);
+    Quadrant::new(b, sin_r, cos_r, q)
 }
 
 /// tanh(x) (5 ulp allowed): below 0.55 in magnitude `x + x^3 * P(x^2)` with `P` a Chebyshev
@@ -658,7 +590,9 @@ mod atan;
 mod double;
 mod fraction;
 mod pi;
+mod quadrant;
 pub use fraction::fraction;
+use quadrant::Quadrant;
 
 #[cfg(test)]
 mod tests;

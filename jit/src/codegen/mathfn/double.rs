@@ -20,7 +20,8 @@
 //! quotient. Beyond [`TRIG_FAST`] (and for infinities) a branch, taken only when some lane
 //! needs it, calls the library function, which reduces with all the bits of 2/pi.
 
-use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use super::quadrant::Quadrant;
+use cranelift_codegen::ir::condcodes::FloatCC;
 use cranelift_codegen::ir::{types, FuncRef, InstBuilder, MemFlagsData, Type, Value};
 use cranelift_frontend::FunctionBuilder;
 
@@ -44,7 +45,7 @@ pub fn emit(b: &mut FunctionBuilder, base: &str, x: Value, fallback: Option<Func
     match base {
         "exp" | "exp2" | "exp10" => Some(exp(b, base, x)),
         "sin" | "cos" | "tan" => {
-            let r = Reduced::new(b, x);
+            let r = reduce(b, x);
             let fast = match base {
                 "sin" => r.sin(b, x),
                 "cos" => r.cos(b),
@@ -63,7 +64,7 @@ pub fn sincos(b: &mut FunctionBuilder, x: Value, sin: FuncRef, cos: FuncRef) -> 
     if t != types::F64 && t != types::F64X2 {
         return None;
     }
-    let r = Reduced::new(b, x);
+    let r = reduce(b, x);
     let fast = [r.sin(b, x), r.cos(b)];
     let large = beyond(b, x);
     let v = super::with_fallback(b, x, large, &fast, &[sin, cos]);
@@ -207,132 +208,71 @@ fn exp(b: &mut FunctionBuilder, base: &str, x: Value) -> Value {
     b.ins().fmul(y, s2)
 }
 
-/// `x = n*pi/2 + r` (accurate for |x| <= [`TRIG_FAST`]): sin r, cos r, and the bits of
-/// `n + 1.5 * 2^52`, whose two low bits are n's (mod 4).
-struct Reduced {
-    sin_r: Value,
-    cos_r: Value,
-    q: Value,
-    /// `q & 1`, and the lanes where it is set (an integer mask or a scalar condition).
-    odd: Value,
-    swap: Value,
-}
-
-impl Reduced {
-    fn new(b: &mut FunctionBuilder, x: Value) -> Reduced {
-        let t = b.func.dfg.value_type(x);
-        let it = int_of(t);
-        let k = fk(b, t, std::f64::consts::FRAC_2_PI);
-        let y = b.ins().fmul(x, k);
-        let n = b.ins().nearest(y);
-        let nn = b.ins().fneg(n);
-        // pi/2 as three doubles (each the nearest to what the ones before leave). The first
-        // step is exact; `n*p2` is split into a rounded product and its exact error, and the
-        // sum `r1 - n*p2` into a rounded sum and its exact error (Knuth's TwoSum), so that
-        // `r + tail` holds `x - n*pi/2` to about 2^-100 relative.
-        let [p1, p2, p3] = [
-            std::f64::consts::FRAC_PI_2,
-            6.123_233_995_736_766e-17,
-            -1.497_384_904_859_169_8e-33,
-        ]
-        .map(|p| fk(b, t, p));
-        let r1 = b.ins().fma(nn, p1, x);
-        let w = b.ins().fmul(nn, p2);
-        let nw = b.ins().fneg(w);
-        let w_lo = b.ins().fma(nn, p2, nw);
-        let (r, e) = two_sum(b, r1, w);
-        let tail = b.ins().fadd(e, w_lo);
-        let tail = b.ins().fma(nn, p3, tail);
-        let z = b.ins().fmul(r, r);
-        // 1/k! for k up to 18.
-        let mut inv = [1.0f64; 19];
-        for k in 1..19 {
-            inv[k] = inv[k - 1] / k as f64;
-        }
-        let half = fk(b, t, 0.5);
-        let hz = b.ins().fmul(half, z);
-        // sin(r + tail) = r + r*z*(-1/3! + z/5! - ... + z^7/17!) + tail*(1 - z/2)
-        let mut ps = fk(b, t, inv[17]);
-        for k in [15, 13, 11, 9, 7, 5, 3] {
-            let c = fk(b, t, if k % 4 == 3 { -inv[k] } else { inv[k] });
-            ps = b.ins().fma(ps, z, c);
-        }
-        let rz = b.ins().fmul(r, z);
-        let tz = b.ins().fmul(tail, hz);
-        let small = b.ins().fsub(tail, tz);
-        let small = b.ins().fma(rz, ps, small);
-        let sin_r = b.ins().fadd(r, small);
-        // cos(r + tail) = 1 - z/2 + z^2*(1/4! - z/6! + ... - z^7/18!) - r*tail
-        let mut pc = fk(b, t, -inv[18]);
-        for k in [16, 14, 12, 10, 8, 6, 4] {
-            let c = fk(b, t, if k % 4 == 2 { -inv[k] } else { inv[k] });
-            pc = b.ins().fma(pc, z, c);
-        }
-        let zz = b.ins().fmul(z, z);
-        let one = fk(b, t, 1.0);
-        let w = b.ins().fsub(one, hz);
-        // What 1 - hz lost, added back with the polynomial's part.
-        let lost = b.ins().fsub(one, w);
-        let lost = b.ins().fsub(lost, hz);
-        let nr = b.ins().fneg(r);
-        let lost = b.ins().fma(nr, tail, lost);
-        let small = b.ins().fma(zz, pc, lost);
-        let cos_r = b.ins().fadd(w, small);
-        let magic = fk(b, t, MAGIC);
-        let q = b.ins().fadd(n, magic);
-        let q = b.ins().bitcast(it, MemFlagsData::new(), q);
-        let one_i = ik(b, it, 1);
-        let odd = b.ins().band(q, one_i);
-        let zero = ik(b, it, 0);
-        let swap = b.ins().icmp(IntCC::NotEqual, odd, zero);
-        Reduced {
-            sin_r,
-            cos_r,
-            q,
-            odd,
-            swap,
-        }
+/// `x = n*pi/2 + r` (accurate for |x| <= [`TRIG_FAST`]): sin r and cos r, and the quadrant
+/// from the bits of `n + 1.5 * 2^52`, whose two low bits are n's (mod 4).
+fn reduce(b: &mut FunctionBuilder, x: Value) -> Quadrant {
+    let t = b.func.dfg.value_type(x);
+    let it = int_of(t);
+    let k = fk(b, t, std::f64::consts::FRAC_2_PI);
+    let y = b.ins().fmul(x, k);
+    let n = b.ins().nearest(y);
+    let nn = b.ins().fneg(n);
+    // pi/2 as three doubles (each the nearest to what the ones before leave). The first
+    // step is exact; `n*p2` is split into a rounded product and its exact error, and the
+    // sum `r1 - n*p2` into a rounded sum and its exact error (Knuth's TwoSum), so that
+    // `r + tail` holds `x - n*pi/2` to about 2^-100 relative.
+    let [p1, p2, p3] = [
+        std::f64::consts::FRAC_PI_2,
+        6.123_233_995_736_766e-17,
+        -1.497_384_904_859_169_8e-33,
+    ]
+    .map(|p| fk(b, t, p));
+    let r1 = b.ins().fma(nn, p1, x);
+    let w = b.ins().fmul(nn, p2);
+    let nw = b.ins().fneg(w);
+    let w_lo = b.ins().fma(nn, p2, nw);
+    let (r, e) = two_sum(b, r1, w);
+    let tail = b.ins().fadd(e, w_lo);
+    let tail = b.ins().fma(nn, p3, tail);
+    let z = b.ins().fmul(r, r);
+    // 1/k! for k up to 18.
+    let mut inv = [1.0f64; 19];
+    for k in 1..19 {
+        inv[k] = inv[k - 1] / k as f64;
     }
-
-    /// `swap ? x : y`.
-    fn pick_swap(&self, b: &mut FunctionBuilder, x: Value, y: Value) -> Value {
-        pick(b, self.swap, x, y)
+    let half = fk(b, t, 0.5);
+    let hz = b.ins().fmul(half, z);
+    // sin(r + tail) = r + r*z*(-1/3! + z/5! - ... + z^7/17!) + tail*(1 - z/2)
+    let mut ps = fk(b, t, inv[17]);
+    for k in [15, 13, 11, 9, 7, 5, 3] {
+        let c = fk(b, t, if k % 4 == 3 { -inv[k] } else { inv[k] });
+        ps = b.ins().fma(ps, z, c);
     }
-
-    /// `v` with its sign changed where bit 1 of `q` is set.
-    fn flip(b: &mut FunctionBuilder, v: Value, q: Value) -> Value {
-        let it = b.func.dfg.value_type(q);
-        let two = ik(b, it, 2);
-        let s = b.ins().band(q, two);
-        let s = b.ins().ishl_imm_u(s, 62);
-        xor_sign(b, v, s)
+    let rz = b.ins().fmul(r, z);
+    let tz = b.ins().fmul(tail, hz);
+    let small = b.ins().fsub(tail, tz);
+    let small = b.ins().fma(rz, ps, small);
+    let sin_r = b.ins().fadd(r, small);
+    // cos(r + tail) = 1 - z/2 + z^2*(1/4! - z/6! + ... - z^7/18!) - r*tail
+    let mut pc = fk(b, t, -inv[18]);
+    for k in [16, 14, 12, 10, 8, 6, 4] {
+        let c = fk(b, t, if k % 4 == 2 { -inv[k] } else { inv[k] });
+        pc = b.ins().fma(pc, z, c);
     }
-
-    /// sin x: sin r, cos r, -sin r, -cos r in quadrants 0 to 3; `x` itself where it is a
-    /// zero (the reduction's `x - 0*pi/2` loses the sign of -0).
-    fn sin(&self, b: &mut FunctionBuilder, x: Value) -> Value {
-        let v = self.pick_swap(b, self.cos_r, self.sin_r);
-        let v = Self::flip(b, v, self.q);
-        keep_zero(b, x, v)
-    }
-
-    /// cos x: cos r, -sin r, -cos r, sin r; the signs are the sine's one quadrant on, and
-    /// n + (n & 1) has the same bit 1 as n + 1.
-    fn cos(&self, b: &mut FunctionBuilder) -> Value {
-        let v = self.pick_swap(b, self.sin_r, self.cos_r);
-        let q1 = b.ins().iadd(self.q, self.odd);
-        Self::flip(b, v, q1)
-    }
-
-    /// tan x: sin r / cos r in an even quadrant, -cos r / sin r in an odd one.
-    fn tan(&self, b: &mut FunctionBuilder, x: Value) -> Value {
-        let num = self.pick_swap(b, self.cos_r, self.sin_r);
-        let den = self.pick_swap(b, self.sin_r, self.cos_r);
-        let v = b.ins().fdiv(num, den);
-        let neg = b.ins().ishl_imm_u(self.odd, 63);
-        let v = xor_sign(b, v, neg);
-        keep_zero(b, x, v)
-    }
+    let zz = b.ins().fmul(z, z);
+    let one = fk(b, t, 1.0);
+    let w = b.ins().fsub(one, hz);
+    // What 1 - hz lost, added back with the polynomial's part.
+    let lost = b.ins().fsub(one, w);
+    let lost = b.ins().fsub(lost, hz);
+    let nr = b.ins().fneg(r);
+    let lost = b.ins().fma(nr, tail, lost);
+    let small = b.ins().fma(zz, pc, lost);
+    let cos_r = b.ins().fadd(w, small);
+    let magic = fk(b, t, MAGIC);
+    let q = b.ins().fadd(n, magic);
+    let q = b.ins().bitcast(it, MemFlagsData::new(), q);
+    Quadrant::new(b, sin_r, cos_r, q)
 }
 
 /// `a + b` rounded, and its rounding error exactly.
@@ -343,32 +283,6 @@ fn two_sum(b: &mut FunctionBuilder, x: Value, y: Value) -> (Value, Value) {
     let dx = b.ins().fsub(x, xx);
     let dy = b.ins().fsub(y, yy);
     (s, b.ins().fadd(dx, dy))
-}
-
-/// `v` with the sign bit flipped where `s` (integers of `v`'s lanes) has it set.
-fn xor_sign(b: &mut FunctionBuilder, v: Value, s: Value) -> Value {
-    let t = b.func.dfg.value_type(v);
-    let vb = b.ins().bitcast(int_of(t), MemFlagsData::new(), v);
-    let vb = b.ins().bxor(vb, s);
-    b.ins().bitcast(t, MemFlagsData::new(), vb)
-}
-
-/// `x` where it is a zero (either sign), else `v`.
-fn keep_zero(b: &mut FunctionBuilder, x: Value, v: Value) -> Value {
-    let t = b.func.dfg.value_type(x);
-    let zero = fk(b, t, 0.0);
-    let z = b.ins().fcmp(FloatCC::Equal, x, zero);
-    pick(b, z, x, v)
-}
-
-/// An integer constant of `t`'s lanes (`I64` or `I64X2`).
-fn ik(b: &mut FunctionBuilder, t: Type, c: i64) -> Value {
-    let s = b.ins().iconst(types::I64, c);
-    if t.is_vector() {
-        b.ins().splat(t, s)
-    } else {
-        s
-    }
 }
 
 #[cfg(test)]

@@ -212,6 +212,13 @@ fn within_bounds_and_four_lanes_match_one_lane() {
                 if err > worst.0 {
                     worst = (err, x[l]);
                 }
+                // Odd functions keep the sign of a zero (sin(-0) = -0, ...).
+                let odd = !matches!(*name, "cos" | "sincos_c" | "cosh" | "cospi" | "acos" | "acospi")
+                    && !name.starts_with("exp")
+                    && !name.starts_with("log");
+                if x[l] == 0.0 && odd {
+                    assert_eq!(y.to_bits(), x[l].to_bits(), "{name}({:e}) = {y:e}", x[l]);
+                }
             }
         }
         eprintln!(
