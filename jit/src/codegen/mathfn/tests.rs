@@ -73,7 +73,8 @@ fn bound(name: &str) -> f64 {
         "tanpi" => 4.0,
         // (5, 4, 4 allowed; 5 for the pi forms.)
         "atan" | "atanpi" => 2.5,
-        "asin" | "acos" | "asinpi" | "acospi" => 3.0,
+        // Over every float: asin 2.97 ulp at 0x3ed25a80, acos 3.05 at 0x3f6c0655 (stop 38).
+        "asin" | "acos" | "asinpi" | "acospi" => 3.5,
         _ => 1.5,
     }
 }
