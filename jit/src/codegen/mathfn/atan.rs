@@ -3,8 +3,7 @@
 //! ulp for atan, 6 for atan2, 4 for asin and acos (5, 6, 5, 5 for the `pi` forms); these stay
 //! within about 2.
 //!
-//! atan of `t` in [0, 1]: above tan(pi/8) `atan t = pi/4 + atan((t - 1)/(t + 1))` (from the
-//! quotient's operands, `(lo - hi)/(lo + hi)`), which
+//! atan of `t` in [0, 1]: above tan(pi/8) `atan t = pi/4 + atan((t - 1)/(t + 1))`, which
 //! leaves an argument `u` of at most tan(pi/8) in magnitude, and `atan u = u + u z P(z)` with
 //! `z = u^2` and `P` of degree 4, a least-squares fit of the relative error on Chebyshev nodes
 //! (below 2^-30). `atan2(y, x)` takes `t = min(|x|, |y|) / max(|x|, |y|)` and turns the angle
@@ -89,10 +88,8 @@ fn atan2(b: &mut FunctionBuilder, y: Value, x: Value, turns: bool) -> Value {
     let one = k(b, 1.0);
     let big = k(b, 0.414_213_562_373_095_1);
     let upper = b.ins().fcmp(FloatCC::GreaterThan, tq, big);
-    // (t - 1)/(t + 1) from lo and hi themselves, without t's rounding (which the step would
-    // double): lo - hi is exact where lo >= hi/2.
-    let tm = b.ins().fsub(lo, hi);
-    let tp = b.ins().fadd(lo, hi);
+    let tm = b.ins().fsub(tq, one);
+    let tp = b.ins().fadd(tq, one);
     let tr = b.ins().fdiv(tm, tp);
     let u = pick(b, upper, tr, tq);
     let z = b.ins().fmul(u, u);
