@@ -376,7 +376,7 @@ fn atan2_four_lanes_and_one() {
         }
     });
     let mut xs = inputs();
-    xs.retain(|x| x.is_nan() || x.abs() < 1e30 || x.is_infinite());
+    // (Pairs near the largest float too, where lo + hi would overflow.)
     let specials = [
         0.0f32,
         -0.0,
@@ -387,6 +387,8 @@ fn atan2_four_lanes_and_one() {
         f32::NAN,
         1e-40,
         -3.0,
+        3e38,
+        -2.5e38,
     ];
     for a in specials {
         for c in specials {
