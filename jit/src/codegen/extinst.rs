@@ -304,11 +304,21 @@ impl FnTx<'_, '_, '_> {
                     continue;
                 }
             }
-            if s == Scalar::Float(32) && la.len() == 2 && super::mathfn::known2(&base) {
+            if s == Scalar::Float(32) && la.len() == 2 {
                 if let Some(v) = super::mathfn::emit2(&mut self.b, &base, la[0], la[1]) {
                     out.push(v);
                     continue;
                 }
+            }
+            // ldexp and ilogb of a float or double (a half is I16 bits: the library).
+            let exponent = match (base.as_str(), la.as_slice()) {
+                ("ldexp", [x, n]) => super::mathfn::ldexp(&mut self.b, *x, *n),
+                ("ilogb", [x]) if s == Scalar::Int(32) => super::mathfn::ilogb(&mut self.b, *x),
+                _ => None,
+            };
+            if let Some(v) = exponent {
+                out.push(v);
+                continue;
             }
             let a = |k: usize| la.get(k).copied().unwrap_or(la[0]);
             let v = match base.as_str() {

@@ -5,7 +5,8 @@
 //! log families, 4 for sin, cos, sinh and cosh, 5 for tan and tanh (their `native_` and
 //! `half_` forms allow more); these stay within about 1, 1.5, 2.5 and 3.4 ulp, without calls (a
 //! helper call per lane spills every live vector register and costs more than the function)
-//! and, but for the trigonometric functions' large arguments, without branches.
+//! and, but for the trigonometric functions' large arguments, without branches. The exact
+//! `ldexp`, `logb` and `ilogb` of floats and doubles are in [`exponent`].
 //!
 //! - exp family: `x = n*ln2 + r` with `n` an integer and `|r| <= ln2/2` (Cody and Waite: the
 //!   reduction `x - n*ln2_hi` is exact with a fused multiply-add, the rest of ln2 is subtracted
@@ -39,7 +40,7 @@ use cranelift_frontend::FunctionBuilder;
 pub fn known(base: &str) -> bool {
     matches!(
         base,
-        "exp" | "exp2" | "exp10" | "log" | "log2" | "log10" | "sin" | "cos" | "tan" | "tanh" | "sinh" | "cosh"
+        "exp" | "exp2" | "exp10" | "log" | "log2" | "log10" | "sin" | "cos" | "tan" | "tanh" | "sinh" | "cosh" | "logb"
     ) || pi::known(base)
         || atan::known(base)
 }
@@ -58,7 +59,7 @@ pub fn emit2(b: &mut FunctionBuilder, base: &str, y: Value, x: Value) -> Option<
 
 /// The functions this module generates for doubles ([`double`], [`pi`]).
 pub fn known_f64(base: &str) -> bool {
-    double::known(base) || pi::known(base)
+    double::known(base) || pi::known(base) || base == "logb"
 }
 
 /// Whether `base` needs the library function (`clift_<base>_f32`, `_f64`) for some arguments.
@@ -74,24 +75,22 @@ pub const TRIG_FAST: f32 = 65536.0;
 /// (`f32 -> f32`).
 pub fn emit(b: &mut FunctionBuilder, base: &str, x: Value, fallback: Option<FuncRef>) -> Option<Value> {
     let t = b.func.dfg.value_type(x);
-    let shape_ok = matches!(
-        (t.lane_type(), t.lane_count()),
-        (types::F32, 1 | 4) | (types::F64, 1 | 2)
-    );
-    if shape_ok && pi::known(base) {
-        return Some(pi::emit(b, base, x));
-    }
-    if t.lane_type() == types::F64 {
-        return double::emit(b, base, x, fallback);
-    }
-    if t.lane_type() != types::F32 || !(t.lane_count() == 1 || t.lane_count() == 4) {
-        return None;
-    }
+    let double = match (t.lane_type(), t.lane_count()) {
+        (types::F32, 1 | 4) => false,
+        (types::F64, 1 | 2) => true,
+        _ => return None,
+    };
     Some(match base {
+        _ if pi::known(base) => pi::emit(b, base, x),
+        "logb" => exponent::logb(b, x)?,
+        "sin" | "cos" | "tan" => {
+            let r = if double { double::reduce(b, x) } else { reduce(b, x) };
+            trig(b, base, r, x, fallback?)
+        }
+        _ if double => double::emit(b, base, x)?,
         _ if atan::known(base) => atan::emit(b, base, x),
         "exp" | "exp2" | "exp10" => exp(b, base, x),
         "log" | "log2" | "log10" => log(b, base, x),
-        "sin" | "cos" | "tan" => trig(b, base, x, fallback?),
         "tanh" => tanh(b, x),
         "sinh" | "cosh" => sinh_cosh(b, base, x),
         _ => return None,
@@ -383,9 +382,9 @@ fn log(b: &mut FunctionBuilder, base: &str, x: Value) -> Value {
     pick(b, uno, x, y)
 }
 
-/// sin, cos or tan of `x`, inline up to [`TRIG_FAST`], else by `fallback`.
-fn trig(b: &mut FunctionBuilder, base: &str, x: Value, fallback: FuncRef) -> Value {
-    let r = reduce(b, x);
+/// sin, cos or tan of `x` from its reduction `r`, inline up to [`TRIG_FAST`]
+/// ([`double::TRIG_FAST`]), else by `fallback`.
+fn trig(b: &mut FunctionBuilder, base: &str, r: Quadrant, x: Value, fallback: FuncRef) -> Value {
     let fast = match base {
         "sin" => r.sin(b, x),
         "cos" => r.cos(b),
@@ -398,23 +397,29 @@ fn trig(b: &mut FunctionBuilder, base: &str, x: Value, fallback: FuncRef) -> Val
 /// sin(x) and cos(x) with one reduction (`sincos`); the library functions for large `x`.
 pub fn sincos(b: &mut FunctionBuilder, x: Value, sin: FuncRef, cos: FuncRef) -> Option<(Value, Value)> {
     let t = b.func.dfg.value_type(x);
-    if t.lane_type() == types::F64 {
-        return double::sincos(b, x, sin, cos);
-    }
-    if t.lane_type() != types::F32 || !(t.lane_count() == 1 || t.lane_count() == 4) {
-        return None;
-    }
-    let r = reduce(b, x);
+    let r = match (t.lane_type(), t.lane_count()) {
+        (types::F32, 1 | 4) => reduce(b, x),
+        (types::F64, 1 | 2) => double::reduce(b, x),
+        _ => return None,
+    };
     let fast = [r.sin(b, x), r.cos(b)];
     let large = beyond(b, x);
     let v = with_fallback(b, x, large, &fast, &[sin, cos]);
     Some((v[0], v[1]))
 }
 
-/// The lanes beyond [`TRIG_FAST`] in magnitude (infinities included, NaN not).
+/// The lanes beyond [`TRIG_FAST`] (or [`double::TRIG_FAST`]) in magnitude (infinities
+/// included, NaN not).
 fn beyond(b: &mut FunctionBuilder, x: Value) -> Value {
+    let t = b.func.dfg.value_type(x);
     let ax = b.ins().fabs(x);
-    fcmp_k(b, FloatCC::GreaterThan, ax, TRIG_FAST)
+    let limit = if t.lane_type() == types::F64 {
+        double::TRIG_FAST
+    } else {
+        TRIG_FAST as f64
+    };
+    let k = fraction::konst(b, t, limit);
+    b.ins().fcmp(FloatCC::GreaterThan, ax, k)
 }
 
 /// `fast` in the lanes that are not `large`; the `fallbacks` (one per value, taking and
@@ -588,9 +593,11 @@ fn copysign(b: &mut FunctionBuilder, y: Value, x: Value) -> Value {
 
 mod atan;
 mod double;
+mod exponent;
 mod fraction;
 mod pi;
 mod quadrant;
+pub use exponent::{ilogb, ldexp};
 pub use fraction::fraction;
 use quadrant::Quadrant;
 

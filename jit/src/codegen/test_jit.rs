@@ -19,6 +19,18 @@ pub fn unary_functions(
     count: usize,
     mut body: impl FnMut(usize, &mut JITModule, &mut FunctionBuilder, Value) -> Value,
 ) -> (JITModule, Vec<Unary>) {
+    functions(symbols, count, |i, jit, b, src| {
+        let x = b.ins().load(t, MemFlagsData::new(), src, 0);
+        body(i, jit, b, x)
+    })
+}
+
+/// As [`unary_functions`], but `body(i, module, builder, src)` loads what it needs from `src`.
+pub fn functions(
+    symbols: &[(&str, *const u8)],
+    count: usize,
+    mut body: impl FnMut(usize, &mut JITModule, &mut FunctionBuilder, Value) -> Value,
+) -> (JITModule, Vec<Unary>) {
     let mut flags = settings::builder();
     flags.set("opt_level", "speed").unwrap();
     let isa = cranelift_native::builder()
@@ -45,8 +57,7 @@ pub fn unary_functions(
         b.append_block_params_for_function_params(block);
         b.switch_to_block(block);
         let [src, dst] = b.block_params(block).try_into().unwrap();
-        let x = b.ins().load(t, MemFlagsData::new(), src, 0);
-        let y = body(i, &mut jit, &mut b, x);
+        let y = body(i, &mut jit, &mut b, src);
         b.ins().store(MemFlagsData::new(), y, dst, 0);
         b.ins().return_(&[]);
         b.seal_all_blocks();

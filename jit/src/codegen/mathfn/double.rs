@@ -22,7 +22,7 @@
 
 use super::quadrant::Quadrant;
 use cranelift_codegen::ir::condcodes::FloatCC;
-use cranelift_codegen::ir::{types, FuncRef, InstBuilder, MemFlagsData, Type, Value};
+use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Type, Value};
 use cranelift_frontend::FunctionBuilder;
 
 /// The functions this module generates (OpenCL.std names without `native_`/`half_`).
@@ -35,48 +35,17 @@ pub fn known(base: &str) -> bool {
 /// double comes closer to a multiple of pi/2 than about 2^-62.
 pub const TRIG_FAST: f64 = 1_073_741_824.0;
 
-/// `base(x)` for `x` of type `F64` or `F64X2`; `None` for other functions or types, and for a
-/// function that [`super::needs_fallback`] without one (`f64 -> f64`).
-pub fn emit(b: &mut FunctionBuilder, base: &str, x: Value, fallback: Option<FuncRef>) -> Option<Value> {
+/// `base(x)` for `x` of type `F64` or `F64X2` and one of the exp family; `None` for other
+/// functions or types (sin, cos and tan: [`reduce`] and `super::trig`).
+pub fn emit(b: &mut FunctionBuilder, base: &str, x: Value) -> Option<Value> {
     let t = b.func.dfg.value_type(x);
     if t != types::F64 && t != types::F64X2 {
         return None;
     }
     match base {
         "exp" | "exp2" | "exp10" => Some(exp(b, base, x)),
-        "sin" | "cos" | "tan" => {
-            let r = reduce(b, x);
-            let fast = match base {
-                "sin" => r.sin(b, x),
-                "cos" => r.cos(b),
-                _ => r.tan(b, x),
-            };
-            let large = beyond(b, x);
-            Some(super::with_fallback(b, x, large, &[fast], &[fallback?])[0])
-        }
         _ => None,
     }
-}
-
-/// sin(x) and cos(x) with one reduction; the library functions beyond [`TRIG_FAST`].
-pub fn sincos(b: &mut FunctionBuilder, x: Value, sin: FuncRef, cos: FuncRef) -> Option<(Value, Value)> {
-    let t = b.func.dfg.value_type(x);
-    if t != types::F64 && t != types::F64X2 {
-        return None;
-    }
-    let r = reduce(b, x);
-    let fast = [r.sin(b, x), r.cos(b)];
-    let large = beyond(b, x);
-    let v = super::with_fallback(b, x, large, &fast, &[sin, cos]);
-    Some((v[0], v[1]))
-}
-
-/// The lanes beyond [`TRIG_FAST`] in magnitude (infinities included, NaN not).
-fn beyond(b: &mut FunctionBuilder, x: Value) -> Value {
-    let t = b.func.dfg.value_type(x);
-    let ax = b.ins().fabs(x);
-    let k = fk(b, t, TRIG_FAST);
-    b.ins().fcmp(FloatCC::GreaterThan, ax, k)
 }
 
 /// 1.5 * 2^52: adding it to an integer-valued double below 2^51 in magnitude leaves the
@@ -210,7 +179,7 @@ fn exp(b: &mut FunctionBuilder, base: &str, x: Value) -> Value {
 
 /// `x = n*pi/2 + r` (accurate for |x| <= [`TRIG_FAST`]): sin r and cos r, and the quadrant
 /// from the bits of `n + 1.5 * 2^52`, whose two low bits are n's (mod 4).
-fn reduce(b: &mut FunctionBuilder, x: Value) -> Quadrant {
+pub(super) fn reduce(b: &mut FunctionBuilder, x: Value) -> Quadrant {
     let t = b.func.dfg.value_type(x);
     let it = int_of(t);
     let k = fk(b, t, std::f64::consts::FRAC_2_PI);
@@ -447,7 +416,7 @@ mod tests {
             match NAMES[k].strip_prefix("sincos_") {
                 Some(which) => {
                     let (s, c) = (import("sin"), import("cos"));
-                    let (ys, yc) = sincos(b, x, s, c).unwrap();
+                    let (ys, yc) = super::super::sincos(b, x, s, c).unwrap();
                     if which == "s" {
                         ys
                     } else {

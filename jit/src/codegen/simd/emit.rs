@@ -1466,6 +1466,14 @@ impl FnTx<'_, '_, '_> {
             return crate::codegen::mathfn::emit2(&mut self.b, base_name(name), y, x)
                 .ok_or_else(|| CompileError::new(format!("{name}: not a four-lane float")));
         }
+        let exponent = match name {
+            "ldexp" => Some(crate::codegen::mathfn::ldexp(&mut self.b, arg(0)?, arg(1)?)),
+            "ilogb" => Some(crate::codegen::mathfn::ilogb(&mut self.b, arg(0)?)),
+            _ => None,
+        };
+        if let Some(v) = exponent {
+            return v.ok_or_else(|| CompileError::new(format!("{name}: not four-lane floats")));
+        }
         if crate::codegen::mathfn::known(base_name(name)) {
             let x = arg(0)?;
             return self

@@ -1409,11 +1409,20 @@ fn classify_vector(
             let known = match rt {
                 Some(types::F32) => {
                     VECTOR_EXT_F32.contains(&base)
-                        || base == "fmax_common"
+                        || matches!(base, "fmax_common" | "ldexp")
                         || mathfn::known(base)
                         || mathfn::known2(base)
                 }
-                Some(types::I32) => VECTOR_EXT_I32.contains(&base),
+                // ilogb of a float (of a double it is not four 32-bit lanes).
+                Some(types::I32) => {
+                    VECTOR_EXT_I32.contains(&base)
+                        || (base == "ilogb"
+                            && ids
+                                .get(1)
+                                .and_then(|a| value_type(cx, tys, *a))
+                                .and_then(|t| scalar32(cx, t))
+                                == Some(types::F32))
+                }
                 // Doubles (`Rep::Pair`): the inline functions that are one IEEE operation.
                 _ => rty.is_some_and(|t| is_f64(cx, t)) && (VECTOR_EXT_F64.contains(&base) || mathfn::known_f64(base)),
             };
