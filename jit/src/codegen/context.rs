@@ -195,6 +195,7 @@ pub(crate) fn define(cx: &mut Ctx, fid: FuncId, ctx: &mut Context, what: &str) -
     if !cx.opts.opt_level_none {
         super::block_params::merge_congruent(&mut ctx.func);
     }
+    super::float_select::branch_free(&mut ctx.func);
     if !cx.opts.opt_level_none && super::pure_loads::enabled() {
         super::pure_loads::mark(&mut ctx.func);
     }

@@ -15,7 +15,7 @@
 //! | 3 | work-group functions | `group` (work-item loops, sweep mode), `regions` (one loop per barrier region), `simd` (the vector loop) |
 //! | 2 | function translation | `translate` (one SPIR-V function: blocks, phis, opcode dispatch), `inline`, `promote` (loop memory in registers when the command is alone), `uniform`, `spin` (the potential spin loops that yield) |
 //! | 1 | instruction families | `arith`, `atomics`, `collective`, `composite`, `control`, `convert`, `extinst`, `generic`, `geometric`, `half` (inline half conversions), `mathfn` (inline exp, log, sin, cos, tan), `image`, `image_inline`, `khr_ext`, `memory`, `pipe`, `printf`, `robust`, `robust_group`, `vector`; `helpers` (the Rust functions their code calls) |
-//! | 0 | foundations | `layout` (types), `driver` (the runtime that runs the generated code), `context` (the compile context `Ctx`), `state` (the translator's state `FnTx`, its operand accessors, `GroupTx`), `robust_state` (robust mode's data `FnTx` holds), `pure_loads` (which loads the egraph may place at their uses), `block_params` (block parameters equal to another value), `test_jit` (tests' generated functions) |
+//! | 0 | foundations | `layout` (types), `driver` (the runtime that runs the generated code), `context` (the compile context `Ctx`), `state` (the translator's state `FnTx`, its operand accessors, `GroupTx`), `robust_state` (robust mode's data `FnTx` holds), `pure_loads` (which loads the egraph may place at their uses), `block_params` (block parameters equal to another value), `float_select` (selects of floats without a branch), `test_jit` (tests' generated functions) |
 //!
 //! The instruction families, the work-group functions and `translate` are `impl FnTx` blocks
 //! on the state defined in `state`; definitions shared across layers live in the lowest layer
@@ -32,6 +32,7 @@ mod control;
 mod convert;
 pub mod driver;
 mod extinst;
+mod float_select;
 mod generic;
 mod geometric;
 mod group;
