@@ -39,7 +39,13 @@ impl Gen {
                 .into();
         }
         let (a, b) = (self.f(d - 1), self.f(d - 1));
-        match self.0.below(25) {
+        match self.0.below(30) {
+            // Common functions and exponent functions (inline, four lanes at a time).
+            25 => format!("step({a}, {b})"),
+            26 => format!("smoothstep(-0.5f, {a}, {b})"),
+            27 => format!("{}({a})", self.pick(&["sign", "round", "degrees", "radians", "logb"])),
+            28 => format!("ldexp({a}, ({}) % 300)", self.i(d - 1)),
+            29 => format!("(float)ilogb({a})"),
             // Built-in calls: lane by lane through the scalar builtins, or inline.
             21 => format!(
                 "{}({a})",

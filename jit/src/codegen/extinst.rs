@@ -24,27 +24,6 @@ impl FnTx<'_, '_, '_> {
         self.b.ins().select(xn, y, r)
     }
 
-    fn round_away(&mut self, x: Value) -> Value {
-        let t = self.b.ins().trunc(x);
-        let d = self.b.ins().fsub(x, t);
-        let ad = self.b.ins().fabs(d);
-        let ty = self.b.func.dfg.value_type(x);
-        let half = if ty == types::F64 {
-            self.b.ins().f64const(0.5)
-        } else {
-            self.b.ins().f32const(0.5)
-        };
-        let one = if ty == types::F64 {
-            self.b.ins().f64const(1.0)
-        } else {
-            self.b.ins().f32const(1.0)
-        };
-        let s = self.b.ins().fcopysign(one, x);
-        let up = self.b.ins().fadd(t, s);
-        let c = self.b.ins().fcmp(FloatCC::GreaterThanOrEqual, ad, half);
-        self.b.ins().select(c, up, t)
-    }
-
     fn fconst(&mut self, t: cranelift_codegen::ir::Type, v: f64) -> Value {
         if t == types::F64 {
             self.b.ins().f64const(v)
@@ -518,6 +497,9 @@ impl FnTx<'_, '_, '_> {
         let a = |k: usize| la.get(k).copied().unwrap_or(la[0]);
         let x = a(0);
         let t = self.b.func.dfg.value_type(x);
+        if let Some(v) = super::mathfn::common::emit(&mut self.b, base, la) {
+            return v;
+        }
         match base {
             "fabs" => self.b.ins().fabs(x),
             // mad may be either; Clift's is the correctly rounded fma (docs/math.md), the same
@@ -535,7 +517,6 @@ impl FnTx<'_, '_, '_> {
             "ceil" => self.b.ins().ceil(x),
             "trunc" => self.b.ins().trunc(x),
             "rint" => self.b.ins().nearest(x),
-            "round" => self.round_away(x),
             "fmin" | "fmin_common" => self.fminmax(x, a(1), false),
             "fmax" | "fmax_common" => self.fminmax(x, a(1), true),
             "fclamp" => {
@@ -544,63 +525,11 @@ impl FnTx<'_, '_, '_> {
             }
             "copysign" => self.b.ins().fcopysign(x, a(1)),
             "divide" => self.b.ins().fdiv(x, a(1)),
-            "recip" => {
+            // recip: the `inline_float` list names no other function; `mathfn::common` has
+            // step, smoothstep, sign, mix, degrees, radians and round.
+            _ => {
                 let o = self.fconst(t, 1.0);
                 self.b.ins().fdiv(o, x)
-            }
-            "mix" => {
-                let d = self.b.ins().fsub(a(1), x);
-                let m = self.b.ins().fmul(d, a(2));
-                self.b.ins().fadd(x, m)
-            }
-            "step" => {
-                // step(edge, x): 0 if x < edge else 1.
-                let z = self.fconst(t, 0.0);
-                let o = self.fconst(t, 1.0);
-                let c = self.b.ins().fcmp(FloatCC::LessThan, a(1), x);
-                self.b.ins().select(c, z, o)
-            }
-            "smoothstep" => {
-                // t = clamp((x - edge0) / (edge1 - edge0), 0, 1); t * t * (3 - 2 * t)
-                let (e0, e1, v) = (x, a(1), a(2));
-                let num = self.b.ins().fsub(v, e0);
-                let den = self.b.ins().fsub(e1, e0);
-                let q = self.b.ins().fdiv(num, den);
-                let z = self.fconst(t, 0.0);
-                let o = self.fconst(t, 1.0);
-                let q = self.b.ins().fmax(q, z);
-                let q = self.b.ins().fmin(q, o);
-                let two = self.fconst(t, 2.0);
-                let three = self.fconst(t, 3.0);
-                let tq = self.b.ins().fmul(two, q);
-                let k = self.b.ins().fsub(three, tq);
-                let qq = self.b.ins().fmul(q, q);
-                let r = self.b.ins().fmul(qq, k);
-                // 0 for x <= edge0 and 1 for x >= edge1 even where the quotient is not a
-                // number (an infinite edge or x).
-                let lo = self.b.ins().fcmp(FloatCC::LessThanOrEqual, v, e0);
-                let hi = self.b.ins().fcmp(FloatCC::GreaterThanOrEqual, v, e1);
-                let r = self.b.ins().select(lo, z, r);
-                self.b.ins().select(hi, o, r)
-            }
-            "degrees" => {
-                let k = self.fconst(t, 180.0 / std::f64::consts::PI);
-                self.b.ins().fmul(x, k)
-            }
-            "radians" => {
-                let k = self.fconst(t, std::f64::consts::PI / 180.0);
-                self.b.ins().fmul(x, k)
-            }
-            _ => {
-                // sign
-                let z = self.fconst(t, 0.0);
-                let o = self.fconst(t, 1.0);
-                let so = self.b.ins().fcopysign(o, x);
-                let zs = self.b.ins().fcopysign(z, x);
-                let isz = self.b.ins().fcmp(FloatCC::Equal, x, z);
-                let r = self.b.ins().select(isz, zs, so);
-                let nan = self.b.ins().fcmp(FloatCC::Unordered, x, x);
-                self.b.ins().select(nan, z, r)
             }
         }
     }

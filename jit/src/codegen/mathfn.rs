@@ -592,6 +592,7 @@ fn copysign(b: &mut FunctionBuilder, y: Value, x: Value) -> Value {
 }
 
 mod atan;
+pub mod common;
 mod double;
 mod exponent;
 mod fraction;

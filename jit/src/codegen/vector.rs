@@ -1056,9 +1056,6 @@ impl FnTx<'_, '_, '_> {
                     | "fclamp"
                     | "divide"
                     | "recip"
-                    | "mix"
-                    | "degrees"
-                    | "radians"
                     | "bitselect"
                     | "select"
             )
@@ -1079,6 +1076,7 @@ impl FnTx<'_, '_, '_> {
             )
         };
         let known = known
+            || (fl && super::mathfn::common::known(base))
             || (sh.lane == types::F32 && super::mathfn::known(base))
             || (sh.lane == types::F64 && super::mathfn::known_f64(base));
         if !known {
@@ -1149,6 +1147,11 @@ impl FnTx<'_, '_, '_> {
                 out.push(v);
                 continue;
             }
+            let operands: Vec<Value> = (0..args.len()).map(a).collect();
+            if let Some(v) = super::mathfn::common::emit(&mut self.b, base, &operands) {
+                out.push(v);
+                continue;
+            }
             let v = match base {
                 "fabs" => self.b.ins().fabs(x),
                 "fma" | "mad" => self.b.ins().fma(x, a(1), a(2)),
@@ -1172,19 +1175,6 @@ impl FnTx<'_, '_, '_> {
                 "recip" => {
                     let o = fconst(self, 1.0);
                     self.b.ins().fdiv(o, x)
-                }
-                "mix" => {
-                    let d = self.b.ins().fsub(a(1), x);
-                    let m = self.b.ins().fmul(d, a(2));
-                    self.b.ins().fadd(x, m)
-                }
-                "degrees" => {
-                    let k = fconst(self, 180.0 / std::f64::consts::PI);
-                    self.b.ins().fmul(x, k)
-                }
-                "radians" => {
-                    let k = fconst(self, std::f64::consts::PI / 180.0);
-                    self.b.ins().fmul(x, k)
                 }
                 "s_max" => self.b.ins().smax(x, a(1)),
                 "s_min" => self.b.ins().smin(x, a(1)),

@@ -1466,6 +1466,10 @@ impl FnTx<'_, '_, '_> {
             return crate::codegen::mathfn::emit2(&mut self.b, base_name(name), y, x)
                 .ok_or_else(|| CompileError::new(format!("{name}: not a four-lane float")));
         }
+        if crate::codegen::mathfn::common::known(base_name(name)) {
+            return crate::codegen::mathfn::common::emit(&mut self.b, base_name(name), a)
+                .ok_or_else(|| CompileError::new(format!("{name}: not four-lane floats")));
+        }
         let exponent = match name {
             "ldexp" => Some(crate::codegen::mathfn::ldexp(&mut self.b, arg(0)?, arg(1)?)),
             "ilogb" => Some(crate::codegen::mathfn::ilogb(&mut self.b, arg(0)?)),
@@ -2472,6 +2476,10 @@ impl FnTx<'_, '_, '_> {
                     ("ceil", Some(x), None, None) => Some(self.b.ins().ceil(x)),
                     ("trunc", Some(x), None, None) => Some(self.b.ins().trunc(x)),
                     ("rint", Some(x), None, None) => Some(self.b.ins().nearest(x)),
+                    _ if crate::codegen::mathfn::common::known(base) => {
+                        let ops: Vec<Value> = (0..args.len()).filter_map(a).collect();
+                        crate::codegen::mathfn::common::emit(&mut self.b, base, &ops)
+                    }
                     (_, Some(x), None, None) => self.math_inline(base, x)?,
                     _ => None,
                 };

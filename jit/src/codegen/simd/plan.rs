@@ -1410,6 +1410,7 @@ fn classify_vector(
                 Some(types::F32) => {
                     VECTOR_EXT_F32.contains(&base)
                         || matches!(base, "fmax_common" | "ldexp")
+                        || mathfn::common::known(base)
                         || mathfn::known(base)
                         || mathfn::known2(base)
                 }
@@ -1424,7 +1425,10 @@ fn classify_vector(
                                 == Some(types::F32))
                 }
                 // Doubles (`Rep::Pair`): the inline functions that are one IEEE operation.
-                _ => rty.is_some_and(|t| is_f64(cx, t)) && (VECTOR_EXT_F64.contains(&base) || mathfn::known_f64(base)),
+                _ => {
+                    rty.is_some_and(|t| is_f64(cx, t))
+                        && (VECTOR_EXT_F64.contains(&base) || mathfn::known_f64(base) || mathfn::common::known(base))
+                }
             };
             if !known {
                 return None;
@@ -1845,6 +1849,7 @@ fn classify_soa(
                     VECTOR_EXT_F32.contains(&b)
                         || b == "fmax_common"
                         || VECTOR_EXT_SOA_F32.contains(&b)
+                        || mathfn::common::known(b)
                         || mathfn::known(b)
                 }
                 types::I32 => VECTOR_EXT_I32.contains(&b) || VECTOR_EXT_SOA_I32.contains(&b),
