@@ -93,7 +93,11 @@ impl Gen {
                 .into();
         }
         let (a, b) = (self.i(d - 1), self.i(d - 1));
-        match self.0.below(26) {
+        match self.0.below(28) {
+            // Float to integer conversions (toward zero; saturating in Clift, so the same
+            // bits everywhere even out of range).
+            26 => format!("(int)({})", self.f(d - 1)),
+            27 => format!("(int)(uint)({})", self.f(d - 1)),
             23 => format!("clamp({a}, -5, {b})"),
             24 => format!("(int)abs({a}) + popcount({b})"),
             25 => format!("rotate({a}, {b}) ^ mul_hi({a}, {b})"),

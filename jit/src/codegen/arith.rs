@@ -155,6 +155,10 @@ impl FnTx<'_, '_, '_> {
             Op::Not => b.ins().bnot(x),
             Op::ConvertSToF => b.ins().fcvt_from_sint(to, x),
             Op::ConvertUToF => b.ins().fcvt_from_uint(to, x),
+            // Four lanes only: the scalar translation's conversion (`float_to_int`) is lane 0
+            // of these, which have no branches.
+            Op::ConvertFToS if to == types::I32X4 => b.ins().fcvt_to_sint_sat(to, x),
+            Op::ConvertFToU if to == types::I32X4 => b.ins().fcvt_to_uint_sat(to, x),
             Op::Bitcast if b.func.dfg.value_type(x) == to => x,
             Op::Bitcast => b.ins().bitcast(to, MemFlagsData::new(), x),
             _ => return None,

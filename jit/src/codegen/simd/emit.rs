@@ -2419,7 +2419,14 @@ impl FnTx<'_, '_, '_> {
                 }
                 let a = self.lanes(op_id(inst, 0)?, plan, vecs)?;
                 let v = match op {
-                    Op::FNegate | Op::SNegate | Op::Not | Op::Bitcast | Op::ConvertSToF | Op::ConvertUToF => self
+                    Op::FNegate
+                    | Op::SNegate
+                    | Op::Not
+                    | Op::Bitcast
+                    | Op::ConvertSToF
+                    | Op::ConvertUToF
+                    | Op::ConvertFToS
+                    | Op::ConvertFToU => self
                         .lanewise_unary(op, a, vt)
                         .ok_or_else(|| self.err(inst, "vector plan: unexpected instruction"))?,
                     Op::ShiftLeftLogical | Op::ShiftRightLogical | Op::ShiftRightArithmetic => {
@@ -2603,7 +2610,14 @@ impl FnTx<'_, '_, '_> {
                 }
                 a.iter().zip(amt).map(|(x, m)| self.shift_by(op, *x, m)).collect()
             }
-            Op::FNegate | Op::SNegate | Op::Not | Op::Bitcast | Op::ConvertSToF | Op::ConvertUToF => {
+            Op::FNegate
+            | Op::SNegate
+            | Op::Not
+            | Op::Bitcast
+            | Op::ConvertSToF
+            | Op::ConvertUToF
+            | Op::ConvertFToS
+            | Op::ConvertFToU => {
                 let a = self.comps(op_id(inst, 0)?, plan, vecs)?;
                 a.into_iter()
                     .map(|x| {

@@ -1706,6 +1706,15 @@ fn classify_vector(
             scalar32(cx, value_type(cx, tys, id(0)?)?)?;
             vector_op(v32, &[c(0)?], false)
         }
+        Op::ConvertFToS | Op::ConvertFToU if !decorated => {
+            // f32 -> 32-bit integer only (toward zero, saturating, NaN to 0: the four-lane form
+            // of the scalar translation's conversion).
+            let from = scalar32(cx, value_type(cx, tys, id(0)?)?)?;
+            let to = int_bits(cx, rty?)?;
+            (from == types::F32 && to == 32)
+                .then_some(())
+                .and_then(|_| vector_op(true, &[c(0)?], false))
+        }
         Op::ConvertSToF | Op::ConvertUToF if !decorated => {
             // i32 -> f32 only (rounding to nearest, as the scalar translation does).
             let from = int_bits(cx, value_type(cx, tys, id(0)?)?)?;
@@ -1809,15 +1818,20 @@ fn classify_soa(
             .then_some(())?;
             vector
         }
-        Op::Bitcast | Op::ConvertSToF | Op::ConvertUToF if !decorated => {
+        Op::Bitcast | Op::ConvertSToF | Op::ConvertUToF | Op::ConvertFToS | Op::ConvertFToU if !decorated => {
             let n = n?;
             let x = *ids.first()?;
             let t = value_type(cx, tys, x)?;
             (operand_ok(&x) && soa(cx, t) == Some(n)).then_some(())?;
-            if op != Op::Bitcast {
+            let from = cx.layout.get(t).ok()?.leaves.first().copied();
+            match op {
+                Op::Bitcast => {}
+                // f32 -> 32-bit integer only.
+                Op::ConvertFToS | Op::ConvertFToU => {
+                    (from == Some(types::F32) && leaf == Some(types::I32)).then_some(())?;
+                }
                 // i32 -> f32 only.
-                let from = cx.layout.get(t).ok()?.leaves.first().copied();
-                (from == Some(types::I32) && leaf == Some(types::F32)).then_some(())?;
+                _ => (from == Some(types::I32) && leaf == Some(types::F32)).then_some(())?,
             }
             vector
         }
