@@ -39,7 +39,7 @@ my %layer = (
   arith => 1, atomics => 1, composite => 1, control => 1, convert => 1, extinst => 1,
   generic => 1, geometric => 1, half => 1, mathfn => 1, image => 1, khr_ext => 1, memory => 1, printf => 1, vector => 1,
   helpers => 1, collective => 1, robust => 1, pipe => 1, image_inline => 1, robust_group => 1,
-  layout => 0, driver => 0, context => 0, state => 0, robust_state => 0, pure_loads => 0, block_params => 0, test_jit => 0,
+  layout => 0, driver => 0, context => 0, state => 0, robust_state => 0, pure_loads => 0, block_params => 0, float_select => 0, test_jit => 0,
 );
 my %names = (4 => "program", 3 => "work-group functions", 2 => "function translation",
              1 => "instruction families", 0 => "foundations");
