@@ -69,26 +69,15 @@ fn int_of(t: Type) -> Type {
     }
 }
 
-/// `cond ? x : y` for a condition from `fcmp` of the same lanes.
-fn pick(b: &mut FunctionBuilder, cond: Value, x: Value, y: Value) -> Value {
-    let t = b.func.dfg.value_type(x);
-    if t.is_vector() {
-        let m = b.ins().bitcast(t, MemFlagsData::new(), cond);
-        b.ins().bitselect(m, x, y)
-    } else {
-        b.ins().select(cond, x, y)
-    }
-}
-
 /// `x` clamped to [lo, hi]; NaN stays NaN (both comparisons are false for it).
 fn clamp(b: &mut FunctionBuilder, x: Value, lo: f64, hi: f64) -> Value {
     let t = b.func.dfg.value_type(x);
     let h = fk(b, t, hi);
     let above = b.ins().fcmp(FloatCC::GreaterThan, x, h);
-    let x = pick(b, above, h, x);
+    let x = super::pick(b, above, h, x);
     let l = fk(b, t, lo);
     let below = b.ins().fcmp(FloatCC::LessThan, x, l);
-    pick(b, below, l, x)
+    super::pick(b, below, l, x)
 }
 
 /// `2^k` for integer-valued `k` in [-1022, 1023] (as doubles).

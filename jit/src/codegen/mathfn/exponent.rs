@@ -113,11 +113,11 @@ pub fn ilogb(b: &mut FunctionBuilder, x: Value) -> Option<Value> {
     let v = b.ins().isub(e, bias);
     let p = ik(b, it, f.p);
     let vs = b.ins().isub(v, p);
-    let v = pick_int(b, sub, vs, v);
+    let v = super::pick(b, sub, vs, v);
     let zero = konst(b, t, 0.0);
     let is_zero = b.ins().fcmp(FloatCC::Equal, x, zero);
     let min = ik(b, it, i32::MIN as i64);
-    let v = pick_int(b, is_zero, min, v);
+    let v = super::pick(b, is_zero, min, v);
     // Infinities and NaN: neither is below the largest finite value.
     let largest = konst(
         b,
@@ -130,18 +130,7 @@ pub fn ilogb(b: &mut FunctionBuilder, x: Value) -> Option<Value> {
     );
     let finite = b.ins().fcmp(FloatCC::LessThanOrEqual, ax, largest);
     let max = ik(b, it, i32::MAX as i64);
-    Some(pick_int(b, finite, v, max))
-}
-
-/// `cond ? x : y` for 32-bit integer lanes and a float comparison's condition.
-fn pick_int(b: &mut FunctionBuilder, cond: Value, x: Value, y: Value) -> Value {
-    let t = b.func.dfg.value_type(x);
-    if t.is_vector() {
-        let m = b.ins().bitcast(t, MemFlagsData::new(), cond);
-        b.ins().bitselect(m, x, y)
-    } else {
-        b.ins().select(cond, x, y)
-    }
+    Some(super::pick(b, finite, v, max))
 }
 
 /// `ldexp(x, n)` for `x` of type `F32` with `n` an `I32`, `F32X4` with `I32X4`, or `F64` with
