@@ -19,6 +19,8 @@
 CONV_ALL(d2l_sat_rte, double, long, convert_long, _sat_rte)
 CONV_ALL(d2ul_sat, double, ulong, convert_ulong, _sat)
 CONV_ALL(ul2d_rte, ulong, double, convert_double, )
+CONV_ALL(f2ul_sat, float, ulong, convert_ulong, _sat)
+CONV_ALL(ul2f_rte, ulong, float, convert_float, )
 CONV_ALL(l2d_rtp, long, double, convert_double, _rtp)
 CONV_ALL(d2f_rte, double, float, convert_float, )
 CONV_ALL(d2f_rtz, double, float, convert_float, _rtz)

@@ -439,6 +439,11 @@ fn double_conversions_every_mode_and_width() {
     let longs = long_inputs();
     let ulongs: Vec<u64> = longs.iter().map(|&x| x as u64).collect();
     e.check("ul2d_rte", &ulongs, |x: u64| x as f64);
+    // ulong to float and float to ulong: every sign, 2^63 and 2^64 on both sides.
+    e.check("ul2f_rte", &ulongs, |x: u64| x as f32);
+    let mut floats = float_inputs();
+    floats.extend([9.2e18f32, 9.3e18, 1.8e19, 1.9e19, -9.3e18, 0.99, 1.0, 2.5e18]);
+    e.check("f2ul_sat", &floats, |x: f32| x as u64);
     e.check("l2d_rtp", &longs, |x: i64| {
         let r = x as f64;
         if (r as i128) < x as i128 {

@@ -8,7 +8,7 @@ use super::helpers::{RTE, RTN, RTP, RTZ};
 use super::layout::{Scalar, Ty};
 use super::state::{op_id, result, FnTx, R};
 use crate::spirv::Instruction;
-use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, StackSlotData, StackSlotKind, Type, Value};
 use rspirv::spirv::Op;
 
@@ -100,6 +100,9 @@ impl FnTx<'_, '_, '_> {
                 self.int_saturate(w, true, bits, signed)
             };
         }
+        if bits == 64 && !signed {
+            return self.float_to_u64(v);
+        }
         if bits >= 32 {
             if signed {
                 self.b.ins().fcvt_to_sint_sat(to, v)
@@ -114,6 +117,50 @@ impl FnTx<'_, '_, '_> {
             };
             self.int_saturate(w, signed, bits, signed)
         }
+    }
+
+    /// A float (already rounded to an integer value) to u64, saturating, NaN to 0. Cranelift's
+    /// own sequence branches on the sign and on 2^63, which data of either sign mispredicts;
+    /// here the signed conversion (whose overflow test is never taken below 2^63) runs on
+    /// `x` or `x - 2^63`, and selects (`cmov`) pick the rest.
+    fn float_to_u64(&mut self, v: Value) -> Value {
+        let double = self.b.func.dfg.value_type(v) == types::F64;
+        let mut k = |c: f64| {
+            if double {
+                self.b.ins().f64const(c)
+            } else {
+                self.b.ins().f32const(c as f32)
+            }
+        };
+        let (two63, two64, one) = (k(9_223_372_036_854_775_808.0), k(18_446_744_073_709_551_616.0), k(1.0));
+        let big = self.b.ins().fcmp(FloatCC::GreaterThanOrEqual, v, two63);
+        let less = self.b.ins().fsub(v, two63);
+        let x = self.b.ins().select(big, less, v);
+        let r = self.b.ins().fcvt_to_sint_sat(types::I64, x);
+        let top = self.b.ins().iconst(types::I64, i64::MIN);
+        let zero = self.b.ins().iconst(types::I64, 0);
+        let flip = self.b.ins().select(big, top, zero);
+        let r = self.b.ins().bxor(r, flip);
+        let max = self.b.ins().iconst(types::I64, -1);
+        let over = self.b.ins().fcmp(FloatCC::GreaterThanOrEqual, v, two64);
+        let r = self.b.ins().select(over, max, r);
+        // Below 1 (negative numbers, -0 and values truncated to 0) and NaN: 0.
+        let low = self.b.ins().fcmp(FloatCC::UnorderedOrLessThan, v, one);
+        self.b.ins().select(low, zero, r)
+    }
+
+    /// u64 to float rounded to nearest: Cranelift's sequence branches on the top bit; here
+    /// both the signed conversion (right below 2^63) and the conversion of `x/2` with the lost
+    /// bit kept sticky (then doubled, exact) run, and a `cmov` picks one.
+    fn u64_to_float(&mut self, x: Value, t: Type) -> Value {
+        let direct = self.b.ins().fcvt_from_sint(t, x);
+        let half = self.b.ins().ushr_imm_u(x, 1);
+        let low = self.b.ins().band_imm_s(x, 1);
+        let half = self.b.ins().bor(half, low);
+        let h = self.b.ins().fcvt_from_sint(t, half);
+        let doubled = self.b.ins().fadd(h, h);
+        let top = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, x, 0);
+        self.b.ins().select(top, doubled, direct)
     }
 
     /// Integer to float with rounding mode.
@@ -133,6 +180,8 @@ impl FnTx<'_, '_, '_> {
             };
             return Ok(if signed {
                 self.b.ins().fcvt_from_sint(t, src)
+            } else if self.b.func.dfg.value_type(src) == types::I64 {
+                self.u64_to_float(src, t)
             } else {
                 self.b.ins().fcvt_from_uint(t, src)
             });
