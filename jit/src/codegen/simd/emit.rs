@@ -1392,22 +1392,9 @@ impl FnTx<'_, '_, '_> {
         self.vfminmax(sh, x, y, max, plain)
     }
 
-    /// The high 32 bits of each lane's 64-bit product of four 32-bit lanes (signed or not):
-    /// the lanes widened in two halves, multiplied as 64-bit pairs (`pmuldq`/`pmuludq`), and
-    /// the high halves of the four products gathered.
+    /// The high 32 bits of each lane's 64-bit product of four 32-bit lanes (signed or not).
     fn mul_hi4(&mut self, x: Value, y: Value, signed: bool) -> Value {
-        let products = [false, true].map(|high| {
-            let (a, b) = match (signed, high) {
-                (true, false) => (self.b.ins().swiden_low(x), self.b.ins().swiden_low(y)),
-                (true, true) => (self.b.ins().swiden_high(x), self.b.ins().swiden_high(y)),
-                (false, false) => (self.b.ins().uwiden_low(x), self.b.ins().uwiden_low(y)),
-                (false, true) => (self.b.ins().uwiden_high(x), self.b.ins().uwiden_high(y)),
-            };
-            let m = self.b.ins().imul(a, b);
-            self.b.ins().bitcast(types::I32X4, vflags(), m)
-        });
-        // Lanes 1 and 3 of each: the high halves of products 0-1 and 2-3.
-        self.shuffle32(products[0], products[1], [1, 3, 5, 7])
+        super::divide::mul_hi(&mut self.b, x, y, signed)
     }
 
     /// The value of every lane of four-lane float `v` when it is a splatted constant.
@@ -2432,6 +2419,14 @@ impl FnTx<'_, '_, '_> {
                     Op::ShiftLeftLogical | Op::ShiftRightLogical | Op::ShiftRightArithmetic => {
                         let n = self.val1(op_id(inst, 1)?)?;
                         self.shift_by(op, a, n)
+                    }
+                    // By a constant (the plan checked it): its reciprocal, four lanes at once.
+                    Op::UDiv | Op::SDiv | Op::UMod | Op::SRem => {
+                        let d = self.val1(op_id(inst, 1)?)?;
+                        let d = super::fold::const_int(&self.b.func.dfg, d)
+                            .ok_or_else(|| self.err(inst, "vector plan: divisor not a constant"))?;
+                        super::divide::by_constant(&mut self.b, op, a, d as u32)
+                            .ok_or_else(|| self.err(inst, "vector plan: division by zero"))?
                     }
                     _ => {
                         let b = self.lanes(op_id(inst, 1)?, plan, vecs)?;

@@ -98,6 +98,7 @@
 
 mod cfg;
 mod chains;
+mod divide;
 mod emit;
 mod fold;
 mod image;

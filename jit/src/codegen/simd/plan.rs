@@ -1597,6 +1597,12 @@ fn classify_vector(
             }
             vector_op(v32, &[a, b], op == Op::ShiftLeftLogical)
         }
+        Op::UDiv | Op::SDiv | Op::UMod | Op::SRem if rty.and_then(|t| int_bits(cx, t)) == Some(32) => {
+            // By a nonzero constant: four lanes at once (`divide`); else lane by lane.
+            let d = id(1).and_then(|i| const_int(cx, i))?;
+            (d != 0 && c(1)? == Uniform).then_some(())?;
+            vector_op(v32, &[c(0)?, c(1)?], false)
+        }
         Op::SNegate => match c(0)? {
             Affine(x) if x.abs() < 1 << 28 => Some((Step::Scalar, Some(Affine(-x)))),
             a => vector_op(v32, &[a], false),
