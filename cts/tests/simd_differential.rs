@@ -95,18 +95,16 @@ impl Gen {
         let (a, b) = (self.i(d - 1), self.i(d - 1));
         match self.0.below(29) {
             // Division by constants (four lanes by a reciprocal in the vector loop).
-            28 => format!(
-                "{}",
-                self.pick(&[
+            28 => self
+                .pick(&[
                     "(A / 7)",
                     "(A % -13)",
                     "(int)((uint)(A) / 10u)",
                     "(int)((uint)(A) % 6u)",
                     "(A / -1)",
-                    "(A / 4)"
+                    "(A / 4)",
                 ])
-            )
-            .replace('A', &a),
+                .replace('A', &a),
             // Float to integer conversions (toward zero; saturating in Clift, so the same
             // bits everywhere even out of range).
             26 => format!("(int)({})", self.f(d - 1)),
