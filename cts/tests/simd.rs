@@ -811,6 +811,90 @@ fn float4_and_uint4_values() {
     }
 }
 
+/// `x / |x|` in double precision (every float's square is a normal double).
+fn normalize_ref(x: &[f32]) -> Vec<f64> {
+    let l = x.iter().map(|v| (*v as f64) * (*v as f64)).sum::<f64>().sqrt();
+    x.iter().map(|v| *v as f64 / l).collect()
+}
+
+/// |got - want| in units of the last place of the float nearest `want`.
+fn ulps32(got: f32, want: f64) -> f64 {
+    let e = (want.abs().log2().floor() as i32).max(-126) - 23;
+    ((got as f64 - want) / 2f64.powi(e)).abs()
+}
+
+/// `normalize`, `cross`, `length`, `distance`, `dot` of float4 and float3 values against the
+/// host in double precision, with OpenCL C 7.4's bounds (normalize: 2 + n ulp; length and
+/// distance 3 + n/2; cross and dot are the host's operations in their order).
+#[test]
+fn geometric_functions() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("simd.cl", OPTS);
+    let n = 203usize;
+    let mut rng = Rng::new(29);
+    let mut a = floats(&mut rng, 4 * n, -100.0, 100.0);
+    let b = floats(&mut rng, 4 * n, -1.0e-3, 1.0e-3);
+    // Magnitudes far apart, and a zero vector.
+    for (k, c) in a.iter_mut().enumerate().skip(40).step_by(13) {
+        *c *= 1.0e25 * (k % 3) as f32;
+    }
+    a[4 * 9..4 * 10].fill(0.0);
+    let (ba, bb) = (ctx.buffer_from(as_bytes(&a)), ctx.buffer_from(as_bytes(&b)));
+    let k = p.kernel("v_geometric");
+    for (off, global, local) in launches(n) {
+        let (o, s) = (ctx.buffer(48 * n), ctx.buffer(12 * n));
+        k.arg_mem(0, &ba);
+        k.arg_mem(1, &bb);
+        k.arg_mem(2, &o);
+        k.arg_mem(3, &s);
+        q.run(&k, &off, &global, &local);
+        let (go, gs) = (read_f32(&q, &o, 12 * n), read_f32(&q, &s, 3 * n));
+        let start = off.first().copied().unwrap_or(0);
+        for i in start..start + global[0] {
+            let (v, w) = (&a[4 * i..4 * i + 4], &b[4 * i..4 * i + 4]);
+            let at = |c: usize| format!("{local:?} work-item {i} {v:?} {w:?}: component {c}");
+            let nv = &go[12 * i..12 * i + 4];
+            if v.iter().all(|c| *c == 0.0) {
+                assert_eq!(nv, v, "{}", at(0));
+            } else {
+                for (c, want) in normalize_ref(v).into_iter().enumerate() {
+                    assert!(ulps32(nv[c], want) <= 6.0, "normalize {}: {} want {want}", at(c), nv[c]);
+                }
+            }
+            let cr = &go[12 * i + 4..12 * i + 8];
+            for (c, (x, y)) in [(1, 2), (2, 0), (0, 1)].into_iter().enumerate() {
+                let want = (v[x] as f64 * w[y] as f64 - v[y] as f64 * w[x] as f64) as f32;
+                assert!(same(cr[c], want), "cross {}: {} want {want}", at(c), cr[c]);
+            }
+            assert_eq!(cr[3], 0.0, "{}", at(3));
+            let n3 = &go[12 * i + 8..12 * i + 12];
+            for (c, want) in normalize_ref(&w[..3]).into_iter().enumerate() {
+                assert!(
+                    ulps32(n3[c], want) <= 5.0,
+                    "normalize of xyz {}: {} want {want}",
+                    at(c),
+                    n3[c]
+                );
+            }
+            let len = |x: &[f64]| x.iter().map(|c| c * c).sum::<f64>().sqrt();
+            let wd: Vec<f64> = w.iter().map(|c| *c as f64).collect();
+            let vd: Vec<f64> = v.iter().map(|c| *c as f64).collect();
+            let dd: Vec<f64> = vd.iter().zip(&wd).map(|(x, y)| x - y).collect();
+            assert!(ulps32(n3[3], len(&wd[..2])) <= 4.0, "fast_length {}", at(3));
+            assert!(ulps32(gs[3 * i], len(&vd)) <= 5.0, "length {}: {}", at(0), gs[3 * i]);
+            assert!(
+                ulps32(gs[3 * i + 1], len(&dd)) <= 5.0,
+                "distance {}: {}",
+                at(0),
+                gs[3 * i + 1]
+            );
+            let dot = v[0] * w[0] + v[1] * w[1] + v[2] * w[2] + v[3] * w[3];
+            assert!(same(gs[3 * i + 2], dot), "dot {}: {} want {dot}", at(0), gs[3 * i + 2]);
+        }
+    }
+}
+
 /// Nested `if`s that share one merge block, against the host.
 #[test]
 fn nested_ifs_sharing_a_merge() {
@@ -1260,7 +1344,8 @@ fn built_in_calls() {
     }
 }
 
-const VECTORIZED: [&str; 34] = [
+const VECTORIZED: [&str; 35] = [
+    "v_geometric",
     "cas_long",
     "mul_his",
     "nested_ifs",

@@ -3,7 +3,8 @@
 //! expressions (arithmetic, bit operations, shifts, min/max, fmin/fmax, rounding functions, rsqrt,
 //! mad/fma, comparisons, selects, ifs whose arms only compute, conversions and bit casts, loops
 //! with trip counts the same for all work-items or their own, switches whose arms compute,
-//! `float4` and `uint4` values with built-ins, swizzles and vector stores, doubles, longs,
+//! `float4` and `uint4` values with built-ins (the geometric functions among them), swizzles and
+//! vector stores, doubles, longs,
 //! atomics on each work-item's word and on a shared one, also under a condition, 64-bit
 //! compare-and-swap retry loops that work-items leave at different rounds) over
 //! consecutive and offset loads and stores, on inputs with zeros, infinities, NaN, denormals and
@@ -203,6 +204,12 @@ impl Gen {
                             "clamp(v, -1.0f, 2.0f)",
                             "clamp(v, w.zzzz, (float4)(3.0f))",
                             "select(v, w, as_int4(w - v))",
+                            "normalize(v) + w",
+                            "cross(v, w) * dot(v, w)",
+                            "v * length(w) - distance(v, w)",
+                            "fast_normalize(w) - (float4)(fast_length(v), fast_distance(v, w), 0.5f, 0.0f)",
+                            "(float4)(normalize(v.xyz), length(v.xy))",
+                            "(float4)(cross(v.xyz, w.xyz), dot(v.zw, w.xy) + distance(v.y, w.x))",
                         ]);
                         body.push_str(&format!(
                             "    {{\n        float4 v = (float4)(x, y, fx, {e});\n        float4 w = ((global const float4 *)a)[(i * 3) % 20] + (float4)({f}, 1.5f, -2.0f, s);\n        v = {op};\n        v.xy = v.yx;\n        fx = v.x + v.y * v.z - v.w;\n        ((global float4 *)o)[128 + i] = v;\n    }}\n"

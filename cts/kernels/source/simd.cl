@@ -328,6 +328,21 @@ kernel void v_float4(global const float4 *a, global const float *b, global float
     o[i] = r;
 }
 
+// The geometric functions of float4 and float3 values (in the vector loop: normalize in
+// single precision four work-items at a time, length, distance and cross in double precision
+// two at a time, dot component by component).
+kernel void v_geometric(global const float4 *a, global const float4 *b, global float4 *o, global float *s) {
+    size_t i = get_global_id(0);
+    float4 v = a[i];
+    float4 w = b[i];
+    o[3 * i] = normalize(v);
+    o[3 * i + 1] = cross(v, w);
+    o[3 * i + 2] = (float4)(normalize(w.xyz), fast_length(w.xy));
+    s[3 * i] = length(v);
+    s[3 * i + 1] = distance(v, w);
+    s[3 * i + 2] = dot(v, w);
+}
+
 // uint4 values per work-item: rotates by constant amounts (0 among them), a bit select, a
 // swizzle, an add of the id.
 kernel void v_uint4(global const uint4 *a, global uint4 *o) {

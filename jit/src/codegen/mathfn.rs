@@ -116,9 +116,9 @@ fn fk(b: &mut FunctionBuilder, t: Type, c: f32) -> Value {
     }
 }
 
-/// An integer constant of type `t` (in every lane).
-fn ik(b: &mut FunctionBuilder, t: Type, c: i32) -> Value {
-    let s = b.ins().iconst(types::I32, c as i64);
+/// An integer constant in every lane of the integer type `t` (any lane width).
+fn ik(b: &mut FunctionBuilder, t: Type, c: i64) -> Value {
+    let s = b.ins().iconst(t.lane_type(), c);
     if t.is_vector() {
         b.ins().splat(t, s)
     } else {
@@ -339,7 +339,7 @@ fn log(b: &mut FunctionBuilder, base: &str, x: Value) -> Value {
             // constant is exact.
             let hi = b.ins().fsub(f, hfsq);
             let hib = bits(b, hi);
-            let mask = ik(b, it, 0xffff_f000u32 as i32);
+            let mask = ik(b, it, 0xffff_f000u32 as i32 as i64);
             let hib = b.ins().band(hib, mask);
             let hi = float(b, hib);
             let lo = b.ins().fsub(f, hi);
@@ -586,7 +586,7 @@ fn copysign(b: &mut FunctionBuilder, y: Value, x: Value) -> Value {
         return b.ins().fcopysign(y, x);
     }
     let it = int_of(t);
-    let m = ik(b, it, i32::MIN);
+    let m = ik(b, it, i32::MIN as i64);
     let m = b.ins().bitcast(t, MemFlagsData::new(), m);
     b.ins().bitselect(m, x, y)
 }
@@ -596,6 +596,7 @@ pub mod common;
 mod double;
 mod exponent;
 mod fraction;
+pub mod geometric;
 mod pi;
 mod quadrant;
 pub use exponent::{ilogb, ldexp};

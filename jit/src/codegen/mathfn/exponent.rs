@@ -13,6 +13,7 @@
 //!   infinities, as the library function does; `logb` of 0 is -inf, of +-inf +inf.
 
 use super::fraction::konst;
+use super::ik;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Type, Value};
 use cranelift_frontend::FunctionBuilder;
@@ -40,16 +41,6 @@ fn format(t: Type) -> Option<Format> {
             bias: 1023,
         }),
         _ => None,
-    }
-}
-
-/// An integer constant of type `t` (in every lane).
-fn ik(b: &mut FunctionBuilder, t: Type, c: i64) -> Value {
-    let s = b.ins().iconst(t.lane_type(), c);
-    if t.is_vector() {
-        b.ins().splat(t, s)
-    } else {
-        s
     }
 }
 

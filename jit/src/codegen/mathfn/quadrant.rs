@@ -3,8 +3,9 @@
 //! (`mathfn.rs`, `double.rs`) share.
 
 use super::fraction::konst;
+use super::ik;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Type, Value};
+use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Value};
 use cranelift_frontend::FunctionBuilder;
 
 pub(super) struct Quadrant {
@@ -15,16 +16,6 @@ pub(super) struct Quadrant {
     /// `q & 1`, and the lanes where it is set.
     odd: Value,
     swap: Value,
-}
-
-/// An integer constant in every lane of the integer type `it`.
-fn ik(b: &mut FunctionBuilder, it: Type, c: i64) -> Value {
-    let s = b.ins().iconst(it.lane_type(), c);
-    if it.is_vector() {
-        b.ins().splat(it, s)
-    } else {
-        s
-    }
 }
 
 /// `v` with the sign bit flipped where `s` (integers of `v`'s lanes) has it set.

@@ -2329,6 +2329,12 @@ impl FnTx<'_, '_, '_> {
             vecs.put(r, held, &vals);
             return Ok(());
         }
+        let geometric = op == Op::Dot
+            || (op == Op::ExtInst
+                && ext_name(self.cx, inst).is_some_and(|n| crate::codegen::mathfn::geometric::known(&n)));
+        if geometric {
+            return self.simd_geometric(inst, plan, vecs);
+        }
         let soa = inst
             .result_type
             .is_some_and(|t| matches!(rep(self.cx, t), Some(Rep::Soa(..))))
@@ -2443,6 +2449,83 @@ impl FnTx<'_, '_, '_> {
                 };
                 vecs.v.insert(r, v);
             }
+        }
+        Ok(())
+    }
+
+    /// OpDot and the geometric functions on float vectors (`plan::classify_soa`), bit for bit
+    /// the scalar translation's: `dot` in single precision component by component, `normalize`
+    /// in single precision on four work-items' lanes, the others in double precision on two
+    /// work-items' lanes at a time ([`mathfn::geometric`]).
+    ///
+    /// [`mathfn::geometric`]: crate::codegen::mathfn::geometric
+    fn simd_geometric(&mut self, inst: &Instruction, plan: &Plan, vecs: &mut Vecs) -> R {
+        let op = inst.opcode;
+        let (r, ty) = result(inst)?;
+        let first = usize::from(op == Op::ExtInst) * 2;
+        let mut args = Vec::new();
+        for i in first..inst.operands.len() {
+            args.push(self.comps(op_id(inst, i)?, plan, vecs)?);
+        }
+        let out: Vec<Value> = if op == Op::Dot {
+            let (Some(xs), Some(ys)) = (args.first(), args.get(1)) else {
+                return Err(self.err(inst, "dot: missing operands"));
+            };
+            let mut acc: Option<Value> = None;
+            for (x, y) in xs.iter().zip(ys) {
+                let p = self.b.ins().fmul(*x, *y);
+                acc = Some(match acc {
+                    Some(a) => self.b.ins().fadd(a, p),
+                    None => p,
+                });
+            }
+            vec![acc.ok_or_else(|| self.err(inst, "dot of empty vectors"))?]
+        } else {
+            let name = ext_name(self.cx, inst).ok_or_else(|| self.err(inst, "vector plan: unknown instruction"))?;
+            if crate::codegen::mathfn::geometric::single(&name) {
+                return match crate::codegen::mathfn::geometric::emit(&mut self.b, &name, &args, false) {
+                    Some(out) => {
+                        vecs.s.insert(r, out);
+                        Ok(())
+                    }
+                    None => Err(self.err(inst, "vector plan: operands of the wrong sizes")),
+                };
+            }
+            // Lanes 0-1, then 2-3, each as two doubles.
+            let mut halves = Vec::with_capacity(2);
+            for h in 0..2 {
+                let mut ps = Vec::with_capacity(args.len());
+                for xs in &args {
+                    let mut p = Vec::with_capacity(xs.len());
+                    for x in xs {
+                        let x = if h == 0 {
+                            *x
+                        } else {
+                            self.shuffle32(*x, *x, [2, 3, 2, 3])
+                        };
+                        p.push(self.b.ins().fvpromote_low(x));
+                    }
+                    ps.push(p);
+                }
+                let o = crate::codegen::mathfn::geometric::emit(&mut self.b, &name, &ps, false)
+                    .ok_or_else(|| self.err(inst, "vector plan: operands of the wrong sizes"))?;
+                halves.push(o);
+            }
+            let mut out = Vec::with_capacity(halves[0].len());
+            for (lo, hi) in halves[0].iter().zip(&halves[1]) {
+                let (lo, hi) = (self.b.ins().fvdemote(*lo), self.b.ins().fvdemote(*hi));
+                out.push(self.shuffle32(lo, hi, [0, 1, 4, 5]));
+            }
+            out
+        };
+        match rep(self.cx, ty) {
+            Some(Rep::Soa(_, n)) if n == out.len() => {
+                vecs.s.insert(r, out);
+            }
+            _ if out.len() == 1 => {
+                vecs.v.insert(r, out[0]);
+            }
+            _ => return Err(self.err(inst, "vector plan: wrong number of components")),
         }
         Ok(())
     }

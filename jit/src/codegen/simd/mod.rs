@@ -65,8 +65,11 @@
 //! held as structure of arrays (`Rep::Soa`): one four-lane vector per component, lane `l` of
 //! vector `k` being component `k` of work-item `l`. Component-wise operations, composites and
 //! the inline built-ins work component by component; a `float4` load or store through a
-//! per-work-item pointer is four 16-byte accesses and a 4x4 transpose; anything else on
-//! vectors runs the scalar translation lane by lane (Step::Lanes).
+//! per-work-item pointer is four 16-byte accesses and a 4x4 transpose; OpDot and the
+//! geometric functions (`length`, `distance`, `normalize`, `cross`) of float vectors take the
+//! four work-items' components at once (`normalize` in single precision, the others in double
+//! precision two lanes at a time, as the scalar translation computes each work-item's);
+//! anything else on vectors runs the scalar translation lane by lane (Step::Lanes).
 //!
 //! Before planning, `cfg` if-converts the body: branches and switches whose arms only compute
 //! become selects, and blocks that only follow one another merge, so a loop whose body holds

@@ -1860,6 +1860,25 @@ fn classify_soa(
                 .then_some(())?;
             vector
         }
+        // On whole float vectors: OpDot and the geometric functions (scalar results for
+        // `dot`, `length` and `distance`), each operand a vector of the same size.
+        Op::Dot | Op::ExtInst
+            if op == Op::Dot || ext_name(cx, inst).is_some_and(|nm| mathfn::geometric::known(base_name(&nm))) =>
+        {
+            let skip = usize::from(op == Op::ExtInst);
+            let x = *ids.get(skip)?;
+            let m = soa(cx, value_type(cx, tys, x)?)?;
+            let f32_vector = |t: Id| {
+                soa(cx, t) == Some(m)
+                    && cx.layout.get(t).ok().and_then(|l| l.leaves.first().copied()) == Some(types::F32)
+            };
+            ids.iter()
+                .skip(skip)
+                .all(|x| operand_ok(x) && value_type(cx, tys, *x).is_some_and(f32_vector))
+                .then_some(())?;
+            (scalar32(cx, rty) == Some(types::F32) || f32_vector(rty)).then_some(())?;
+            vector
+        }
         Op::ExtInst => {
             let n = n?;
             let name = ext_name(cx, inst)?;
