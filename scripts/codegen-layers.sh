@@ -44,17 +44,16 @@ my %layer = (
 my %names = (4 => "program", 3 => "work-group functions", 2 => "function translation",
              1 => "instruction families", 0 => "foundations");
 my $dir = "jit/src/codegen";
-my @files = sort (glob("$dir/*.rs"), glob("$dir/*/*.rs"));
+my @files = sort (glob("$dir/*.rs"), glob("$dir/*/*.rs"), glob("$dir/*/*/*.rs"));
 my (%edges, @up, @unknown_mod);
 for my $f (@files) {
   my $rel = substr($f, length($dir) + 1);
   next if $rel eq "mod.rs";
   my @parts = split m{/}, $rel;
   my $mod = $parts[0]; $mod =~ s/\.rs$//;
-  my $depth = scalar(@parts) - 1 + ($parts[-1] eq "mod.rs" ? 0 : 1) - 1;
   # depth: how many "super::" lead from this file to codegen (a file in codegen: 1; in a
-  # subfolder: 2; a subfolder mod.rs: 1).
-  $depth = (@parts == 1) ? 1 : ($parts[-1] eq "mod.rs" ? 1 : 2);
+  # subfolder: 2; a subfolder mod.rs: 1; a file in the folder of a module, simd/emit/vmem.rs: 3).
+  my $depth = scalar(@parts) - ($parts[-1] eq "mod.rs" ? 1 : 0);
   if (!exists $layer{$mod}) { push @unknown_mod, $rel; next; }
   open my $fh, "<", $f or die "$f: $!";
   local $/; my $text = <$fh>; close $fh;

@@ -895,6 +895,90 @@ fn geometric_functions() {
     }
 }
 
+/// Half `x` rounded toward zero.
+fn f16_rtz(x: f32) -> half::f16 {
+    let r = half::f16::from_f32(x);
+    if (r.to_f32()).abs() > x.abs() {
+        half::f16::from_bits(r.to_bits() - 1)
+    } else {
+        r
+    }
+}
+
+/// vloadn, vstoren, vload_half(n) and vstore_half(n) in the vector loop against the host,
+/// with the arms only some work-items take writing nothing for the others.
+#[test]
+fn vector_data_loads_and_stores() {
+    use half::f16;
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("simd.cl", OPTS);
+    let n = 203usize;
+    let mut rng = Rng::new(31);
+    let a = floats(&mut rng, 4 * (n + 2), -3.0, 3.0);
+    let h: Vec<f16> = floats(&mut rng, 4 * (n + 2), -4.0, 4.0)
+        .into_iter()
+        .map(f16::from_f32)
+        .collect();
+    let hb: Vec<u16> = h.iter().map(|x| x.to_bits()).collect();
+    let (ba, bh) = (ctx.buffer_from(as_bytes(&a)), ctx.buffer_from(as_bytes(&hb)));
+    let k = p.kernel("v_vdata");
+    const UNTOUCHED: f32 = -7.0;
+    for (off, global, local) in launches(n) {
+        let o = ctx.buffer_from(as_bytes(&vec![UNTOUCHED; 13 * n]));
+        let (oh, oi) = (ctx.buffer(10 * n), ctx.buffer(8 * n));
+        for (j, m) in [&ba, &bh, &o, &oh, &oi].into_iter().enumerate() {
+            k.arg_mem(j as u32, m);
+        }
+        q.run(&k, &off, &global, &local);
+        let go = read_f32(&q, &o, 13 * n);
+        let goh: Vec<u16> = from_bytes(&q.read(&oh, 0, 10 * n));
+        let goi: Vec<i32> = from_bytes(&q.read(&oi, 0, 8 * n));
+        let start = off.first().copied().unwrap_or(0);
+        for i in start..start + global[0] {
+            let at = |what: &str, c: usize| format!("{local:?} work-item {i}: {what}[{c}]");
+            let v = &a[4 * i..4 * i + 4];
+            let t = &a[1 + 3 * i..4 + 3 * i];
+            let wi = 2 * ((i * 7) % 50);
+            let w = &a[wi..wi + 2];
+            let x = h[i].to_f32();
+            let hv: Vec<f32> = h[2 + 4 * i..6 + 4 * i].iter().map(|x| x.to_f32()).collect();
+            let add = [w[0], w[1], x, hv[3]];
+            for c in 0..4 {
+                let want = v[c] * 2.0 + add[c];
+                assert!(
+                    same(go[4 * i + c], want),
+                    "{}: {} want {want}",
+                    at("vstore4", c),
+                    go[4 * i + c]
+                );
+                let want = f16_rtz(hv[c] * 3.0 + v[c]).to_bits();
+                assert_eq!(goh[n + 4 * i + c], want, "{}", at("vstore_half4_rtz", c));
+            }
+            for c in 0..3 {
+                let want = t[c] + hv[c];
+                assert!(same(go[4 * n + 3 * i + c], want), "{}", at("vstore3", c));
+            }
+            assert_eq!(goh[i], f16::from_f32(v[0] + x).to_bits(), "{}", at("vstore_half", 0));
+            assert_eq!(
+                goi[2 * i],
+                (h[2 * i].to_f32() * 100.0) as i32,
+                "{}",
+                at("vstore2 int", 0)
+            );
+            assert_eq!(goi[2 * i + 1], i as i32, "{}", at("vstore2 int", 1));
+            for c in 0..2 {
+                let want = if v[1] > 0.0 { w[c] } else { UNTOUCHED };
+                assert!(same(go[7 * n + 2 * i + c], want), "{}", at("masked vstore2", c));
+            }
+            for c in 0..4 {
+                let want = if v[2] > 0.0 { a[4 * (i + 1) + c] } else { UNTOUCHED };
+                assert!(same(go[9 * n + 4 * i + c], want), "{}", at("masked vload4", c));
+            }
+        }
+    }
+}
+
 /// Nested `if`s that share one merge block, against the host.
 #[test]
 fn nested_ifs_sharing_a_merge() {
@@ -1344,8 +1428,9 @@ fn built_in_calls() {
     }
 }
 
-const VECTORIZED: [&str; 35] = [
+const VECTORIZED: [&str; 36] = [
     "v_geometric",
+    "v_vdata",
     "cas_long",
     "mul_his",
     "nested_ifs",

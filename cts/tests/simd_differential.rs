@@ -4,7 +4,7 @@
 //! mad/fma, comparisons, selects, ifs whose arms only compute, conversions and bit casts, loops
 //! with trip counts the same for all work-items or their own, switches whose arms compute,
 //! `float4` and `uint4` values with built-ins (the geometric functions among them), swizzles and
-//! vector stores, doubles, longs,
+//! vector stores, vector data loads and stores (vloadn, vstoren, halves), doubles, longs,
 //! atomics on each work-item's word and on a shared one, also under a condition, 64-bit
 //! compare-and-swap retry loops that work-items leave at different rounds) over
 //! consecutive and offset loads and stores, on inputs with zeros, infinities, NaN, denormals and
@@ -189,7 +189,7 @@ impl Gen {
                     ));
                 }
             } else if self.chance(0.35) {
-                match self.0.below(6) {
+                match self.0.below(7) {
                     0 => {
                         // float4 values (one vector per component in the vector loop): loads
                         // through a computed index, built-ins, swizzles, a float4 store.
@@ -220,6 +220,16 @@ impl Gen {
                         let ie = self.i(1);
                         body.push_str(&format!(
                             "    {{\n        uint4 u = (uint4)((uint)ix, (uint)iy, (uint)k, (uint)({ie}));\n        u = rotate(u, (uint4)(3u, 7u, 11u, 0u)) ^ (bitselect(u, u.wzyx, (uint4)(0xff00ff00u)) + (uint4)((uint)i));\n        u = (u >> (uint4)(1u, 2u, 3u, 4u)) | (u << 5u);\n        u = select(u, clamp(u.wzyx, (uint4)(3u), (uint4)(0x7fffffffu)), as_int4(u ^ (uint4)((uint)i)));\n        ix = (int)(u.x + (u.y ^ u.z) - u.w);\n        ((global uint4 *)io)[128 + i] = u;\n    }}\n"
+                        ));
+                    }
+                    6 => {
+                        // Vector data loads and stores: groups of four and three, halves one
+                        // and four a lane, stores of three, four and a rounded half.
+                        let i3 = self.pick(&["i", "(uint)i", "i + 1"]);
+                        let ih = self.pick(&["i", "2 * i", "(int)i"]);
+                        let mode = self.pick(&["", "_rtz", "_rtn", "_rte", "_rtp"]);
+                        body.push_str(&format!(
+                            "    {{\n        float4 v = vload4(i, a) * (float4)(fx);\n        float3 t = vload3({i3}, b);\n        float hx = vload_half({ih}, (global const half *)ia);\n        float4 hv = vload_half4(i, (global const half *)ia);\n        vstore3(t * fx + v.xyz, i, o + 1200);\n        vstore_half{mode}(hx * fx + t.z, i, (global half *)(io + 1600));\n        vstore4(hv + v, i, o + 1520);\n        fx = v.w + t.y + hx + hv.z;\n    }}\n"
                         ));
                     }
                     2 => {
@@ -417,9 +427,10 @@ fn differential_child() {
         assert_eq!(err, CL_SUCCESS, "build: {}", p.build_log());
         let mut rng = Rng::new(seed);
         // (Loops store at o[300 + i], atomics at io[300 + i] and io[420], vectors at
-        // o[512 + 4 * i], 64-bit compare-and-swap loops at io[936 + 2 * i], apart from every
-        // other store.)
-        let len = 936 + 2 * N + 8;
+        // o[512 + 4 * i], 64-bit compare-and-swap loops at io[936 + 2 * i], vector data
+        // stores at o[1200 + 3 * i], o[1520 + 4 * i] and halves at io[1600..], apart from
+        // every other store.)
+        let len = 2048;
         let mut a: Vec<f32> = (0..len).map(|_| rng.range_f64(-5.0, 5.0) as f32).collect();
         a[..6].copy_from_slice(&[0.0, -0.0, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, 1e-40]);
         let b: Vec<f32> = (0..len).map(|_| rng.range_f64(-5.0, 5.0) as f32).collect();

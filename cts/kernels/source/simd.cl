@@ -343,6 +343,34 @@ kernel void v_geometric(global const float4 *a, global const float4 *b, global f
     s[3 * i + 2] = dot(v, w);
 }
 
+// Vector data loads and stores (OpenCL C 6.15.7): groups of four and of three side by side,
+// pairs at computed offsets, halves one and four a lane (rounded to nearest even and toward
+// zero), and, after the stores, loads and stores in arms only some work-items take (under the
+// execution mask). N is the global size.
+#define N 203
+kernel void v_vdata(global const float *a, global const half *h, global float *o, global half *oh,
+                    global int *oi) {
+    size_t i = get_global_id(0);
+    float4 v = vload4(i, a);
+    float3 t = vload3(i, a + 1);
+    float2 w = vload2((i * 7) % 50, a);
+    float x = vload_half(i, h);
+    float4 hv = vload_half4(i, h + 2);
+    float2 h2 = vload_half2(i, h);
+    vstore4(v * 2.0f + (float4)(w, x, hv.w), i, o);
+    vstore3(t + hv.xyz, i, o + 4 * N);
+    vstore_half(v.x + x, i, oh);
+    vstore_half4_rtz(hv * 3.0f + v, i, oh + N);
+    vstore2((int2)(convert_int(h2.x * 100.0f), (int)i), i, oi);
+    if (v.y > 0.0f)
+        vstore2(w, i, o + 7 * N);
+    if (v.z > 0.0f) {
+        float4 q = vload4(i + 1, a);
+        vstore4(q, i, o + 9 * N);
+    }
+}
+#undef N
+
 // uint4 values per work-item: rotates by constant amounts (0 among them), a bit select, a
 // swizzle, an add of the id.
 kernel void v_uint4(global const uint4 *a, global uint4 *o) {

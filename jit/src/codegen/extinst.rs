@@ -10,6 +10,20 @@ use crate::spirv::Instruction;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{types, InstBuilder, Value};
 
+/// The rounding mode of `vstore_half*_r` (`name`), round to nearest even for the other forms.
+/// It is a literal FPRoundingMode; rspirv has no operand table for OpenCL.std and hands it
+/// over as an IdRef word.
+pub(crate) fn vstore_rounding_mode(inst: &Instruction, name: &str) -> i32 {
+    if !name.ends_with("_r") {
+        return super::helpers::RTE;
+    }
+    match inst.operands.last() {
+        Some(rspirv::dr::Operand::FPRoundingMode(m)) => *m as i32,
+        Some(rspirv::dr::Operand::IdRef(v) | rspirv::dr::Operand::LiteralBit32(v)) => *v as i32,
+        _ => super::helpers::RTE,
+    }
+}
+
 impl FnTx<'_, '_, '_> {
     /// OpenCL fmin/fmax: when one operand is NaN the other is returned.
     fn fminmax(&mut self, x: Value, y: Value, max: bool) -> Value {
@@ -129,17 +143,7 @@ impl FnTx<'_, '_, '_> {
                 if half && !matches!(ds, Scalar::Float(_)) {
                     return Err(self.err(inst, "the data must be floating-point"));
                 }
-                // The rounding mode is a literal FPRoundingMode; rspirv has no operand table
-                // for OpenCL.std and hands it over as an IdRef word.
-                let mode = if name.ends_with("_r") {
-                    match inst.operands.last() {
-                        Some(rspirv::dr::Operand::FPRoundingMode(m)) => *m as i32,
-                        Some(rspirv::dr::Operand::IdRef(v) | rspirv::dr::Operand::LiteralBit32(v)) => *v as i32,
-                        _ => 0,
-                    }
-                } else {
-                    0
-                };
+                let mode = vstore_rounding_mode(inst, &name);
                 let eb = if half { 2 } else { ds.bytes() };
                 let group = if name.starts_with("vstorea") && n == 3 { 4 } else { n };
                 let scaled = self.b.ins().imul_imm_s(off, (group * eb) as i64);

@@ -16,6 +16,8 @@ use cranelift_frontend::Variable;
 use rspirv::spirv::Op;
 use std::collections::HashMap;
 
+mod vmem;
+
 /// A branch of the vector body being translated (Step::If to Step::EndIf).
 struct Branch {
     /// The first arm, the second arm (the merge itself without an else) and the merge.
@@ -1783,7 +1785,9 @@ impl FnTx<'_, '_, '_> {
     /// Step::Lanes: the scalar translation of `inst` once per lane, its varying operands
     /// given that lane's values (the scalar values they had are put back after).
     fn by_lanes(&mut self, inst: &Instruction, plan: &Plan, vecs: &mut Vecs) -> R {
-        if inst.result_id.is_none() {
+        // (A vector data store has a result of type void.)
+        let vstore = inst.opcode == Op::ExtInst && ext_name(self.cx, inst).is_some_and(|n| n.starts_with("vstore"));
+        if inst.result_id.is_none() || vstore {
             return self.effect_by_lanes(inst, plan, vecs);
         }
         let (r, ty) = result(inst)?;
@@ -1826,11 +1830,14 @@ impl FnTx<'_, '_, '_> {
             .collect();
         let mut out = Vec::with_capacity(LANES as usize);
         let mut res = Ok(());
-        // An atomic, or a function that stores through its pointer operand, runs only for the
-        // lanes in the execution mask (the others get zeros).
+        // An atomic, a function that stores through its pointer operand or a vector data load
+        // runs only for the lanes in the execution mask (the others get zeros).
+        let vload = inst.opcode == Op::ExtInst && ext_name(self.cx, inst).is_some_and(|n| vmem::is_vload(&n));
         let mask = vecs
             .exec
-            .filter(|_| super::plan::is_atomic(inst.opcode) || super::plan::is_ext_with_out_pointer(self.cx, inst))
+            .filter(|_| {
+                vload || super::plan::is_atomic(inst.opcode) || super::plan::is_ext_with_out_pointer(self.cx, inst)
+            })
             .map(|v| self.b.use_var(v));
         let leaves = self.cx.layout.get(ty)?.leaves.clone();
         for l in 0..LANES as usize {
@@ -2321,13 +2328,18 @@ impl FnTx<'_, '_, '_> {
 
     fn simd_inst(&mut self, inst: &Instruction, plan: &Plan, vecs: &mut Vecs) -> R {
         let op = inst.opcode;
-        if op == Op::CopyObject {
+        if matches!(op, Op::CopyObject | Op::PtrCastToGeneric | Op::GenericCastToPtr) {
             let (r, ty) = result(inst)?;
             let x = op_id(inst, 0)?;
             let held = rep(self.cx, ty).ok_or_else(|| self.err(inst, "vector plan: not a scalar or vector copy"))?;
             let vals = self.held(x, held, plan, vecs)?;
             vecs.put(r, held, &vals);
             return Ok(());
+        }
+        if op == Op::ExtInst {
+            if let Some(name) = ext_name(self.cx, inst).filter(|n| vmem::is_vmem(n)) {
+                return self.simd_vmem(inst, &name, plan, vecs);
+            }
         }
         let geometric = op == Op::Dot
             || (op == Op::ExtInst

@@ -69,7 +69,11 @@
 //! geometric functions (`length`, `distance`, `normalize`, `cross`) of float vectors take the
 //! four work-items' components at once (`normalize` in single precision, the others in double
 //! precision two lanes at a time, as the scalar translation computes each work-item's);
-//! anything else on vectors runs the scalar translation lane by lane (Step::Lanes).
+//! anything else on vectors runs the scalar translation lane by lane (Step::Lanes). The vector
+//! data functions (`vloadn`, `vstoren`, `vload_half`, `vstore_half` and their forms) move
+//! each lane's group at its own offset in vector registers (`emit::vmem`), under an execution
+//! mask lane by lane for the lanes in it. Casts to and from the generic address space keep the
+//! pointer's class (clang passes generic pointers to the vector data functions).
 //!
 //! Before planning, `cfg` if-converts the body: branches and switches whose arms only compute
 //! become selects, and blocks that only follow one another merge, so a loop whose body holds

@@ -135,8 +135,12 @@ pub(super) fn is_atomic(op: Op) -> bool {
 
 /// The instructions of the vector body that write memory: after one, four work-items that
 /// disagree can no longer go to the scalar loop (it would run the write again).
-fn writes(op: Op) -> bool {
-    matches!(op, Op::Store | Op::CopyMemorySized | Op::CopyMemory | Op::ImageWrite) || is_atomic(op)
+fn writes(cx: &Ctx, inst: &Instruction) -> bool {
+    let op = inst.opcode;
+    matches!(op, Op::Store | Op::CopyMemorySized | Op::CopyMemory | Op::ImageWrite)
+        || is_atomic(op)
+        || (op == Op::ExtInst
+            && ext_name(cx, inst).is_some_and(|n| n.starts_with("vstore") || ext_writes_through_pointer(&n)))
 }
 
 fn is_bool(cx: &Ctx, ty: Id) -> bool {
@@ -229,6 +233,8 @@ fn pure(op: Op) -> bool {
                 | VectorExtractDynamic
                 | VectorInsertDynamic
                 | CopyObject
+                | PtrCastToGeneric
+                | GenericCastToPtr
                 | AccessChain
                 | InBoundsAccessChain
                 | PtrAccessChain
@@ -414,7 +420,7 @@ fn plan_with(
                     .iter()
                     .position(|i| marker(i) == Some(1))
                     .ok_or("loop without an end")?;
-                stored |= body[k..k + end].iter().any(|i| writes(i.opcode));
+                stored |= body[k..k + end].iter().any(|i| writes(cx, i));
                 (lp_at, lp_can_bail, lp_bail) = (k, !stored, unmasked.contains(&k));
                 if let Ok(c) = op_id(inst, 2) {
                     match cls(&c) {
@@ -674,7 +680,7 @@ fn plan_with(
         if !checked {
             return Err(format!("{}: stride too large", inst.describe()));
         }
-        if writes(inst.opcode) {
+        if writes(cx, inst) {
             stored = true;
         }
         any_vector |= matches!(step, Step::Vector | Step::Lanes) || out.is_some_and(|c| c != Class::Uniform);
@@ -1266,8 +1272,50 @@ fn classify(
     all_uniform: bool,
 ) -> Option<(Step, Option<Class>)> {
     super::image::classify(cx, tys, inst, ids, cls)
+        .or_else(|| classify_vmem(cx, tys, inst, ids, cls))
         .or_else(|| classify_vector(cx, tys, defs, inst, ids, cls, all_uniform))
         .or_else(|| by_lanes(cx, tys, inst, ids, cls))
+}
+
+/// The vector data loads and stores (`vloadn`, `vstore_half`...): uniform when every operand
+/// is (the scalar translation, once), else Step::Vector (`emit::vmem`) with the offset and
+/// pointer (and a stored value) of any class the lanes can be had of.
+fn classify_vmem(
+    cx: &Ctx,
+    tys: &Types,
+    inst: &Instruction,
+    ids: &[Id],
+    cls: &dyn Fn(&Id) -> Class,
+) -> Option<(Step, Option<Class>)> {
+    if inst.opcode != Op::ExtInst {
+        return None;
+    }
+    let name = ext_name(cx, inst)?;
+    let load = name.starts_with("vload");
+    if !load && !name.starts_with("vstore") {
+        return None;
+    }
+    // After the instruction set: (the data,) the offset and the pointer; a rounding mode
+    // after them is a literal.
+    let args = ids.get(1..if load { 3 } else { 4 })?;
+    if args.iter().all(|x| cls(x) == Class::Uniform) {
+        return Some((Step::Scalar, load.then_some(Class::Uniform)));
+    }
+    for x in args {
+        match cls(x) {
+            Class::Uniform => {}
+            Class::Affine(_) | Class::Varying => {
+                rep(cx, value_type(cx, tys, *x)?)?;
+            }
+            _ => return None,
+        }
+    }
+    if load {
+        rep(cx, inst.result_type?)?;
+        Some((Step::Vector, Some(Class::Varying)))
+    } else {
+        Some((Step::Vector, None))
+    }
 }
 
 /// Step::Lanes for a computation without effects on single scalars (of any width), every
@@ -1346,7 +1394,8 @@ fn classify_vector(
             _ => None,
         };
     }
-    if op == Op::CopyObject && !all_uniform {
+    // (The casts between a named address space and the generic one keep the address.)
+    if matches!(op, Op::CopyObject | Op::PtrCastToGeneric | Op::GenericCastToPtr) && !all_uniform {
         let x = *ids.first()?;
         return match cls(&x) {
             Affine(s) => Some((Step::Scalar, Some(Affine(s)))),
