@@ -254,7 +254,7 @@ impl FnTx<'_, '_, '_> {
                 | "fclamp"
                 | "divide"
                 | "recip"
-        );
+        ) || (super::mathfn::common::exact(&base) && !is_half);
         let mut out = Vec::with_capacity(n);
         for i in 0..n {
             // Lane `i` of every argument (scalars broadcast).
