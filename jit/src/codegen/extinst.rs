@@ -408,6 +408,17 @@ impl FnTx<'_, '_, '_> {
                 "fract" | "modf" if matches!(s, Scalar::Float(32 | 64)) && self.out_scalar(&arg_ids) == Some(s) => {
                     self.fract_or_modf(&base, a(0), a(1), s, i)
                 }
+                "frexp"
+                    if matches!(s, Scalar::Float(32 | 64)) && self.out_scalar(&arg_ids) == Some(Scalar::Int(32)) =>
+                {
+                    match super::mathfn::frexp(&mut self.b, a(0)) {
+                        Some((m, e)) => {
+                            self.store_component(a(1), i, Scalar::Int(32), e);
+                            m
+                        }
+                        None => self.library_call(inst, &name, &base, &arg_ids, &la, s, i)?,
+                    }
+                }
                 "sincos" if matches!(s, Scalar::Float(32 | 64)) && self.out_scalar(&arg_ids) == Some(s) => {
                     match self.sincos_inline(a(0))? {
                         Some((sv, cv)) => {

@@ -599,7 +599,7 @@ mod fraction;
 pub mod geometric;
 mod pi;
 mod quadrant;
-pub use exponent::{ilogb, ldexp};
+pub use exponent::{frexp, ilogb, ldexp};
 pub use fraction::fraction;
 use quadrant::Quadrant;
 

@@ -1,4 +1,4 @@
-//! `ldexp`, `logb` and `ilogb` (OpenCL C 6.15.2; all exact) as inline code on the bits, for one
+//! `ldexp`, `logb`, `ilogb` and `frexp` (OpenCL C 6.15.2; all exact) as inline code on the bits, for one
 //! value (`F32`, `F64`) or lanes (`F32X4`, and `F64X2` for `logb`) with the same operations.
 //!
 //! - `ldexp(x, n)` is `x * 2^n` rounded once: as in the classic `scalbn`, up to two steps by a
@@ -11,6 +11,9 @@
 //!   less `2^p`), so that two doubles need no integer conversion. OpenCL C's `FP_ILOGB0` is
 //!   `INT_MIN`, `FP_ILOGBNAN` `INT_MAX` (clang's header), which `ilogb` also gives for
 //!   infinities, as the library function does; `logb` of 0 is -inf, of +-inf +inf.
+//! - `frexp(x)` is `x`'s significand with the exponent field of 0.5 (and `x`'s sign) and
+//!   `ilogb(x) + 1`; zeros, infinities and NaN are returned as they are with exponent 0, as
+//!   the library function does.
 
 use super::fraction::konst;
 use super::ik;
@@ -82,6 +85,47 @@ pub fn logb(b: &mut FunctionBuilder, x: Value) -> Option<Value> {
     let v = super::pick(b, is_inf, inf, v);
     let nan = b.ins().fcmp(FloatCC::Unordered, x, x);
     Some(super::pick(b, nan, x, v))
+}
+
+/// `(significand, exponent)` of `frexp(x)` for `x` of type `F32`, `F32X4` or `F64` (the
+/// exponent `I32` or `I32X4`).
+pub fn frexp(b: &mut FunctionBuilder, x: Value) -> Option<(Value, Value)> {
+    let t = b.func.dfg.value_type(x);
+    if t == types::F64X2 {
+        return None;
+    }
+    let f = format(t)?;
+    let (ax, sub) = normalized(b, &f, x);
+    let bits = b.ins().bitcast(f.int, MemFlagsData::new(), ax);
+    // The significand with the exponent field of 0.5, and x's sign.
+    let mant = ik(b, f.int, (1i64 << f.p) - 1);
+    let m = b.ins().band(bits, mant);
+    let half = ik(b, f.int, (f.bias - 1) << f.p);
+    let m = b.ins().bor(m, half);
+    let m = b.ins().bitcast(t, MemFlagsData::new(), m);
+    let m = super::fraction::copysign(b, m, x);
+    let e = b.ins().ushr_imm_u(bits, f.p);
+    let e = if t == types::F64 {
+        b.ins().ireduce(types::I32, e)
+    } else {
+        e
+    };
+    let it = if t.is_vector() { types::I32X4 } else { types::I32 };
+    let bias = ik(b, it, f.bias - 1);
+    let e = b.ins().isub(e, bias);
+    let p = ik(b, it, f.p);
+    let es = b.ins().isub(e, p);
+    let e = super::pick(b, sub, es, e);
+    // Zeros, infinities and NaN: themselves, exponent 0.
+    let zero = konst(b, t, 0.0);
+    let is_zero = b.ins().fcmp(FloatCC::Equal, x, zero);
+    let inf = konst(b, t, f64::INFINITY);
+    let special = b.ins().fcmp(FloatCC::UnorderedOrGreaterThanOrEqual, ax, inf);
+    let special = b.ins().bor(special, is_zero);
+    let m = super::pick(b, special, x, m);
+    let z = ik(b, it, 0);
+    let e = super::pick(b, special, z, e);
+    Some((m, e))
 }
 
 /// `ilogb(x)` (`I32` or `I32X4`) for `x` of type `F32`, `F32X4` or `F64`.
@@ -423,6 +467,62 @@ mod tests {
             for l in 0..chunk.len() {
                 assert!(same64(y2[l], l2[l]), "two lanes: logb({:e})", src[l]);
             }
+        }
+    }
+
+    #[test]
+    fn frexp_is_the_librarys() {
+        use crate::builtins::{double::clift_frexp_f64, float::clift_frexp_f32};
+        let shapes = [types::F32, types::F32X4, types::F64];
+        // f(2k): the significand of shape k, f(2k + 1): the exponent.
+        let (_jit, f) = functions(&[], 6, |k, _, b, src| {
+            let x = b.ins().load(shapes[k / 2], MemFlagsData::new(), src, 0);
+            let (m, e) = frexp(b, x).unwrap();
+            if k % 2 == 0 {
+                m
+            } else {
+                e
+            }
+        });
+        for chunk in floats().chunks(4) {
+            let mut src = [0f32; 4];
+            let (mut m4, mut e4) = ([0f32; 4], [0i32; 4]);
+            for (l, x) in chunk.iter().enumerate() {
+                let mut ew = 0i32;
+                // SAFETY: ew is an i32 to write.
+                let mw = unsafe { clift_frexp_f32(*x, &mut ew) };
+                let (mut m, mut e) = (0f32, 0i32);
+                f[0](x as *const f32 as *const u8, &mut m as *mut f32 as *mut u8);
+                f[1](x as *const f32 as *const u8, &mut e as *mut i32 as *mut u8);
+                assert!(
+                    same32(m, mw) && e == ew,
+                    "frexp({x:e}) = ({m:e}, {e}), want ({mw:e}, {ew})"
+                );
+                src[l] = *x;
+                (m4[l], e4[l]) = (mw, ew);
+            }
+            let (mut y4, mut ye4) = ([0f32; 4], [0i32; 4]);
+            f[2](src.as_ptr() as *const u8, y4.as_mut_ptr() as *mut u8);
+            f[3](src.as_ptr() as *const u8, ye4.as_mut_ptr() as *mut u8);
+            for l in 0..chunk.len() {
+                assert!(
+                    same32(y4[l], m4[l]) && ye4[l] == e4[l],
+                    "four lanes: frexp({:e})",
+                    src[l]
+                );
+            }
+        }
+        for x in doubles() {
+            let mut ew = 0i32;
+            // SAFETY: ew is an i32 to write.
+            let mw = unsafe { clift_frexp_f64(x, &mut ew) };
+            let (mut m, mut e) = (0f64, 0i32);
+            f[4](&x as *const f64 as *const u8, &mut m as *mut f64 as *mut u8);
+            f[5](&x as *const f64 as *const u8, &mut e as *mut i32 as *mut u8);
+            assert!(
+                same64(m, mw) && e == ew,
+                "frexp({x:e}) = ({m:e}, {e}), want ({mw:e}, {ew})"
+            );
         }
     }
 }

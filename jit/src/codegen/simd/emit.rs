@@ -1714,11 +1714,12 @@ impl FnTx<'_, '_, '_> {
         }
     }
 
-    /// `fract`, `modf` and `sincos` of floats and of float vectors (Step::Lanes, for their
-    /// pointer): the fractions and whole parts (sines and cosines) four lanes at a time with
-    /// the scalar translation's operations (`mathfn::fraction`, `mathfn::sincos`), then each
-    /// lane's whole part (cosine) stored through its own pointer, in lane order, for the lanes
-    /// in the execution mask. `false`: not such a call (or robust mode, whose stores are
+    /// `fract`, `modf`, `sincos` and `frexp` of floats and of float vectors (Step::Lanes, for
+    /// their pointer): the fractions and whole parts (sines and cosines, significands and
+    /// exponents) four lanes at a time with the scalar translation's operations
+    /// (`mathfn::fraction`, `mathfn::sincos`, `mathfn::frexp`), then each lane's whole part
+    /// (cosine, exponent) stored through its own pointer, in lane order, for the lanes in the
+    /// execution mask. `false`: not such a call (or robust mode, whose stores are
     /// checked lane by lane).
     fn fraction_lanes(&mut self, inst: &Instruction, plan: &Plan, vecs: &mut Vecs) -> R<bool> {
         if inst.opcode != Op::ExtInst || self.robust.is_some() {
@@ -1728,7 +1729,7 @@ impl FnTx<'_, '_, '_> {
             return Ok(false);
         };
         let base = base_name(&name);
-        if !matches!(base, "fract" | "modf" | "sincos") {
+        if !matches!(base, "fract" | "modf" | "sincos" | "frexp") {
             return Ok(false);
         }
         let (r, ty) = result(inst)?;
@@ -1745,6 +1746,11 @@ impl FnTx<'_, '_, '_> {
             let (f, w) = if base == "sincos" {
                 match self.sincos_inline(v)? {
                     Some(sc) => sc,
+                    None => return Ok(false),
+                }
+            } else if base == "frexp" {
+                match crate::codegen::mathfn::frexp(&mut self.b, v) {
+                    Some(me) => me,
                     None => return Ok(false),
                 }
             } else {
