@@ -95,7 +95,8 @@ impl Gen {
         }
         let (a, b) = (self.i(d - 1), self.i(d - 1));
         match self.0.below(29) {
-            // Division by constants (four lanes by a reciprocal in the vector loop).
+            // Division by constants (four lanes by a reciprocal in the vector loop) and by
+            // values (through doubles; never zero, which clang may fold as undefined).
             28 => self
                 .pick(&[
                     "(A / 7)",
@@ -104,8 +105,13 @@ impl Gen {
                     "(int)((uint)(A) % 6u)",
                     "(A / -1)",
                     "(A / 4)",
+                    "(A / (B | 1))",
+                    "(A % (B | 1))",
+                    "(int)((uint)(A) / ((uint)(B) | 1u))",
+                    "(int)((uint)(A) % ((uint)(B) | 3u))",
                 ])
-                .replace('A', &a),
+                .replace('A', &a)
+                .replace('B', &b),
             // Float to integer conversions (toward zero; saturating in Clift, so the same
             // bits everywhere even out of range).
             26 => format!("(int)({})", self.f(d - 1)),

@@ -2444,13 +2444,25 @@ impl FnTx<'_, '_, '_> {
                         let n = self.val1(op_id(inst, 1)?)?;
                         self.shift_by(op, a, n)
                     }
-                    // By a constant (the plan checked it): its reciprocal, four lanes at once.
+                    // By a nonzero constant: its reciprocal, four lanes at once; by anything
+                    // else, through doubles two lanes at a time.
                     Op::UDiv | Op::SDiv | Op::UMod | Op::SRem => {
-                        let d = self.val1(op_id(inst, 1)?)?;
-                        let d = super::fold::const_int(&self.b.func.dfg, d)
-                            .ok_or_else(|| self.err(inst, "vector plan: divisor not a constant"))?;
-                        super::divide::by_constant(&mut self.b, op, a, d as u32)
-                            .ok_or_else(|| self.err(inst, "vector plan: division by zero"))?
+                        let did = op_id(inst, 1)?;
+                        let uniform = plan.class.get(&did).is_none_or(|c| *c == Class::Uniform);
+                        let k = if uniform {
+                            let d = self.val1(did)?;
+                            super::fold::const_int(&self.b.func.dfg, d).filter(|d| *d != 0)
+                        } else {
+                            None
+                        };
+                        match k {
+                            Some(d) => super::divide::by_constant(&mut self.b, op, a, d as u32),
+                            None => {
+                                let d = self.lanes(did, plan, vecs)?;
+                                super::divide::by_variable(&mut self.b, op, a, d)
+                            }
+                        }
+                        .ok_or_else(|| self.err(inst, "vector plan: unexpected division"))?
                     }
                     _ => {
                         let b = self.lanes(op_id(inst, 1)?, plan, vecs)?;

@@ -1647,9 +1647,8 @@ fn classify_vector(
             vector_op(v32, &[a, b], op == Op::ShiftLeftLogical)
         }
         Op::UDiv | Op::SDiv | Op::UMod | Op::SRem if rty.and_then(|t| int_bits(cx, t)) == Some(32) => {
-            // By a nonzero constant: four lanes at once (`divide`); else lane by lane.
-            let d = id(1).and_then(|i| const_int(cx, i))?;
-            (d != 0 && c(1)? == Uniform).then_some(())?;
+            // Four lanes at once (`divide`): by a nonzero constant its reciprocal, by anything
+            // else through doubles.
             vector_op(v32, &[c(0)?, c(1)?], false)
         }
         Op::SNegate => match c(0)? {
