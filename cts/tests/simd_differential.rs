@@ -53,6 +53,7 @@ impl Gen {
                 self.pick(&["sin", "exp", "log", "cbrt", "native_cos", "tanh"])
             ),
             22 => format!("pow(fabs({a}), {b})"),
+            23 if self.chance(0.5) => format!("select({a}, {b}, {})", self.i(d - 1)),
             23 => format!("clamp({a}, -1.0f, 2.0f)"),
             24 => format!("mix({a}, {b}, 0.25f)"),
             20 => format!("a[(i * 7) % 50 + ((size_t)({}) & 15)]", self.i(d - 1)),
@@ -116,6 +117,7 @@ impl Gen {
             // bits everywhere even out of range).
             26 => format!("(int)({})", self.f(d - 1)),
             27 => format!("(int)(uint)({})", self.f(d - 1)),
+            23 if self.chance(0.5) => format!("select({a}, {b}, {} & 3)", self.i(d - 1)),
             23 => format!("clamp({a}, -5, {b})"),
             24 => format!("(int)abs({a}) + popcount({b})"),
             25 => format!("rotate({a}, {b}) ^ mul_hi({a}, {b})"),

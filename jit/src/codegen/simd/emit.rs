@@ -1377,6 +1377,19 @@ impl FnTx<'_, '_, '_> {
         for i in 2..inst.operands.len() {
             a.push(self.lanes(op_id(inst, i)?, plan, vecs)?);
         }
+        if let ("select", [x, y, c]) = (name.as_str(), a.as_slice()) {
+            // The scalar form (6.15.6): b where c is not zero (the vector form, by the most
+            // significant bit, is `simd_soa`'s).
+            let z = self.zero_of(types::I32X4);
+            let m = self.b.ins().icmp(IntCC::NotEqual, *c, z);
+            let vt = self.b.func.dfg.value_type(*x);
+            let m = if vt == types::I32X4 {
+                m
+            } else {
+                self.b.ins().bitcast(vt, MemFlagsData::new(), m)
+            };
+            return Ok(self.b.ins().bitselect(m, *y, *x));
+        }
         self.ext_on(inst, &name, &a)
     }
 

@@ -1455,30 +1455,40 @@ fn classify_vector(
             }
             let rt = rty.and_then(|t| scalar32(cx, t));
             let base = base_name(&name);
-            let known = match rt {
-                Some(types::F32) => {
-                    VECTOR_EXT_F32.contains(&base)
-                        || matches!(base, "fmax_common" | "ldexp")
-                        || mathfn::common::known(base)
-                        || mathfn::known(base)
-                        || mathfn::known2(base)
-                }
-                // ilogb of a float (of a double it is not four 32-bit lanes).
-                Some(types::I32) => {
-                    VECTOR_EXT_I32.contains(&base)
-                        || (base == "ilogb"
-                            && ids
-                                .get(1)
-                                .and_then(|a| value_type(cx, tys, *a))
-                                .and_then(|t| scalar32(cx, t))
-                                == Some(types::F32))
-                }
-                // Doubles (`Rep::Pair`): the inline functions that are one IEEE operation.
-                _ => {
-                    rty.is_some_and(|t| is_f64(cx, t))
-                        && (VECTOR_EXT_F64.contains(&base) || mathfn::known_f64(base) || mathfn::common::known(base))
-                }
-            };
+            // The scalar `select(a, b, c)` of 32-bit values: `c` a 32-bit integer.
+            let select = base == "select"
+                && ids
+                    .get(3)
+                    .and_then(|c| value_type(cx, tys, *c))
+                    .and_then(|t| scalar32(cx, t))
+                    == Some(types::I32);
+            let known = select
+                || match rt {
+                    Some(types::F32) => {
+                        VECTOR_EXT_F32.contains(&base)
+                            || matches!(base, "fmax_common" | "ldexp")
+                            || mathfn::common::known(base)
+                            || mathfn::known(base)
+                            || mathfn::known2(base)
+                    }
+                    // ilogb of a float (of a double it is not four 32-bit lanes).
+                    Some(types::I32) => {
+                        VECTOR_EXT_I32.contains(&base)
+                            || (base == "ilogb"
+                                && ids
+                                    .get(1)
+                                    .and_then(|a| value_type(cx, tys, *a))
+                                    .and_then(|t| scalar32(cx, t))
+                                    == Some(types::F32))
+                    }
+                    // Doubles (`Rep::Pair`): the inline functions that are one IEEE operation.
+                    _ => {
+                        rty.is_some_and(|t| is_f64(cx, t))
+                            && (VECTOR_EXT_F64.contains(&base)
+                                || mathfn::known_f64(base)
+                                || mathfn::common::known(base))
+                    }
+                };
             if !known {
                 return None;
             }
