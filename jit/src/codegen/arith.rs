@@ -144,6 +144,21 @@ impl FnTx<'_, '_, '_> {
         })
     }
 
+    /// Whether `op` is one of [`Self::lanewise_unary`]'s operations (for some lane types).
+    pub(crate) fn is_lanewise_unary(op: Op) -> bool {
+        matches!(
+            op,
+            Op::FNegate
+                | Op::SNegate
+                | Op::Not
+                | Op::Bitcast
+                | Op::ConvertSToF
+                | Op::ConvertUToF
+                | Op::ConvertFToS
+                | Op::ConvertFToU
+        )
+    }
+
     /// The one-operand counterpart of [`Self::lanewise`]: negations, `Not`, and conversions
     /// of 32-bit integers to floats and bit casts whose result has lane type `to` (the same
     /// shape as `x`).

@@ -2443,14 +2443,7 @@ impl FnTx<'_, '_, '_> {
                 }
                 let a = self.lanes(op_id(inst, 0)?, plan, vecs)?;
                 let v = match op {
-                    Op::FNegate
-                    | Op::SNegate
-                    | Op::Not
-                    | Op::Bitcast
-                    | Op::ConvertSToF
-                    | Op::ConvertUToF
-                    | Op::ConvertFToS
-                    | Op::ConvertFToU => self
+                    _ if Self::is_lanewise_unary(op) => self
                         .lanewise_unary(op, a, vt)
                         .ok_or_else(|| self.err(inst, "vector plan: unexpected instruction"))?,
                     Op::ShiftLeftLogical | Op::ShiftRightLogical | Op::ShiftRightArithmetic => {
@@ -2731,14 +2724,7 @@ impl FnTx<'_, '_, '_> {
                 }
                 a.iter().zip(amt).map(|(x, m)| self.shift_by(op, *x, m)).collect()
             }
-            Op::FNegate
-            | Op::SNegate
-            | Op::Not
-            | Op::Bitcast
-            | Op::ConvertSToF
-            | Op::ConvertUToF
-            | Op::ConvertFToS
-            | Op::ConvertFToU => {
+            _ if Self::is_lanewise_unary(op) => {
                 let a = self.comps(op_id(inst, 0)?, plan, vecs)?;
                 a.into_iter()
                     .map(|x| {
