@@ -119,6 +119,14 @@ impl Gen {
             27 => format!("(int)(uint)({})", self.f(d - 1)),
             23 if self.chance(0.5) => format!("select({a}, {b}, {} & 3)", self.i(d - 1)),
             23 => format!("clamp({a}, -5, {b})"),
+            24 if self.chance(0.6) => {
+                let f = self.pick(&["add_sat", "sub_sat", "abs_diff", "hadd", "rhadd"]);
+                if self.chance(0.5) {
+                    format!("(int){f}({a}, {b})")
+                } else {
+                    format!("(int){f}((uint)({a}), (uint)({b}))")
+                }
+            }
             24 => format!("(int)abs({a}) + popcount({b})"),
             25 => format!("rotate({a}, {b}) ^ mul_hi({a}, {b})"),
             // 64-bit values: size_t arithmetic, long products, 64-bit comparisons, gathers

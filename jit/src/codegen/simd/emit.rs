@@ -1486,6 +1486,9 @@ impl FnTx<'_, '_, '_> {
                 .math_inline(base_name(name), x)?
                 .ok_or_else(|| CompileError::new(format!("{name}: not a four-lane float")));
         }
+        if let Some(v) = super::integer::emit(&mut self.b, base_name(name), a) {
+            return Ok(v);
+        }
         Ok(match base_name(name) {
             // mad is the fused multiply-add, as in the scalar translation.
             "fma" | "mad" => self.b.ins().fma(arg(0)?, arg(1)?, arg(2)?),

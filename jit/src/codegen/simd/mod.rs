@@ -109,6 +109,7 @@ mod divide;
 mod emit;
 mod fold;
 mod image;
+mod integer;
 mod plan;
 
 pub(crate) use emit::{RowCut, Vecs};

@@ -1474,6 +1474,7 @@ fn classify_vector(
                     // ilogb of a float (of a double it is not four 32-bit lanes).
                     Some(types::I32) => {
                         VECTOR_EXT_I32.contains(&base)
+                            || super::integer::known(base)
                             || (base == "ilogb"
                                 && ids
                                     .get(1)
@@ -1949,7 +1950,9 @@ fn classify_soa(
                         || mathfn::common::known(b)
                         || mathfn::known(b)
                 }
-                types::I32 => VECTOR_EXT_I32.contains(&b) || VECTOR_EXT_SOA_I32.contains(&b),
+                types::I32 => {
+                    VECTOR_EXT_I32.contains(&b) || VECTOR_EXT_SOA_I32.contains(&b) || super::integer::known(b)
+                }
                 _ => false,
             };
             known.then_some(())?;
