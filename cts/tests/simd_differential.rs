@@ -115,6 +115,18 @@ impl Gen {
                 .replace('B', &b),
             // Float to integer conversions (toward zero; saturating in Clift, so the same
             // bits everywhere even out of range).
+            26 if self.chance(0.5) => {
+                let c = self.pick(&[
+                    "convert_int_rtn",
+                    "convert_int_sat_rte",
+                    "(int)convert_uchar_sat",
+                    "(int)convert_short_rtp",
+                    "(int)convert_uint_sat_rtz",
+                    "(int)convert_char_sat_rte",
+                    "(int)convert_ushort",
+                ]);
+                format!("{c}({})", self.f(d - 1))
+            }
             26 => format!("(int)({})", self.f(d - 1)),
             27 => format!("(int)(uint)({})", self.f(d - 1)),
             23 if self.chance(0.5) => format!("select({a}, {b}, {} & 3)", self.i(d - 1)),

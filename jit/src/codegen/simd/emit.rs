@@ -2363,6 +2363,11 @@ impl FnTx<'_, '_, '_> {
                 return self.simd_vmem(inst, &name, plan, vecs);
             }
         }
+        if matches!(op, Op::ConvertFToS | Op::ConvertFToU)
+            && !matches!(rep(self.cx, inst.result_type.unwrap_or(0)), Some(Rep::Soa(..)))
+        {
+            return self.simd_float_to_int(inst, plan, vecs);
+        }
         let geometric = op == Op::Dot
             || (op == Op::ExtInst
                 && ext_name(self.cx, inst).is_some_and(|n| crate::codegen::mathfn::geometric::known(&n)));
@@ -2490,6 +2495,50 @@ impl FnTx<'_, '_, '_> {
             }
         }
         Ok(())
+    }
+
+    /// A float to an 8-, 16- or 32-bit integer: rounded in the decoration's mode (toward zero
+    /// without one), converted with saturation (NaN to 0), narrower results clamped, as the
+    /// scalar translation's `float_to_int`, which is lane 0 of this.
+    fn simd_float_to_int(&mut self, inst: &Instruction, plan: &Plan, vecs: &mut Vecs) -> R {
+        use crate::codegen::helpers::{RTE, RTN, RTP, RTZ};
+        let (r, ty) = result(inst)?;
+        let x = self.lanes(op_id(inst, 0)?, plan, vecs)?;
+        let v = match self.cx.rounding.get(&r).map(|m| *m as i32).unwrap_or(RTZ) {
+            RTE => self.b.ins().nearest(x),
+            RTP => self.b.ins().ceil(x),
+            RTN => self.b.ins().floor(x),
+            _ => x,
+        };
+        let to = self.cx.layout.get(ty)?.leaves.first().copied().unwrap_or(types::I32);
+        let signed = inst.opcode == Op::ConvertFToS;
+        let bits = to.bits();
+        let w = if signed || bits < 32 {
+            self.b.ins().fcvt_to_sint_sat(types::I32X4, v)
+        } else {
+            self.b.ins().fcvt_to_uint_sat(types::I32X4, v)
+        };
+        if bits == 32 {
+            vecs.v.insert(r, w);
+            return Ok(());
+        }
+        let (lo, hi) = if signed {
+            (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1)
+        } else {
+            (0, (1i64 << bits) - 1)
+        };
+        let (lo, hi) = (self.b.ins().iconst(types::I32, lo), self.b.ins().iconst(types::I32, hi));
+        let (lo, hi) = (
+            self.b.ins().splat(types::I32X4, lo),
+            self.b.ins().splat(types::I32X4, hi),
+        );
+        let w = self.b.ins().smax(w, lo);
+        let w = self.b.ins().smin(w, hi);
+        let lanes = [0u8, 1, 2, 3].map(|l| {
+            let e = self.b.ins().extractlane(w, l);
+            self.b.ins().ireduce(to, e)
+        });
+        self.put_lanes(r, ty, lanes, vecs)
     }
 
     /// OpDot and the geometric functions on float vectors (`plan::classify_soa`), bit for bit

@@ -1771,12 +1771,13 @@ fn classify_vector(
             scalar32(cx, value_type(cx, tys, id(0)?)?)?;
             vector_op(v32, &[c(0)?], false)
         }
-        Op::ConvertFToS | Op::ConvertFToU if !decorated => {
-            // f32 -> 32-bit integer only (toward zero, saturating, NaN to 0: the four-lane form
-            // of the scalar translation's conversion).
+        Op::ConvertFToS | Op::ConvertFToU => {
+            // f32 -> 8-, 16- or 32-bit integer, in any rounding mode, saturated or not (Clift
+            // saturates every one; NaN to 0): the four-lane form of the scalar translation's
+            // conversion (`emit::simd_float_to_int`).
             let from = scalar32(cx, value_type(cx, tys, id(0)?)?)?;
             let to = int_bits(cx, rty?)?;
-            (from == types::F32 && to == 32)
+            (from == types::F32 && matches!(to, 8 | 16 | 32))
                 .then_some(())
                 .and_then(|_| vector_op(true, &[c(0)?], false))
         }
