@@ -50,8 +50,18 @@ impl Gen {
             // Built-in calls: lane by lane through the scalar builtins, or inline.
             21 => format!(
                 "{}({a})",
-                self.pick(&["sin", "exp", "log", "cbrt", "native_cos", "tanh"])
+                self.pick(&[
+                    "sin",
+                    "exp",
+                    "log",
+                    "cbrt",
+                    "native_cos",
+                    "tanh",
+                    "native_recip",
+                    "half_recip"
+                ])
             ),
+            22 if self.chance(0.3) => format!("native_divide({a}, {b})"),
             22 => format!("pow(fabs({a}), {b})"),
             23 if self.chance(0.5) => format!("select({a}, {b}, {})", self.i(d - 1)),
             23 => format!("clamp({a}, -1.0f, 2.0f)"),

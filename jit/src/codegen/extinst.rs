@@ -541,7 +541,7 @@ impl FnTx<'_, '_, '_> {
             "copysign" => self.b.ins().fcopysign(x, a(1)),
             "divide" => self.b.ins().fdiv(x, a(1)),
             // recip: the `inline_float` list names no other function; `mathfn::common` has
-            // step, smoothstep, sign, mix, degrees, radians and round.
+            // the common functions, round, fdim, maxmag, minmag and nextafter.
             _ => {
                 let o = self.fconst(t, 1.0);
                 self.b.ins().fdiv(o, x)

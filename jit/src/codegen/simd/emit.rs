@@ -1494,6 +1494,13 @@ impl FnTx<'_, '_, '_> {
             "fma" | "mad" => self.b.ins().fma(arg(0)?, arg(1)?, arg(2)?),
             "fabs" => self.b.ins().fabs(arg(0)?),
             "sqrt" => self.b.ins().sqrt(arg(0)?),
+            // native_ and half_ forms, computed exactly as in the scalar translation.
+            "divide" => self.b.ins().fdiv(arg(0)?, arg(1)?),
+            "recip" => {
+                let one = self.b.ins().f32const(1.0);
+                let one = self.b.ins().splat(types::F32X4, one);
+                self.b.ins().fdiv(one, arg(0)?)
+            }
             "rsqrt" => {
                 let root = self.b.ins().sqrt(arg(0)?);
                 let one = self.b.ins().f32const(1.0);
