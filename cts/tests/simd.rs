@@ -979,6 +979,95 @@ fn vector_data_loads_and_stores() {
     }
 }
 
+/// `x` rounded by `mode` ("rte", "rtn", "rtp", "rtz"), saturated to [lo, hi], NaN to 0
+/// (OpenCL C 6.4.3.3).
+fn convert_ref(x: f32, mode: &str, lo: f64, hi: f64) -> i64 {
+    if x.is_nan() {
+        return 0;
+    }
+    let r = match mode {
+        "rte" => (x as f64).round_ties_even(),
+        "rtn" => (x as f64).floor(),
+        "rtp" => (x as f64).ceil(),
+        _ => (x as f64).trunc(),
+    };
+    r.clamp(lo, hi) as i64
+}
+
+/// Float to integer conversions with rounding modes and saturation in the vector loop (float4
+/// components, and floats to int, uchar and short), against the host, on values at and beyond
+/// the integer ranges, halves, infinities and NaN.
+#[test]
+fn conversions_with_rounding_modes() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("simd.cl", OPTS);
+    let n = 203usize;
+    let mut rng = Rng::new(37);
+    let mut a = floats(&mut rng, 4 * n, -300.0, 300.0);
+    let specials = [
+        0.5f32,
+        -0.5,
+        1.5,
+        -2.5,
+        2.5,
+        f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        3.0e9,
+        -3.0e9,
+        4.5e9,
+        70000.5,
+        -40000.0,
+        255.5,
+        -0.0,
+    ];
+    for (k, c) in a.iter_mut().step_by(3).enumerate() {
+        *c = specials[k % specials.len()] * if k % 2 == 0 { 1.0 } else { 0.999 };
+    }
+    let ba = ctx.buffer_from(as_bytes(&a));
+    let k = p.kernel("v_convert");
+    let (imin, imax) = (i32::MIN as f64, i32::MAX as f64);
+    for (off, global, local) in launches(n) {
+        let (o, u, s) = (ctx.buffer(32 * n), ctx.buffer(16 * n), ctx.buffer(12 * n));
+        k.arg_mem(0, &ba);
+        k.arg_mem(1, &o);
+        k.arg_mem(2, &u);
+        k.arg_mem(3, &s);
+        q.run(&k, &off, &global, &local);
+        let go: Vec<i32> = from_bytes(&q.read(&o, 0, 32 * n));
+        let gu: Vec<u32> = from_bytes(&q.read(&u, 0, 16 * n));
+        let gs: Vec<i32> = from_bytes(&q.read(&s, 0, 12 * n));
+        let start = off.first().copied().unwrap_or(0);
+        for i in start..start + global[0] {
+            let v = &a[4 * i..4 * i + 4];
+            let at = |what: &str, c: usize| format!("{local:?} work-item {i}: {what}({})", v[c]);
+            for c in 0..4 {
+                let want = convert_ref(v[c] * 3.0, "rte", imin, imax) as i32;
+                assert_eq!(go[8 * i + c], want, "{}", at("convert_int4_sat_rte(3x)", c));
+                let want = convert_ref(v[c], "rtn", imin, imax) as i32;
+                assert_eq!(go[8 * i + 4 + c], want, "{}", at("convert_int4_rtn", c));
+                let want = convert_ref(v[c], "rtp", 0.0, u32::MAX as f64) as u32;
+                assert_eq!(gu[4 * i + c], want, "{}", at("convert_uint4_sat_rtp", c));
+            }
+            assert_eq!(
+                gs[3 * i],
+                convert_ref(v[0], "rte", imin, imax) as i32,
+                "{}",
+                at("convert_int_rte", 0)
+            );
+            assert_eq!(
+                gs[3 * i + 1],
+                convert_ref(v[1], "rtn", 0.0, 255.0) as i32,
+                "{}",
+                at("convert_uchar_sat_rtn", 1)
+            );
+            let want = convert_ref(v[2], "rtz", i16::MIN as f64, i16::MAX as f64) as i32;
+            assert_eq!(gs[3 * i + 2], want, "{}", at("convert_short_sat", 2));
+        }
+    }
+}
+
 /// Nested `if`s that share one merge block, against the host.
 #[test]
 fn nested_ifs_sharing_a_merge() {
@@ -1428,7 +1517,8 @@ fn built_in_calls() {
     }
 }
 
-const VECTORIZED: [&str; 36] = [
+const VECTORIZED: [&str; 37] = [
+    "v_convert",
     "v_geometric",
     "v_vdata",
     "cas_long",

@@ -242,6 +242,8 @@ impl Gen {
                             "clamp(v, -1.0f, 2.0f)",
                             "clamp(v, w.zzzz, (float4)(3.0f))",
                             "select(v, w, as_int4(w - v))",
+                            "convert_float4(convert_int4_sat_rte(v * 3.0f)) + convert_float4(convert_uint4_rtp(w))",
+                            "convert_float4(convert_int4_rtn(v)) - convert_float4(convert_int4(w))",
                             "normalize(v) + w",
                             "cross(v, w) * dot(v, w)",
                             "v * length(w) - distance(v, w)",

@@ -371,6 +371,19 @@ kernel void v_vdata(global const float *a, global const half *h, global float *o
 }
 #undef N
 
+// Float to integer conversions with rounding modes and saturation, of float4 values component
+// by component and of floats to int, uchar and short (four lanes at a time).
+kernel void v_convert(global const float4 *a, global int4 *o, global uint4 *u, global int *s) {
+    size_t i = get_global_id(0);
+    float4 v = a[i];
+    o[2 * i] = convert_int4_sat_rte(v * 3.0f);
+    o[2 * i + 1] = convert_int4_rtn(v);
+    u[i] = convert_uint4_sat_rtp(v);
+    s[3 * i] = convert_int_rte(v.x);
+    s[3 * i + 1] = convert_uchar_sat_rtn(v.y);
+    s[3 * i + 2] = convert_short_sat(v.z);
+}
+
 // uint4 values per work-item: rotates by constant amounts (0 among them), a bit select, a
 // swizzle, an add of the id.
 kernel void v_uint4(global const uint4 *a, global uint4 *o) {

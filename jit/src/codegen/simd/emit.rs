@@ -2504,19 +2504,25 @@ impl FnTx<'_, '_, '_> {
         Ok(())
     }
 
-    /// A float to an 8-, 16- or 32-bit integer: rounded in the decoration's mode (toward zero
-    /// without one), converted with saturation (NaN to 0), narrower results clamped, as the
-    /// scalar translation's `float_to_int`, which is lane 0 of this.
-    fn simd_float_to_int(&mut self, inst: &Instruction, plan: &Plan, vecs: &mut Vecs) -> R {
+    /// Float lanes `x` rounded to integers in the rounding mode that decorates conversion
+    /// `r` (as they are without one: the conversion rounds toward zero).
+    fn rounded_for(&mut self, r: Id, x: Value) -> Value {
         use crate::codegen::helpers::{RTE, RTN, RTP, RTZ};
-        let (r, ty) = result(inst)?;
-        let x = self.lanes(op_id(inst, 0)?, plan, vecs)?;
-        let v = match self.cx.rounding.get(&r).map(|m| *m as i32).unwrap_or(RTZ) {
+        match self.cx.rounding.get(&r).map(|m| *m as i32).unwrap_or(RTZ) {
             RTE => self.b.ins().nearest(x),
             RTP => self.b.ins().ceil(x),
             RTN => self.b.ins().floor(x),
             _ => x,
-        };
+        }
+    }
+
+    /// A float to an 8-, 16- or 32-bit integer: rounded in the decoration's mode (toward zero
+    /// without one), converted with saturation (NaN to 0), narrower results clamped, as the
+    /// scalar translation's `float_to_int`, which is lane 0 of this.
+    fn simd_float_to_int(&mut self, inst: &Instruction, plan: &Plan, vecs: &mut Vecs) -> R {
+        let (r, ty) = result(inst)?;
+        let x = self.lanes(op_id(inst, 0)?, plan, vecs)?;
+        let v = self.rounded_for(r, x);
         let to = self.cx.layout.get(ty)?.leaves.first().copied().unwrap_or(types::I32);
         let signed = inst.opcode == Op::ConvertFToS;
         let bits = to.bits();
@@ -2785,8 +2791,10 @@ impl FnTx<'_, '_, '_> {
             }
             _ if Self::is_lanewise_unary(op) => {
                 let a = self.comps(op_id(inst, 0)?, plan, vecs)?;
+                let to_int = matches!(op, Op::ConvertFToS | Op::ConvertFToU);
                 a.into_iter()
                     .map(|x| {
+                        let x = if to_int { self.rounded_for(r, x) } else { x };
                         self.lanewise_unary(op, x, vt)
                             .ok_or_else(|| self.err(inst, "vector plan: unexpected instruction"))
                     })

@@ -1886,7 +1886,11 @@ fn classify_soa(
             .then_some(())?;
             vector
         }
-        Op::Bitcast | Op::ConvertSToF | Op::ConvertUToF | Op::ConvertFToS | Op::ConvertFToU if !decorated => {
+        // (A rounding mode or saturation on a float-to-integer conversion: rounded first,
+        // every one saturates.)
+        Op::Bitcast | Op::ConvertSToF | Op::ConvertUToF | Op::ConvertFToS | Op::ConvertFToU
+            if !decorated || matches!(op, Op::ConvertFToS | Op::ConvertFToU) =>
+        {
             let n = n?;
             let x = *ids.first()?;
             let t = value_type(cx, tys, x)?;
