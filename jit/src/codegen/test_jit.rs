@@ -90,3 +90,34 @@ pub fn ulps_f64(got: f64, want: f64) -> f64 {
     };
     ((got - want) / ulp).abs()
 }
+
+/// `extremes`, then `random` 32-bit values of every magnitude (xorshift from `seed`, each
+/// shifted right by a varying amount).
+pub fn u32_values(extremes: &[u32], random: usize, seed: u64) -> Vec<u32> {
+    let mut vs = extremes.to_vec();
+    let mut s = seed;
+    for _ in 0..random {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        vs.push((s >> (s % 29)) as u32);
+    }
+    vs
+}
+
+/// Every pair `(x, y)` of `vs` through `f`, four pairs a call (the four `x` lanes at `src`, the
+/// four `y` lanes 16 bytes on, four 32-bit results), and `check(x, y, result)` for each.
+pub fn each_pair_in_four_lanes(f: Unary, vs: &[u32], mut check: impl FnMut(u32, u32, u32)) {
+    let pairs: Vec<(u32, u32)> = vs.iter().flat_map(|x| vs.iter().map(move |y| (*x, *y))).collect();
+    for chunk in pairs.chunks(4) {
+        let mut src = [0u32; 8];
+        for (l, (x, y)) in chunk.iter().enumerate() {
+            (src[l], src[4 + l]) = (*x, *y);
+        }
+        let mut got = [0u32; 4];
+        f(src.as_ptr() as *const u8, got.as_mut_ptr() as *mut u8);
+        for (l, (x, y)) in chunk.iter().enumerate() {
+            check(*x, *y, got[l]);
+        }
+    }
+}

@@ -87,9 +87,19 @@ pub fn logb(b: &mut FunctionBuilder, x: Value) -> Option<Value> {
     Some(super::pick(b, nan, x, v))
 }
 
-/// `(significand, exponent)` of `frexp(x)` for `x` of type `F32`, `F32X4` or `F64` (the
-/// exponent `I32` or `I32X4`).
-pub fn frexp(b: &mut FunctionBuilder, x: Value) -> Option<(Value, Value)> {
+/// The exponent of `x` (`F32`, `F32X4` or `F64`) as 32-bit integer lanes.
+struct Exponent {
+    f: Format,
+    /// `|x|`, subnormals scaled into the normal range, and its bits.
+    ax: Value,
+    bits: Value,
+    /// `I32` or `I32X4`.
+    it: Type,
+    /// The unbiased exponent of `x` plus `plus` (subnormals' true exponent).
+    e: Value,
+}
+
+fn exponent(b: &mut FunctionBuilder, x: Value, plus: i64) -> Option<Exponent> {
     let t = b.func.dfg.value_type(x);
     if t == types::F64X2 {
         return None;
@@ -97,13 +107,6 @@ pub fn frexp(b: &mut FunctionBuilder, x: Value) -> Option<(Value, Value)> {
     let f = format(t)?;
     let (ax, sub) = normalized(b, &f, x);
     let bits = b.ins().bitcast(f.int, MemFlagsData::new(), ax);
-    // The significand with the exponent field of 0.5, and x's sign.
-    let mant = ik(b, f.int, (1i64 << f.p) - 1);
-    let m = b.ins().band(bits, mant);
-    let half = ik(b, f.int, (f.bias - 1) << f.p);
-    let m = b.ins().bor(m, half);
-    let m = b.ins().bitcast(t, MemFlagsData::new(), m);
-    let m = super::fraction::copysign(b, m, x);
     let e = b.ins().ushr_imm_u(bits, f.p);
     let e = if t == types::F64 {
         b.ins().ireduce(types::I32, e)
@@ -111,11 +114,26 @@ pub fn frexp(b: &mut FunctionBuilder, x: Value) -> Option<(Value, Value)> {
         e
     };
     let it = if t.is_vector() { types::I32X4 } else { types::I32 };
-    let bias = ik(b, it, f.bias - 1);
+    let bias = ik(b, it, f.bias - plus);
     let e = b.ins().isub(e, bias);
     let p = ik(b, it, f.p);
     let es = b.ins().isub(e, p);
     let e = super::pick(b, sub, es, e);
+    Some(Exponent { f, ax, bits, it, e })
+}
+
+/// `(significand, exponent)` of `frexp(x)` for `x` of type `F32`, `F32X4` or `F64` (the
+/// exponent `I32` or `I32X4`).
+pub fn frexp(b: &mut FunctionBuilder, x: Value) -> Option<(Value, Value)> {
+    let t = b.func.dfg.value_type(x);
+    let Exponent { f, ax, bits, it, e } = exponent(b, x, 1)?;
+    // The significand with the exponent field of 0.5, and x's sign.
+    let mant = ik(b, f.int, (1i64 << f.p) - 1);
+    let m = b.ins().band(bits, mant);
+    let half = ik(b, f.int, (f.bias - 1) << f.p);
+    let m = b.ins().bor(m, half);
+    let m = b.ins().bitcast(t, MemFlagsData::new(), m);
+    let m = super::fraction::copysign(b, m, x);
     // Zeros, infinities and NaN: themselves, exponent 0.
     let zero = konst(b, t, 0.0);
     let is_zero = b.ins().fcmp(FloatCC::Equal, x, zero);
@@ -131,24 +149,7 @@ pub fn frexp(b: &mut FunctionBuilder, x: Value) -> Option<(Value, Value)> {
 /// `ilogb(x)` (`I32` or `I32X4`) for `x` of type `F32`, `F32X4` or `F64`.
 pub fn ilogb(b: &mut FunctionBuilder, x: Value) -> Option<Value> {
     let t = b.func.dfg.value_type(x);
-    if t == types::F64X2 {
-        return None;
-    }
-    let f = format(t)?;
-    let (ax, sub) = normalized(b, &f, x);
-    let bits = b.ins().bitcast(f.int, MemFlagsData::new(), ax);
-    let e = b.ins().ushr_imm_u(bits, f.p);
-    let e = if t == types::F64 {
-        b.ins().ireduce(types::I32, e)
-    } else {
-        e
-    };
-    let it = if t.is_vector() { types::I32X4 } else { types::I32 };
-    let bias = ik(b, it, f.bias);
-    let v = b.ins().isub(e, bias);
-    let p = ik(b, it, f.p);
-    let vs = b.ins().isub(v, p);
-    let v = super::pick(b, sub, vs, v);
+    let Exponent { ax, it, e: v, .. } = exponent(b, x, 0)?;
     let zero = konst(b, t, 0.0);
     let is_zero = b.ins().fcmp(FloatCC::Equal, x, zero);
     let min = ik(b, it, i32::MIN as i64);

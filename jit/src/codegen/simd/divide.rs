@@ -258,50 +258,38 @@ mod tests {
             let d = b.ins().load(types::I32X4, MemFlagsData::new(), src, 16);
             by_variable(b, ops[k], x, d).unwrap()
         });
-        let mut vs: Vec<u32> = vec![
-            0,
-            1,
-            2,
-            3,
-            7,
-            0x7fff_ffff,
-            0x7fff_fffe,
-            0x8000_0000,
-            0x8000_0001,
-            0xffff_ffff,
-            0xffff_fffe,
-            0xffff_fff9,
-            65536,
-            0x0001_0001,
-        ];
-        let mut s = 0x9e37_79b9_7f4a_7c15u64;
-        for _ in 0..120 {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            vs.push((s >> (s % 29)) as u32);
-        }
-        let pairs: Vec<(u32, u32)> = vs.iter().flat_map(|x| vs.iter().map(move |d| (*x, *d))).collect();
+        let vs = crate::codegen::test_jit::u32_values(
+            &[
+                0,
+                1,
+                2,
+                3,
+                7,
+                0x7fff_ffff,
+                0x7fff_fffe,
+                0x8000_0000,
+                0x8000_0001,
+                0xffff_ffff,
+                0xffff_fffe,
+                0xffff_fff9,
+                65536,
+                0x0001_0001,
+            ],
+            120,
+            0x9e37_79b9_7f4a_7c15,
+        );
         for (k, op) in ops.iter().enumerate() {
-            for chunk in pairs.chunks(4) {
-                let mut src = [0u32; 8];
-                for (l, (x, d)) in chunk.iter().enumerate() {
-                    (src[l], src[4 + l]) = (*x, *d);
-                }
-                let mut got = [0u32; 4];
-                f[k](src.as_ptr() as *const u8, got.as_mut_ptr() as *mut u8);
-                for (l, (x, d)) in chunk.iter().enumerate() {
-                    let (xi, di) = (*x as i32, *d as i32);
-                    let signed_bad = di == 0 || (xi == i32::MIN && di == -1);
-                    let want = match op {
-                        Op::UDiv => x / (*d).max(1),
-                        Op::UMod => x % (*d).max(1),
-                        Op::SDiv => xi.wrapping_div(if signed_bad { 1 } else { di }) as u32,
-                        _ => xi.wrapping_rem(if signed_bad { 1 } else { di }) as u32,
-                    };
-                    assert_eq!(got[l], want, "{op:?} {x:#x} by {d:#x}");
-                }
-            }
+            crate::codegen::test_jit::each_pair_in_four_lanes(f[k], &vs, |x, d, got| {
+                let (xi, di) = (x as i32, d as i32);
+                let signed_bad = di == 0 || (xi == i32::MIN && di == -1);
+                let want = match op {
+                    Op::UDiv => x / d.max(1),
+                    Op::UMod => x % d.max(1),
+                    Op::SDiv => xi.wrapping_div(if signed_bad { 1 } else { di }) as u32,
+                    _ => xi.wrapping_rem(if signed_bad { 1 } else { di }) as u32,
+                };
+                assert_eq!(got, want, "{op:?} {x:#x} by {d:#x}");
+            });
         }
     }
 }

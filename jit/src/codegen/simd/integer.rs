@@ -151,37 +151,25 @@ mod tests {
             let args: &[Value] = if NAMES[k].ends_with("_abs") { &[x] } else { &[x, y] };
             emit(b, NAMES[k], args).unwrap()
         });
-        let mut vs: Vec<u32> = vec![
-            0,
-            1,
-            2,
-            3,
-            0x7fff_ffff,
-            0x7fff_fffe,
-            0x8000_0000,
-            0x8000_0001,
-            0xffff_ffff,
-        ];
-        let mut s = 0x2545_f491_4f6c_dd1du64;
-        for _ in 0..60 {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            vs.push((s >> (s % 29)) as u32);
-        }
-        let pairs: Vec<(u32, u32)> = vs.iter().flat_map(|x| vs.iter().map(move |y| (*x, *y))).collect();
+        let vs = crate::codegen::test_jit::u32_values(
+            &[
+                0,
+                1,
+                2,
+                3,
+                0x7fff_ffff,
+                0x7fff_fffe,
+                0x8000_0000,
+                0x8000_0001,
+                0xffff_ffff,
+            ],
+            60,
+            0x2545_f491_4f6c_dd1d,
+        );
         for (k, name) in NAMES.iter().enumerate() {
-            for chunk in pairs.chunks(4) {
-                let mut src = [0u32; 8];
-                for (l, (x, y)) in chunk.iter().enumerate() {
-                    (src[l], src[4 + l]) = (*x, *y);
-                }
-                let mut got = [0u32; 4];
-                f[k](src.as_ptr() as *const u8, got.as_mut_ptr() as *mut u8);
-                for (l, (x, y)) in chunk.iter().enumerate() {
-                    assert_eq!(got[l], reference(name, *x, *y), "{name}({x:#x}, {y:#x})");
-                }
-            }
+            crate::codegen::test_jit::each_pair_in_four_lanes(f[k], &vs, |x, y, got| {
+                assert_eq!(got, reference(name, x, y), "{name}({x:#x}, {y:#x})");
+            });
         }
     }
 }
