@@ -62,6 +62,7 @@ impl Gen {
                 ])
             ),
             22 if self.chance(0.3) => format!("native_divide({a}, {b})"),
+            22 if self.chance(0.4) => format!("hypot({a}, {b})"),
             22 => format!("pow(fabs({a}), {b})"),
             23 if self.chance(0.5) => format!("select({a}, {b}, {})", self.i(d - 1)),
             23 => format!("clamp({a}, -1.0f, 2.0f)"),
@@ -244,7 +245,7 @@ impl Gen {
                             "select(v, w, as_int4(w - v))",
                             "convert_float4(convert_int4_sat_rte(v * 3.0f)) + convert_float4(convert_uint4_rtp(w))",
                             "convert_float4(convert_int4_rtn(v)) - convert_float4(convert_int4(w))",
-                            "normalize(v) + w",
+                            "hypot(v, w) - normalize(v) + w",
                             "cross(v, w) * dot(v, w)",
                             "v * length(w) - distance(v, w)",
                             "fast_normalize(w) - (float4)(fast_length(v), fast_distance(v, w), 0.5f, 0.0f)",

@@ -408,6 +408,14 @@ impl FnTx<'_, '_, '_> {
                 "fract" | "modf" if matches!(s, Scalar::Float(32 | 64)) && self.out_scalar(&arg_ids) == Some(s) => {
                     self.fract_or_modf(&base, a(0), a(1), s, i)
                 }
+                "hypot" if s == Scalar::Float(32) => {
+                    let (x, y) = (
+                        self.b.ins().fpromote(types::F64, a(0)),
+                        self.b.ins().fpromote(types::F64, a(1)),
+                    );
+                    let h = super::mathfn::geometric::hypot(&mut self.b, x, y);
+                    self.b.ins().fdemote(types::F32, h)
+                }
                 "frexp"
                     if matches!(s, Scalar::Float(32 | 64)) && self.out_scalar(&arg_ids) == Some(Scalar::Int(32)) =>
                 {

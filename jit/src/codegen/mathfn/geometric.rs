@@ -69,6 +69,25 @@ pub fn emit(b: &mut FunctionBuilder, name: &str, args: &[Vec<Value>], scaled: bo
     }
 }
 
+/// `hypot(x, y)` of floats in double precision (`F64` or `F64X2` lanes of promoted floats):
+/// the squares are exact there and cannot overflow, so `sqrt(x*x + y*y)` rounds twice, within
+/// one ulp of a double, before the caller's rounding to float (7.4 allows 4 ulp). An infinite
+/// operand gives +infinity even with a NaN beside it (C99 F.9.4.3).
+pub fn hypot(b: &mut FunctionBuilder, x: Value, y: Value) -> Value {
+    let t = b.func.dfg.value_type(x);
+    let yy = b.ins().fmul(y, y);
+    let sum = b.ins().fma(x, x, yy);
+    let r = b.ins().sqrt(sum);
+    let inf = konst(b, t, f64::INFINITY);
+    let (ax, ay) = (b.ins().fabs(x), b.ins().fabs(y));
+    let (xi, yi) = (
+        b.ins().fcmp(FloatCC::Equal, ax, inf),
+        b.ins().fcmp(FloatCC::Equal, ay, inf),
+    );
+    let either = b.ins().bor(xi, yi);
+    super::pick(b, either, inf, r)
+}
+
 /// `(scaled components, sum of their squares, unscale factor, scaled-down mask)`: for doubles
 /// the components are multiplied by a power of two that keeps the squares in range (the mask
 /// is set where that power is below one); floats are left as they are, and have no mask.
@@ -431,5 +450,66 @@ mod tests {
             assert!(worst > 0.5 && worst <= 3.0, "float{n}: worst error {worst} ulp");
             eprintln!("normalize float{n}: worst error {worst:.3} ulp");
         }
+    }
+
+    /// `hypot` of floats against the host's double-precision hypot rounded to float: within
+    /// one ulp (7.4 allows 4), exact for the special cases.
+    #[test]
+    fn hypot_of_floats() {
+        let (_jit, fs) = functions(&[], 1, |_, _, b, src| {
+            let x = b.ins().load(types::F32, MemFlagsData::new(), src, 0);
+            let y = b.ins().load(types::F32, MemFlagsData::new(), src, 4);
+            let (x, y) = (b.ins().fpromote(types::F64, x), b.ins().fpromote(types::F64, y));
+            let h = hypot(b, x, y);
+            b.ins().fdemote(types::F32, h)
+        });
+        let mut vs = vec![
+            0.0f32,
+            -0.0,
+            1.0,
+            -3.0,
+            4.0,
+            f32::MAX,
+            -f32::MAX,
+            f32::MIN_POSITIVE,
+            1.0e-45,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+        ];
+        let mut s = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..300 {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            let v = f32::from_bits(s as u32);
+            if v.is_finite() {
+                vs.push(v);
+            }
+        }
+        let mut worst = 0.0f64;
+        for x in &vs {
+            for y in &vs {
+                let src = [*x, *y];
+                let mut got = 0f32;
+                fs[0](src.as_ptr() as *const u8, &mut got as *mut f32 as *mut u8);
+                let want = (*x as f64).hypot(*y as f64);
+                if x.is_infinite() || y.is_infinite() {
+                    assert_eq!(got, f32::INFINITY, "hypot({x:e}, {y:e})");
+                } else if x.is_nan() || y.is_nan() {
+                    assert!(got.is_nan(), "hypot({x:e}, {y:e}) = {got:e}");
+                } else if (want as f32).is_infinite() {
+                    assert_eq!(got, f32::INFINITY, "hypot({x:e}, {y:e}) overflows");
+                } else {
+                    let e = ulps(got, want);
+                    assert!(e <= 1.0, "hypot({x:e}, {y:e}) = {got:e}, want {want:e} ({e} ulp)");
+                    worst = worst.max(e);
+                }
+            }
+        }
+        assert!(
+            worst > 0.3,
+            "worst error {worst} ulp: too small to have measured anything"
+        );
     }
 }

@@ -1494,6 +1494,17 @@ impl FnTx<'_, '_, '_> {
             "fma" | "mad" => self.b.ins().fma(arg(0)?, arg(1)?, arg(2)?),
             "fabs" => self.b.ins().fabs(arg(0)?),
             "sqrt" => self.b.ins().sqrt(arg(0)?),
+            // In double precision two lanes at a time, as the scalar translation computes each.
+            "hypot" => {
+                let (x, y) = (arg(0)?, arg(1)?);
+                let halves = [[0, 1, 0, 1], [2, 3, 2, 3]].map(|m| {
+                    let (xh, yh) = (self.shuffle32(x, x, m), self.shuffle32(y, y, m));
+                    let (xd, yd) = (self.b.ins().fvpromote_low(xh), self.b.ins().fvpromote_low(yh));
+                    let h = crate::codegen::mathfn::geometric::hypot(&mut self.b, xd, yd);
+                    self.b.ins().fvdemote(h)
+                });
+                self.shuffle32(halves[0], halves[1], [0, 1, 4, 5])
+            }
             // native_ and half_ forms, computed exactly as in the scalar translation.
             "divide" => self.b.ins().fdiv(arg(0)?, arg(1)?),
             "recip" => {

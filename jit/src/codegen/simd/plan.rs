@@ -67,7 +67,8 @@ pub(super) fn is_compare(op: Op) -> bool {
 
 /// The OpenCL.std functions the vector loop computes four lanes at a time, exactly as the
 /// scalar translation does (its inline forms; besides the functions of `mathfn`).
-const VECTOR_EXT_F32: [&str; 16] = [
+const VECTOR_EXT_F32: [&str; 17] = [
+    "hypot",
     "recip",
     "divide",
     "fma",
