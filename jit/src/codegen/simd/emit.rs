@@ -12,7 +12,7 @@ use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{
     types, Block, BlockArg, ConstantData, InstBuilder, InstructionData, MemFlagsData, Opcode, Type, Value,
 };
-use cranelift_frontend::Variable;
+use cranelift_frontend::{FunctionBuilder, Variable};
 use rspirv::spirv::Op;
 use std::collections::HashMap;
 
@@ -1496,14 +1496,12 @@ impl FnTx<'_, '_, '_> {
             "sqrt" => self.b.ins().sqrt(arg(0)?),
             // In double precision two lanes at a time, as the scalar translation computes each.
             "hypot" => {
-                let (x, y) = (arg(0)?, arg(1)?);
-                let halves = [[0, 1, 0, 1], [2, 3, 2, 3]].map(|m| {
-                    let (xh, yh) = (self.shuffle32(x, x, m), self.shuffle32(y, y, m));
-                    let (xd, yd) = (self.b.ins().fvpromote_low(xh), self.b.ins().fvpromote_low(yh));
-                    let h = crate::codegen::mathfn::geometric::hypot(&mut self.b, xd, yd);
-                    self.b.ins().fvdemote(h)
+                let ops = [vec![arg(0)?], vec![arg(1)?]];
+                let h = self.in_double_halves(&ops, |b, ps| {
+                    Some(vec![crate::codegen::mathfn::geometric::hypot(b, ps[0][0], ps[1][0])])
                 });
-                self.shuffle32(halves[0], halves[1], [0, 1, 4, 5])
+                h.and_then(|h| h.first().copied())
+                    .ok_or_else(|| CompileError::new("hypot: no result"))?
             }
             // native_ and half_ forms, computed exactly as in the scalar translation.
             "divide" => self.b.ins().fdiv(arg(0)?, arg(1)?),
@@ -2565,6 +2563,35 @@ impl FnTx<'_, '_, '_> {
         self.put_lanes(r, ty, lanes, vecs)
     }
 
+    /// `f` on four float lanes in double precision: each of `args` (operands' components,
+    /// `F32X4`) as lanes 0-1 and then lanes 2-3 promoted to `F64X2`, `f`'s results (the same
+    /// count for both halves) demoted and joined back into four lanes.
+    fn in_double_halves(
+        &mut self,
+        args: &[Vec<Value>],
+        mut f: impl FnMut(&mut FunctionBuilder, &[Vec<Value>]) -> Option<Vec<Value>>,
+    ) -> Option<Vec<Value>> {
+        let mut halves = Vec::with_capacity(2);
+        for m in [[0, 1, 0, 1], [2, 3, 2, 3]] {
+            let mut ps = Vec::with_capacity(args.len());
+            for xs in args {
+                let mut p = Vec::with_capacity(xs.len());
+                for x in xs {
+                    let x = if m[0] == 0 { *x } else { self.shuffle32(*x, *x, m) };
+                    p.push(self.b.ins().fvpromote_low(x));
+                }
+                ps.push(p);
+            }
+            halves.push(f(&mut self.b, &ps)?);
+        }
+        let mut out = Vec::with_capacity(halves[0].len());
+        for (lo, hi) in halves[0].iter().zip(&halves[1]) {
+            let (lo, hi) = (self.b.ins().fvdemote(*lo), self.b.ins().fvdemote(*hi));
+            out.push(self.shuffle32(lo, hi, [0, 1, 4, 5]));
+        }
+        Some(out)
+    }
+
     /// OpDot and the geometric functions on float vectors (`plan::classify_soa`), bit for bit
     /// the scalar translation's: `dot` in single precision component by component, `normalize`
     /// in single precision on four work-items' lanes, the others in double precision on two
@@ -2603,32 +2630,10 @@ impl FnTx<'_, '_, '_> {
                     None => Err(self.err(inst, "vector plan: operands of the wrong sizes")),
                 };
             }
-            // Lanes 0-1, then 2-3, each as two doubles.
-            let mut halves = Vec::with_capacity(2);
-            for h in 0..2 {
-                let mut ps = Vec::with_capacity(args.len());
-                for xs in &args {
-                    let mut p = Vec::with_capacity(xs.len());
-                    for x in xs {
-                        let x = if h == 0 {
-                            *x
-                        } else {
-                            self.shuffle32(*x, *x, [2, 3, 2, 3])
-                        };
-                        p.push(self.b.ins().fvpromote_low(x));
-                    }
-                    ps.push(p);
-                }
-                let o = crate::codegen::mathfn::geometric::emit(&mut self.b, &name, &ps, false)
-                    .ok_or_else(|| self.err(inst, "vector plan: operands of the wrong sizes"))?;
-                halves.push(o);
-            }
-            let mut out = Vec::with_capacity(halves[0].len());
-            for (lo, hi) in halves[0].iter().zip(&halves[1]) {
-                let (lo, hi) = (self.b.ins().fvdemote(*lo), self.b.ins().fvdemote(*hi));
-                out.push(self.shuffle32(lo, hi, [0, 1, 4, 5]));
-            }
-            out
+            self.in_double_halves(&args, |b, ps| {
+                crate::codegen::mathfn::geometric::emit(b, &name, ps, false)
+            })
+            .ok_or_else(|| self.err(inst, "vector plan: operands of the wrong sizes"))?
         };
         match rep(self.cx, ty) {
             Some(Rep::Soa(_, n)) if n == out.len() => {
