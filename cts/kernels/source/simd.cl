@@ -531,6 +531,17 @@ kernel void v_widths(global const float2 *a2, global const float8 *a8, global co
     shared[i / 2] = as_uint8(convert_int8(y.s02461357 - z.s8)) + (uint8)((uint)i);
 }
 
+// Three-component values loaded and stored whole through pointers (each takes 16 bytes, the
+// fourth component padding).
+kernel void v_threes(global const float3 *a, global const int3 *b, global float3 *o,
+                     global int3 *p) {
+    size_t i = get_global_id(0);
+    float3 x = a[i];
+    int3 y = b[i];
+    o[i] = x.zxy * 2.0f + convert_float3(y);
+    p[i] = y.yzx - (int3)((int)i);
+}
+
 // 24-bit multiplies (OpenCL C 6.15.3) on operands within 24 bits: the low 32 bits of the
 // product, plus the addend.
 kernel void mul24s(global const int *a, global const uint *b, global int *o, global uint *p) {

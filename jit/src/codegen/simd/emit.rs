@@ -2080,6 +2080,68 @@ impl FnTx<'_, '_, '_> {
         ]
     }
 
+    /// `n` 32-bit components of type `vt` at each lane's address, as one vector per
+    /// component.
+    pub(super) fn load_rows(&mut self, vt: Type, n: usize, addrs: [Value; LANES as usize]) -> Vec<Value> {
+        let flags = MemFlagsData::new();
+        if n == 2 {
+            let [a, b] = self.pairs_of_lanes(addrs, vt);
+            return vec![self.shuffle32(a, b, [0, 2, 4, 6]), self.shuffle32(a, b, [1, 3, 5, 7])];
+        }
+        let mut comps = Vec::with_capacity(n);
+        for j in 0..n / 4 {
+            let rows = addrs.map(|a| self.b.ins().load(vt, flags, a, 16 * j as i32));
+            comps.extend(self.transpose4(rows));
+        }
+        let lt = vt.lane_type();
+        for k in 4 * (n / 4)..n {
+            let xs = addrs.map(|a| self.b.ins().load(lt, flags, a, 4 * k as i32));
+            comps.push(self.build(vt, &xs));
+        }
+        comps
+    }
+
+    /// Stores each lane's components (one vector per component) at its address, lane after
+    /// lane.
+    pub(super) fn store_rows(&mut self, comps: &[Value], addrs: [Value; LANES as usize]) {
+        let flags = MemFlagsData::new();
+        let n = comps.len();
+        let rows: Vec<[Value; 4]> = comps
+            .chunks_exact(4)
+            .map(|q| self.transpose4([q[0], q[1], q[2], q[3]]))
+            .collect();
+        let pairs = (n == 2).then(|| {
+            let le = vflags();
+            [[0, 4, 1, 5], [2, 6, 3, 7]].map(|m| {
+                let v = self.shuffle32(comps[0], comps[1], m);
+                self.b.ins().bitcast(types::F64X2, le, v)
+            })
+        });
+        for (l, a) in addrs.into_iter().enumerate() {
+            if let Some(pairs) = pairs {
+                let x = self.b.ins().extractlane(pairs[l / 2], (l % 2) as u8);
+                self.b.ins().store(flags, x, a, 0);
+                continue;
+            }
+            for (j, row) in rows.iter().enumerate() {
+                self.b.ins().store(flags, row[l], a, 16 * j as i32);
+            }
+            for (k, c) in comps.iter().enumerate().skip(4 * rows.len()) {
+                let x = self.b.ins().extractlane(*c, l as u8);
+                self.b.ins().store(flags, x, a, 4 * k as i32);
+            }
+        }
+    }
+
+    /// The type of `id`, a value stored by `inst` (a planned value or a constant).
+    pub(super) fn stored_type(&self, inst: &Instruction, id: Id, plan: &Plan) -> R<Id> {
+        plan.tys
+            .get(&id)
+            .or_else(|| self.cx.m.constant(id).map(|c| &c.ty))
+            .copied()
+            .ok_or_else(|| self.err(inst, "vector plan: stored value of unknown type"))
+    }
+
     /// A load of four lanes (all four run it).
     fn load_plain(&mut self, inst: &Instruction, plan: &Plan, vecs: &mut Vecs) -> R {
         let flags = MemFlagsData::new();
@@ -2089,26 +2151,11 @@ impl FnTx<'_, '_, '_> {
         let t = shape.0;
         let class = plan.class.get(&p).copied();
         if let (Some(Rep::Soa(vt, n)), 4) = (rep(self.cx, ty), shape.2) {
-            if n == 2 || n % 4 == 0 {
-                let addrs = self.quad(p, plan, vecs)?;
-                let addrs = self.rb_quad(p, addrs, self.cx.layout.get(ty)?.size, false);
-                let comps = if n == 2 {
-                    // Each lane's two components as one 8-byte load; lanes 0-1 and 2-3
-                    // paired, then split into the components.
-                    let [a, b] = self.pairs_of_lanes(addrs, vt);
-                    vec![self.shuffle32(a, b, [0, 2, 4, 6]), self.shuffle32(a, b, [1, 3, 5, 7])]
-                } else {
-                    // Per four components, four 16-byte loads (one per lane) transposed.
-                    let mut comps = Vec::with_capacity(n);
-                    for j in 0..n / 4 {
-                        let rows = addrs.map(|a| self.b.ins().load(vt, flags, a, 16 * j as i32));
-                        comps.extend(self.transpose4(rows));
-                    }
-                    comps
-                };
-                vecs.s.insert(r, comps);
-                return Ok(());
-            }
+            let addrs = self.quad(p, plan, vecs)?;
+            let addrs = self.rb_quad(p, addrs, self.cx.layout.get(ty)?.size, false);
+            let comps = self.load_rows(vt, n, addrs);
+            vecs.s.insert(r, comps);
+            return Ok(());
         }
         if shape.1 > 1 {
             // Lane by lane, component by component.
@@ -2145,11 +2192,7 @@ impl FnTx<'_, '_, '_> {
         let flags = MemFlagsData::new();
         let p = op_id(inst, 0)?;
         let vid = op_id(inst, 1)?;
-        let vty = *plan
-            .tys
-            .get(&vid)
-            .or_else(|| self.cx.m.constant(vid).map(|c| &c.ty))
-            .ok_or_else(|| self.err(inst, "vector plan: stored value of unknown type"))?;
+        let vty = self.stored_type(inst, vid, plan)?;
         let shape = self.mem_shape(vty)?;
         if shape.1 > 1 {
             let pc = plan.class.get(&p).copied().unwrap_or(Class::Uniform);
@@ -2163,35 +2206,10 @@ impl FnTx<'_, '_, '_> {
             }
             let addrs = self.quad(p, plan, vecs)?;
             let addrs = self.rb_quad(p, addrs, self.cx.layout.get(vty)?.size, true);
-            if let (Some(Rep::Soa(_, n)), 4) = (rep(self.cx, vty), shape.2) {
-                if n == 2 {
-                    // Components interleaved into lanes 0-1 and 2-3, one 8-byte store a lane.
-                    let c = self.comps(vid, plan, vecs)?;
-                    let le = vflags();
-                    let rows = [[0, 4, 1, 5], [2, 6, 3, 7]].map(|m| {
-                        let v = self.shuffle32(c[0], c[1], m);
-                        self.b.ins().bitcast(types::F64X2, le, v)
-                    });
-                    for (l, a) in addrs.into_iter().enumerate() {
-                        let x = self.b.ins().extractlane(rows[l / 2], (l % 2) as u8);
-                        self.b.ins().store(flags, x, a, 0);
-                    }
-                    return Ok(());
-                }
-                if n % 4 == 0 {
-                    // Per four components, transposed into four 16-byte stores, one per lane
-                    // (lane by lane in the lanes' order: a lane's value is written before the
-                    // next lane's, as when the lanes store one after the other).
-                    let c = self.comps(vid, plan, vecs)?;
-                    let rows: Vec<[Value; 4]> =
-                        c.chunks(4).map(|q| self.transpose4([q[0], q[1], q[2], q[3]])).collect();
-                    for (l, a) in addrs.into_iter().enumerate() {
-                        for (j, row) in rows.iter().enumerate() {
-                            self.b.ins().store(flags, row[l], a, 16 * j as i32);
-                        }
-                    }
-                    return Ok(());
-                }
+            if let (Some(Rep::Soa(..)), 4) = (rep(self.cx, vty), shape.2) {
+                let c = self.comps(vid, plan, vecs)?;
+                self.store_rows(&c, addrs);
+                return Ok(());
             }
             for (l, a) in addrs.into_iter().enumerate() {
                 let xs = self.lane_vals(vid, l, plan, vecs)?;
@@ -2303,11 +2321,7 @@ impl FnTx<'_, '_, '_> {
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(slow);
         let addrs = self.quad(p, plan, vecs)?;
-        let vty = *plan
-            .tys
-            .get(&vid)
-            .or_else(|| self.cx.m.constant(vid).map(|c| &c.ty))
-            .ok_or_else(|| self.err(inst, "vector plan: stored value of unknown type"))?;
+        let vty = self.stored_type(inst, vid, plan)?;
         let stride = self.mem_shape(vty)?.2;
         let addrs = self.rb_quad(p, addrs, self.cx.layout.get(vty)?.size, true);
         for (l, a) in addrs.into_iter().enumerate() {

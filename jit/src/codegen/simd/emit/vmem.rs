@@ -58,11 +58,7 @@ impl FnTx<'_, '_, '_> {
         let half = name.contains("half");
         if store {
             let data = op_id(inst, 2)?;
-            let dty = *plan
-                .tys
-                .get(&data)
-                .or_else(|| self.cx.m.constant(data).map(|c| &c.ty))
-                .ok_or_else(|| self.err(inst, "vector plan: stored value of unknown type"))?;
+            let dty = self.stored_type(inst, data, plan)?;
             let info = self.cx.layout.get(dty)?;
             let (leaf, n) = (info.leaves.first().copied(), info.leaves.len());
             if leaf != Some(types::F32) && (half || !matches!(leaf, Some(types::I32 | types::F32))) {
@@ -136,27 +132,6 @@ impl FnTx<'_, '_, '_> {
         Ok(out)
     }
 
-    /// `n` 32-bit components of type `vt` at each lane's address, as one vector per
-    /// component.
-    fn load_rows(&mut self, vt: Type, n: usize, addrs: [Value; LANES as usize]) -> Vec<Value> {
-        let flags = MemFlagsData::new();
-        if n == 2 {
-            let [a, b] = self.pairs_of_lanes(addrs, vt);
-            return vec![self.shuffle32(a, b, [0, 2, 4, 6]), self.shuffle32(a, b, [1, 3, 5, 7])];
-        }
-        let mut comps = Vec::with_capacity(n);
-        for j in 0..n / 4 {
-            let rows = addrs.map(|a| self.b.ins().load(vt, flags, a, 16 * j as i32));
-            comps.extend(self.transpose4(rows));
-        }
-        let lt = vt.lane_type();
-        for k in 4 * (n / 4)..n {
-            let xs = addrs.map(|a| self.b.ins().load(lt, flags, a, 4 * k as i32));
-            comps.push(self.build(vt, &xs));
-        }
-        comps
-    }
-
     /// Three-component groups of the four lanes side by side at `a` (48 bytes: x0 y0 z0 x1 |
     /// y1 z1 x2 y2 | z2 x3 y3 z3): three 16-byte loads, each component gathered by two
     /// shuffles.
@@ -189,38 +164,6 @@ impl FnTx<'_, '_, '_> {
             let t = self.shuffle32(p, q, m);
             let row = self.shuffle32(t, r, m2);
             self.b.ins().store(flags, row, a, 16 * k as i32);
-        }
-    }
-
-    /// Stores each lane's components (one vector per component) at its address, lane after
-    /// lane.
-    fn store_rows(&mut self, comps: &[Value], addrs: [Value; LANES as usize]) {
-        let flags = MemFlagsData::new();
-        let n = comps.len();
-        let rows: Vec<[Value; 4]> = comps
-            .chunks_exact(4)
-            .map(|q| self.transpose4([q[0], q[1], q[2], q[3]]))
-            .collect();
-        let pairs = (n == 2).then(|| {
-            let le = vflags();
-            [[0, 4, 1, 5], [2, 6, 3, 7]].map(|m| {
-                let v = self.shuffle32(comps[0], comps[1], m);
-                self.b.ins().bitcast(types::F64X2, le, v)
-            })
-        });
-        for (l, a) in addrs.into_iter().enumerate() {
-            if let Some(pairs) = pairs {
-                let x = self.b.ins().extractlane(pairs[l / 2], (l % 2) as u8);
-                self.b.ins().store(flags, x, a, 0);
-                continue;
-            }
-            for (j, row) in rows.iter().enumerate() {
-                self.b.ins().store(flags, row[l], a, 16 * j as i32);
-            }
-            for (k, c) in comps.iter().enumerate().skip(4 * rows.len()) {
-                let x = self.b.ins().extractlane(*c, l as u8);
-                self.b.ins().store(flags, x, a, 4 * k as i32);
-            }
         }
     }
 
