@@ -1298,6 +1298,61 @@ fn three_component_values() {
     }
 }
 
+/// uchar4, short2 and ushort4 values (the vector loop's narrow components): conversions to
+/// float and back with saturation and rounding to nearest even, wrapping 16-bit arithmetic,
+/// widening; against host integer arithmetic.
+#[test]
+fn eight_and_sixteen_bit_vectors() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("simd.cl", OPTS);
+    let k = p.kernel("v_narrow");
+    let n = 211usize;
+    let px: Vec<u8> = (0..4 * n).map(|i| (i * 37 % 256) as u8).collect();
+    let d: Vec<i16> = (0..2 * n)
+        .map(|i| match i % 7 {
+            0 => i16::MAX,
+            1 => i16::MIN,
+            _ => ((i * 2903) % 65536) as u16 as i16 / 64,
+        })
+        .collect();
+    // (Products of 8-bit values and 0.75 and their sums with 16-bit values are exact floats,
+    // fused or not; quarters and halves test the rounding of ties.)
+    let gain = 0.75f32;
+    // Rounding to nearest even, saturated to 0..255.
+    let sat = |f: f32| -> u8 {
+        let r = f.round_ties_even();
+        r.clamp(0.0, 255.0) as u8
+    };
+    for (off, global, local) in launches(n) {
+        let ins = [ctx.buffer_from(&px), ctx.buffer_from(as_bytes(&d))];
+        let outs = [ctx.buffer(4 * n), ctx.buffer(4 * n), ctx.buffer(8 * n)];
+        for (j, m) in ins.iter().chain(&outs).enumerate() {
+            k.arg_mem(j as u32, m);
+        }
+        k.arg(5, &gain);
+        q.run(&k, &off, &global, &local);
+        let out = q.read(&outs[0], 0, 4 * n);
+        let dout: Vec<i16> = from_bytes(&q.read(&outs[1], 0, 4 * n));
+        let wide: Vec<u16> = from_bytes(&q.read(&outs[2], 0, 8 * n));
+        let start = off.first().copied().unwrap_or(0);
+        for i in start..start + global[0] {
+            let (p, e) = (&px[4 * i..4 * i + 4], &d[2 * i..2 * i + 2]);
+            let add = [f32::from(e[0]), f32::from(e[1]), 0.5, -0.5];
+            let w_out: [u8; 4] = std::array::from_fn(|c| sat(f32::from(p[c]) * gain + add[c]));
+            let w_d = [
+                e[0].wrapping_mul(3).wrapping_add(i as i16),
+                e[1].wrapping_mul(-2).wrapping_add(i as i16),
+            ];
+            let w_wide: [u16; 4] =
+                std::array::from_fn(|c| u16::from(p[c]).wrapping_mul(257).wrapping_add(u16::from(p[3 - c])));
+            assert_eq!(out[4 * i..4 * i + 4], w_out, "v_narrow {local:?}: out[{i}]");
+            assert_eq!(dout[2 * i..2 * i + 2], w_d, "v_narrow {local:?}: dout[{i}]");
+            assert_eq!(wide[4 * i..4 * i + 4], w_wide, "v_narrow {local:?}: wide[{i}]");
+        }
+    }
+}
+
 /// The host's rounds of kernel `chains` for work-item `i`: its two uint4 outputs and its float4.
 fn chains_ref(w_in: &[u32], i: usize, n: u32) -> ([u32; 8], [f32; 4]) {
     let v = |k: usize| -> [u32; 4] { std::array::from_fn(|c| w_in[16 * i + 4 * k + c]) };
@@ -1553,7 +1608,8 @@ fn built_in_calls() {
     }
 }
 
-const VECTORIZED: [&str; 38] = [
+const VECTORIZED: [&str; 39] = [
+    "v_narrow",
     "v_threes",
     "v_convert",
     "v_geometric",

@@ -4,7 +4,7 @@
 //! mad/fma, comparisons, selects, ifs whose arms only compute, conversions and bit casts, loops
 //! with trip counts the same for all work-items or their own, switches whose arms compute,
 //! `float4` and `uint4` values with built-ins (the geometric functions among them), swizzles and
-//! vector stores, vector data loads and stores (vloadn, vstoren, halves), doubles, longs,
+//! vector stores, vectors of 8- and 16-bit integers, vector data loads and stores (vloadn, vstoren, halves), doubles, longs,
 //! atomics on each work-item's word and on a shared one, also under a condition, 64-bit
 //! compare-and-swap retry loops that work-items leave at different rounds) over
 //! consecutive and offset loads and stores, on inputs with zeros, infinities, NaN, denormals and
@@ -228,7 +228,7 @@ impl Gen {
                     ));
                 }
             } else if self.chance(0.35) {
-                match self.0.below(7) {
+                match self.0.below(8) {
                     0 => {
                         // float4 values (one vector per component in the vector loop): loads
                         // through a computed index, built-ins, swizzles, a float4 store.
@@ -271,6 +271,19 @@ impl Gen {
                         let mode = self.pick(&["", "_rtz", "_rtn", "_rte", "_rtp"]);
                         body.push_str(&format!(
                             "    {{\n        float4 v = vload4(i, a) * (float4)(fx);\n        float3 t = vload3({i3}, b);\n        float hx = vload_half({ih}, (global const half *)ia);\n        float4 hv = vload_half4(i, (global const half *)ia);\n        vstore3(t * fx + v.xyz, i, o + 1200);\n        vstore_half{mode}(hx * fx + t.z, i, (global half *)(io + 1600));\n        vstore4(hv + v, i, o + 1520);\n        fx = v.w + t.y + hx + hv.z;\n    }}\n"
+                        ));
+                    }
+                    7 => {
+                        // Vectors of 8- and 16-bit integers (32-bit lanes, low bits valid, in
+                        // the vector loop): consecutive and gathered loads, wrapping
+                        // arithmetic, conversions to and from floats (saturating, rounded),
+                        // widening and narrowing, a right shift and built-ins (lane by lane),
+                        // a vector data load, stores of each shape.
+                        let mode = self.pick(&["", "_rte", "_rtn", "_rtp", "_rtz"]);
+                        let e = self.f(1);
+                        let ie = self.i(1);
+                        body.push_str(&format!(
+                            "    {{\n        global const uchar4 *pa = (global const uchar4 *)ia;\n        uchar4 c = pa[i] ^ pa[(i * 5) % 64];\n        short2 h = ((global const short2 *)ia)[i + 1] + (short2)((short)ix, (short)k);\n        char8 z = ((global const char8 *)ia)[i];\n        float4 f = convert_float4(c) * 0.25f + (float4)(convert_float2(h), convert_float2(z.s01)) + (float4)({e});\n        c = convert_uchar4_sat{mode}(f * (float4)(s, 2.0f, -1.0f, 0.5f)) + c.wzyx * (uchar)3;\n        h = h * (short2)(3, -5) - convert_short2(z.s23) + (short2)((short)({ie}));\n        z = (z ^ (char8)((char)ix)) + as_char8(convert_uchar8((ushort8)(convert_ushort4(c), convert_ushort4(vload4(i, (global const uchar *)ia + 1)))));\n        ushort4 u = convert_ushort4(c) * (ushort)257 + convert_ushort4(z.s4567) - (convert_ushort4(h.xyxy) >> (ushort)3);\n        int4 w = convert_int4(z.lo) + convert_int4(u) - convert_int4(clamp(h.yxyy, (short)-300, (short)300));\n        c = c << (uchar)1 | convert_uchar4(convert_short4(w) & (short)0x7f);\n        ((global uchar4 *)(io + 1700))[i] = c;\n        ((global short2 *)(io + 1810))[i] = h;\n        ((global char8 *)(io + 1920))[i] = z;\n        ((global ushort4 *)(io + 2130))[i] = u;\n        ix += w.x ^ (w.y + w.z - w.w);\n        fx = fx + (float)c.x - (float)h.y * 0.5f;\n    }}\n"
                         ));
                     }
                     2 => {
@@ -469,9 +482,9 @@ fn differential_child() {
         let mut rng = Rng::new(seed);
         // (Loops store at o[300 + i], atomics at io[300 + i] and io[420], vectors at
         // o[512 + 4 * i], 64-bit compare-and-swap loops at io[936 + 2 * i], vector data
-        // stores at o[1200 + 3 * i], o[1520 + 4 * i] and halves at io[1600..], apart from
-        // every other store.)
-        let len = 2048;
+        // stores at o[1200 + 3 * i], o[1520 + 4 * i] and halves at io[1600..], narrow
+        // vectors at io[1700..2336], apart from every other store.)
+        let len = 2560;
         let mut a: Vec<f32> = (0..len).map(|_| rng.range_f64(-5.0, 5.0) as f32).collect();
         a[..6].copy_from_slice(&[0.0, -0.0, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, 1e-40]);
         let b: Vec<f32> = (0..len).map(|_| rng.range_f64(-5.0, 5.0) as f32).collect();

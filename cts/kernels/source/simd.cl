@@ -542,6 +542,20 @@ kernel void v_threes(global const float3 *a, global const int3 *b, global float3
     p[i] = y.yzx - (int3)((int)i);
 }
 
+// Vectors of 8- and 16-bit integers (in the vector loop: 32-bit lanes whose low bits are the
+// component): RGBA pixels scaled, offset and saturated back with rounding to nearest even,
+// 16-bit pairs with wrapping arithmetic, and 8-bit components widened to 16 bits.
+kernel void v_narrow(global const uchar4 *px, global const short2 *d, global uchar4 *out,
+                     global short2 *dout, global ushort4 *wide, float gain) {
+    size_t i = get_global_id(0);
+    uchar4 p = px[i];
+    short2 e = d[i];
+    float4 f = convert_float4(p) * gain + (float4)(convert_float2(e), 0.5f, -0.5f);
+    out[i] = convert_uchar4_sat_rte(f);
+    dout[i] = e * (short2)(3, -2) + (short2)((short)i);
+    wide[i] = convert_ushort4(p) * (ushort)257 + convert_ushort4(p.wzyx);
+}
+
 // 24-bit multiplies (OpenCL C 6.15.3) on operands within 24 bits: the low 32 bits of the
 // product, plus the addend.
 kernel void mul24s(global const int *a, global const uint *b, global int *o, global uint *p) {

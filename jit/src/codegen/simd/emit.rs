@@ -1,7 +1,7 @@
 //! The vector body's code: the plan's steps translated into the vector loop's block.
 
 use super::plan::{base_name, ext_name, is_compare};
-use super::{fold, rep, Class, Guard, Plan, Rep, Step, LANES};
+use super::{fold, narrow, rep, Class, Guard, Plan, Rep, Step, LANES};
 use crate::codegen::arith::{float_cc, int_cc};
 use crate::codegen::layout::Id;
 use crate::codegen::state::{op_id, op_lit, result, FnTx, R};
@@ -16,6 +16,7 @@ use cranelift_frontend::{FunctionBuilder, Variable};
 use rspirv::spirv::Op;
 use std::collections::HashMap;
 
+mod narrow;
 mod vmem;
 
 /// A branch of the vector body being translated (Step::If to Step::EndIf).
@@ -626,6 +627,15 @@ impl FnTx<'_, '_, '_> {
         let one = |fx: &mut Self, xs: &[Value; LANES as usize]| {
             vec_type(fx.b.func.dfg.value_type(xs[0])).map(|vt| fx.build(vt, xs))
         };
+        if comps.len() > 1 && self.narrow_of(id, plan).is_some() {
+            // A narrow vector's components, widened into 32-bit lanes.
+            let xs: Vec<Vec<Value>> = (0..LANES as usize)
+                .map(|l| comps.iter().map(|c| c[l]).collect())
+                .collect();
+            let vs = self.widen_lanes(&xs, comps.len());
+            vecs.s.insert(id, vs);
+            return Ok(());
+        }
         let ty = plan.tys.get(&id).copied();
         match comps {
             [xs] if fx_is_i8(self, xs[0]) && ty.is_some_and(|t| matches!(rep(self.cx, t), Some(Rep::Vector(_)))) => {
@@ -1022,6 +1032,8 @@ impl FnTx<'_, '_, '_> {
         let xs = self.val(id)?;
         xs.into_iter()
             .map(|x| {
+                // (A narrow vector's components in the low bits of 32-bit lanes.)
+                let x = self.widen_lane(x);
                 let t = self.b.func.dfg.value_type(x);
                 let vt = vec_type(t).ok_or_else(|| CompileError::new(format!("vector plan: %{id} is not 32-bit")))?;
                 Ok(self.b.ins().splat(vt, x))
@@ -1038,6 +1050,15 @@ impl FnTx<'_, '_, '_> {
         }
         let v = self.lanes(id, plan, vecs)?;
         Ok(vec![v; n])
+    }
+
+    /// Scalar `id` as a component of a vector: its lanes (an 8- or 16-bit one in the low
+    /// bits of 32-bit lanes).
+    fn comp_lanes(&mut self, id: Id, plan: &Plan, vecs: &Vecs) -> R<Value> {
+        match self.narrow_scalar_lanes(id, plan, vecs)? {
+            Some(v) => Ok(v),
+            None => self.lanes(id, plan, vecs),
+        }
     }
 
     /// How many leaves value `id` has (1 when unknown).
@@ -1647,6 +1668,9 @@ impl FnTx<'_, '_, '_> {
     fn lane_vals(&mut self, id: Id, l: usize, plan: &Plan, vecs: &Vecs) -> R<Vec<Value>> {
         if let Some(s) = vecs.s.get(&id) {
             let s = s.clone();
+            if let Some(t) = self.narrow_of(id, plan) {
+                return Ok(self.narrow_lane_vals(&s, t, l));
+            }
             return Ok(s.into_iter().map(|v| self.b.ins().extractlane(v, l as u8)).collect());
         }
         if plan.class.get(&id).is_none_or(|c| *c == Class::Uniform)
@@ -1668,9 +1692,13 @@ impl FnTx<'_, '_, '_> {
             if xs.len() != LANES as usize || xs.iter().any(|x| x.len() != n) {
                 return Err(CompileError::new(format!("vector plan: %{r}: lanes of the wrong size")));
             }
-            let comps = (0..n)
-                .map(|k| self.build(vt, &[0, 1, 2, 3].map(|l| xs[l][k])))
-                .collect();
+            let comps = if self.cx.layout.get(ty)?.leaves.first().is_some_and(|t| t.bits() < 32) {
+                self.widen_lanes(&xs, n)
+            } else {
+                (0..n)
+                    .map(|k| self.build(vt, &[0, 1, 2, 3].map(|l| xs[l][k])))
+                    .collect()
+            };
             vecs.s.insert(r, comps);
             return Ok(());
         }
@@ -2133,6 +2161,15 @@ impl FnTx<'_, '_, '_> {
         }
     }
 
+    /// Pointer `p` and its first lane's address when the four lanes' `size`-byte accesses
+    /// lie side by side (affine with stride `size`).
+    fn consecutive_of(&mut self, p: Id, size: u64, plan: &Plan) -> R<Option<(Id, Value)>> {
+        if plan.class.get(&p) != Some(&Class::Affine(size as i64)) {
+            return Ok(None);
+        }
+        Ok(Some((p, self.val1(p)?)))
+    }
+
     /// The type of `id`, a value stored by `inst` (a planned value or a constant).
     pub(super) fn stored_type(&self, inst: &Instruction, id: Id, plan: &Plan) -> R<Id> {
         plan.tys
@@ -2156,6 +2193,17 @@ impl FnTx<'_, '_, '_> {
             let comps = self.load_rows(vt, n, addrs);
             vecs.s.insert(r, comps);
             return Ok(());
+        }
+        if let (Some(t), Some(Rep::Soa(_, n))) = (narrow(self.cx, ty), rep(self.cx, ty)) {
+            if Self::narrow_rows(n) {
+                let size = self.cx.layout.get(ty)?.size;
+                let consecutive = self.consecutive_of(p, size, plan)?;
+                let addrs = self.quad(p, plan, vecs)?;
+                let addrs = self.rb_quad(p, addrs, size, false);
+                let comps = self.load_narrow(t, n, addrs, consecutive);
+                vecs.s.insert(r, comps);
+                return Ok(());
+            }
         }
         if shape.1 > 1 {
             // Lane by lane, component by component.
@@ -2209,6 +2257,12 @@ impl FnTx<'_, '_, '_> {
             if let (Some(Rep::Soa(..)), 4) = (rep(self.cx, vty), shape.2) {
                 let c = self.comps(vid, plan, vecs)?;
                 self.store_rows(&c, addrs);
+                return Ok(());
+            }
+            if let (Some(t), true) = (narrow(self.cx, vty), Self::narrow_rows(shape.1)) {
+                let consecutive = self.consecutive_of(p, self.cx.layout.get(vty)?.size, plan)?;
+                let c = self.comps(vid, plan, vecs)?;
+                self.store_narrow(t, &c, addrs, consecutive);
                 return Ok(());
             }
             for (l, a) in addrs.into_iter().enumerate() {
@@ -2558,18 +2612,7 @@ impl FnTx<'_, '_, '_> {
             vecs.v.insert(r, w);
             return Ok(());
         }
-        let (lo, hi) = if signed {
-            (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1)
-        } else {
-            (0, (1i64 << bits) - 1)
-        };
-        let (lo, hi) = (self.b.ins().iconst(types::I32, lo), self.b.ins().iconst(types::I32, hi));
-        let (lo, hi) = (
-            self.b.ins().splat(types::I32X4, lo),
-            self.b.ins().splat(types::I32X4, hi),
-        );
-        let w = self.b.ins().smax(w, lo);
-        let w = self.b.ins().smin(w, hi);
+        let w = self.clamp_to_bits(w, bits, signed);
         let lanes = [0u8, 1, 2, 3].map(|l| {
             let e = self.b.ins().extractlane(w, l);
             self.b.ins().ireduce(to, e)
@@ -2727,10 +2770,17 @@ impl FnTx<'_, '_, '_> {
         let op = inst.opcode;
         let (r, ty) = result(inst)?;
         if op == Op::CompositeExtract {
-            let c = self.comps(op_id(inst, 0)?, plan, vecs)?;
+            let x = op_id(inst, 0)?;
+            let c = self.comps(x, plan, vecs)?;
             let k = op_lit(inst, 1)? as usize;
             let v = *c.get(k).ok_or_else(|| self.err(inst, "component out of range"))?;
-            vecs.v.insert(r, v);
+            if let Some(t) = self.narrow_of(x, plan) {
+                // An 8- or 16-bit scalar: four scalars (Rep::Quad).
+                let q = self.narrow_component_quad(v, t);
+                vecs.q.insert(r, q);
+            } else {
+                vecs.v.insert(r, v);
+            }
             return Ok(());
         }
         let Some(Rep::Soa(vt, n)) = rep(self.cx, ty) else {
@@ -2740,7 +2790,7 @@ impl FnTx<'_, '_, '_> {
             Op::CompositeInsert => {
                 let mut c = self.comps(op_id(inst, 1)?, plan, vecs)?;
                 let k = op_lit(inst, 2)? as usize;
-                let x = self.lanes(op_id(inst, 0)?, plan, vecs)?;
+                let x = self.comp_lanes(op_id(inst, 0)?, plan, vecs)?;
                 *c.get_mut(k).ok_or_else(|| self.err(inst, "component out of range"))? = x;
                 c
             }
@@ -2751,7 +2801,7 @@ impl FnTx<'_, '_, '_> {
                     if vecs.s.contains_key(&x) || self.leaves_of(x, plan) > 1 {
                         c.extend(self.comps(x, plan, vecs)?);
                     } else {
-                        c.push(self.lanes(x, plan, vecs)?);
+                        c.push(self.comp_lanes(x, plan, vecs)?);
                     }
                 }
                 c
@@ -2811,13 +2861,64 @@ impl FnTx<'_, '_, '_> {
                 c
             }
             Op::ShiftLeftLogical | Op::ShiftRightLogical | Op::ShiftRightArithmetic => {
-                let a = self.comps(op_id(inst, 0)?, plan, vecs)?;
+                let mut a = self.comps(op_id(inst, 0)?, plan, vecs)?;
+                if let (Some(t), true) = (self.narrow_of(r, plan), op != Op::ShiftLeftLogical) {
+                    // Narrow components: their low bits extended, zero or sign, first.
+                    let signed = op == Op::ShiftRightArithmetic;
+                    a = a.into_iter().map(|v| self.extend_low(v, t.bits(), signed)).collect();
+                }
                 // The amount: uniform, one scalar per component.
                 let mut amt = self.val(op_id(inst, 1)?)?;
                 if amt.len() == 1 {
                     amt = vec![amt[0]; n];
                 }
                 a.iter().zip(amt).map(|(x, m)| self.shift_by(op, *x, m)).collect()
+            }
+            Op::SConvert | Op::UConvert => {
+                // Between 8-, 16- and 32-bit components: widened from the low bits, or
+                // narrowed by keeping them.
+                let x = op_id(inst, 0)?;
+                let from = self.narrow_of(x, plan).map_or(32, |t| t.bits());
+                let to = self.narrow_of(r, plan).map_or(32, |t| t.bits());
+                let a = self.comps(x, plan, vecs)?;
+                if from < to {
+                    a.into_iter()
+                        .map(|v| self.extend_low(v, from, op == Op::SConvert))
+                        .collect()
+                } else {
+                    a
+                }
+            }
+            Op::ConvertSToF | Op::ConvertUToF | Op::ConvertFToS | Op::ConvertFToU
+                if self
+                    .narrow_of(r, plan)
+                    .or_else(|| op_id(inst, 0).ok().and_then(|x| self.narrow_of(x, plan)))
+                    .is_some() =>
+            {
+                let x = op_id(inst, 0)?;
+                let a = self.comps(x, plan, vecs)?;
+                let signed = matches!(op, Op::ConvertSToF | Op::ConvertFToS);
+                if let Some(t) = self.narrow_of(x, plan) {
+                    // From the low bits, extended as the conversion reads them.
+                    a.into_iter()
+                        .map(|v| {
+                            let w = self.extend_low(v, t.bits(), signed);
+                            self.lanewise_unary(op, w, vt)
+                                .ok_or_else(|| self.err(inst, "vector plan: unexpected instruction"))
+                        })
+                        .collect::<R<_>>()?
+                } else {
+                    // To 8 or 16 bits, as `simd_float_to_int`: rounded, converted with
+                    // saturation, clamped.
+                    let bits = self.narrow_of(r, plan).map_or(32, |t| t.bits());
+                    a.into_iter()
+                        .map(|v| {
+                            let v = self.rounded_for(r, v);
+                            let w = self.b.ins().fcvt_to_sint_sat(types::I32X4, v);
+                            self.clamp_to_bits(w, bits, signed)
+                        })
+                        .collect()
+                }
             }
             _ if Self::is_lanewise_unary(op) => {
                 let a = self.comps(op_id(inst, 0)?, plan, vecs)?;

@@ -1829,10 +1829,11 @@ fn classify_soa(
     // (uniform or varying).
     let operand_ok = |x: &Id| {
         let Some(t) = value_type(cx, tys, *x) else { return false };
+        // (An 8- or 16-bit scalar is a component of a narrow vector.)
+        let narrow_scalar = matches!(int_bits(cx, t), Some(8 | 16));
         match cls(x) {
             IdX3 => false,
-            Uniform => soa(cx, t).is_some() || scalar32(cx, t).is_some(),
-            Varying => soa(cx, t).is_some() || scalar32(cx, t).is_some(),
+            Uniform | Varying => soa(cx, t).is_some() || scalar32(cx, t).is_some() || narrow_scalar,
             Affine(_) | Monotone => scalar32(cx, t).is_some(),
         }
     };
@@ -1897,15 +1898,27 @@ fn classify_soa(
             let t = value_type(cx, tys, x)?;
             (operand_ok(&x) && soa(cx, t) == Some(n)).then_some(())?;
             let from = cx.layout.get(t).ok()?.leaves.first().copied();
+            let int = |t: Option<Type>| matches!(t, Some(types::I8 | types::I16 | types::I32));
             match op {
                 Op::Bitcast => {}
-                // f32 -> 32-bit integer only.
-                Op::ConvertFToS | Op::ConvertFToU => {
-                    (from == Some(types::F32) && leaf == Some(types::I32)).then_some(())?;
-                }
-                // i32 -> f32 only.
-                _ => (from == Some(types::I32) && leaf == Some(types::F32)).then_some(())?,
+                // f32 -> 8-, 16- or 32-bit integers.
+                Op::ConvertFToS | Op::ConvertFToU => (from == Some(types::F32) && int(leaf)).then_some(())?,
+                // 8-, 16- or 32-bit integers -> f32.
+                _ => (int(from) && leaf == Some(types::F32)).then_some(())?,
             }
+            vector
+        }
+        // Between 8-, 16- and 32-bit integer vectors (one of them narrow): extended from the
+        // low bits, or the low bits kept.
+        Op::SConvert | Op::UConvert if !decorated => {
+            let n = n?;
+            let x = *ids.first()?;
+            let t = value_type(cx, tys, x)?;
+            (operand_ok(&x) && soa(cx, t) == Some(n)).then_some(())?;
+            let from = cx.layout.get(t).ok()?.leaves.first().copied();
+            let int = |t: Option<Type>| matches!(t, Some(types::I8 | types::I16 | types::I32));
+            (int(from) && int(leaf) && (super::narrow(cx, t).is_some() || super::narrow(cx, rty).is_some()))
+                .then_some(())?;
             vector
         }
         Op::ShiftLeftLogical | Op::ShiftRightLogical | Op::ShiftRightArithmetic => {
