@@ -1353,6 +1353,77 @@ fn eight_and_sixteen_bit_vectors() {
     }
 }
 
+/// Comparisons of float4, int4 and uchar4 values (the vector loop's vectors of booleans):
+/// -1 or 0 per component, conditional expressions and select by component, any and all;
+/// against host comparisons.
+#[test]
+fn vector_comparisons() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("simd.cl", OPTS);
+    let k = p.kernel("v_compare");
+    let n = 157usize;
+    let specials = [
+        0.5f32,
+        -0.0,
+        0.0,
+        f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        0.499_999_97,
+        -3.0,
+    ];
+    let a: Vec<f32> = (0..4 * n)
+        .map(|i| {
+            if i % 3 == 0 {
+                specials[i / 3 % specials.len()]
+            } else {
+                (i as f32 * 0.37).sin()
+            }
+        })
+        .collect();
+    let b: Vec<i32> = (0..4 * n).map(|i| ((i * 7919) % 23) as i32 - 11).collect();
+    let c: Vec<u8> = (0..4 * n).map(|i| (i * 61 % 256) as u8).collect();
+    let t = |x: bool| -i32::from(x);
+    for (off, global, local) in launches(n) {
+        let ins = [
+            ctx.buffer_from(as_bytes(&a)),
+            ctx.buffer_from(as_bytes(&b)),
+            ctx.buffer_from(&c),
+        ];
+        let outs = [ctx.buffer(16 * n), ctx.buffer(16 * n), ctx.buffer(4 * n)];
+        for (j, m) in ins.iter().chain(&outs).enumerate() {
+            k.arg_mem(j as u32, m);
+        }
+        q.run(&k, &off, &global, &local);
+        let go: Vec<u32> = from_bytes(&q.read(&outs[0], 0, 16 * n));
+        let gp: Vec<i32> = from_bytes(&q.read(&outs[1], 0, 16 * n));
+        let gq: Vec<i32> = from_bytes(&q.read(&outs[2], 0, 4 * n));
+        let start = off.first().copied().unwrap_or(0);
+        for i in start..start + global[0] {
+            let (x, y, z) = (&a[4 * i..4 * i + 4], &b[4 * i..4 * i + 4], &c[4 * i..4 * i + 4]);
+            let lt: [bool; 4] = std::array::from_fn(|j| x[j] < 0.5);
+            let wo: [u32; 4] = std::array::from_fn(|j| {
+                let v = if x[j].is_nan() {
+                    7.0
+                } else if lt[j] {
+                    -x[j]
+                } else {
+                    x[j]
+                };
+                v.to_bits()
+            });
+            let wp: [i32; 4] = std::array::from_fn(|j| t(y[j] >= -3) + t(z[j] > 200) * 2 + t(y[3 - j] != y[j]) * 4);
+            let wq = i32::from(lt.iter().any(|v| *v))
+                + 2 * i32::from((0..4).all(|j| y[j] < y[3 - j]))
+                + 4 * i32::from(z.contains(&0));
+            assert_eq!(go[4 * i..4 * i + 4], wo, "v_compare {local:?}: o[{i}] of {x:?}");
+            assert_eq!(gp[4 * i..4 * i + 4], wp, "v_compare {local:?}: p[{i}]");
+            assert_eq!(gq[i], wq, "v_compare {local:?}: q[{i}]");
+        }
+    }
+}
+
 /// The host's rounds of kernel `chains` for work-item `i`: its two uint4 outputs and its float4.
 fn chains_ref(w_in: &[u32], i: usize, n: u32) -> ([u32; 8], [f32; 4]) {
     let v = |k: usize| -> [u32; 4] { std::array::from_fn(|c| w_in[16 * i + 4 * k + c]) };
@@ -1608,7 +1679,8 @@ fn built_in_calls() {
     }
 }
 
-const VECTORIZED: [&str; 39] = [
+const VECTORIZED: [&str; 40] = [
+    "v_compare",
     "v_narrow",
     "v_threes",
     "v_convert",

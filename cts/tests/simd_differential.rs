@@ -4,7 +4,7 @@
 //! mad/fma, comparisons, selects, ifs whose arms only compute, conversions and bit casts, loops
 //! with trip counts the same for all work-items or their own, switches whose arms compute,
 //! `float4` and `uint4` values with built-ins (the geometric functions among them), swizzles and
-//! vector stores, vectors of 8- and 16-bit integers, vector data loads and stores (vloadn, vstoren, halves), doubles, longs,
+//! vector stores, vectors of 8- and 16-bit integers, comparisons of vectors, vector data loads and stores (vloadn, vstoren, halves), doubles, longs,
 //! atomics on each work-item's word and on a shared one, also under a condition, 64-bit
 //! compare-and-swap retry loops that work-items leave at different rounds) over
 //! consecutive and offset loads and stores, on inputs with zeros, infinities, NaN, denormals and
@@ -228,7 +228,7 @@ impl Gen {
                     ));
                 }
             } else if self.chance(0.35) {
-                match self.0.below(8) {
+                match self.0.below(9) {
                     0 => {
                         // float4 values (one vector per component in the vector loop): loads
                         // through a computed index, built-ins, swizzles, a float4 store.
@@ -284,6 +284,17 @@ impl Gen {
                         let ie = self.i(1);
                         body.push_str(&format!(
                             "    {{\n        global const uchar4 *pa = (global const uchar4 *)ia;\n        uchar4 c = pa[i] ^ pa[(i * 5) % 64];\n        short2 h = ((global const short2 *)ia)[i + 1] + (short2)((short)ix, (short)k);\n        char8 z = ((global const char8 *)ia)[i];\n        float4 f = convert_float4(c) * 0.25f + (float4)(convert_float2(h), convert_float2(z.s01)) + (float4)({e});\n        c = convert_uchar4_sat{mode}(f * (float4)(s, 2.0f, -1.0f, 0.5f)) + c.wzyx * (uchar)3;\n        h = h * (short2)(3, -5) - convert_short2(z.s23) + (short2)((short)({ie}));\n        z = (z ^ (char8)((char)ix)) + as_char8(convert_uchar8((ushort8)(convert_ushort4(c), convert_ushort4(vload4(i, (global const uchar *)ia + 1)))));\n        ushort4 u = convert_ushort4(c) * (ushort)257 + convert_ushort4(z.s4567) - (convert_ushort4(h.xyxy) >> (ushort)3);\n        int4 w = convert_int4(z.lo) + convert_int4(u) - convert_int4(clamp(h.yxyy, (short)-300, (short)300));\n        c = c << (uchar)1 | convert_uchar4(convert_short4(w) & (short)0x7f);\n        ((global uchar4 *)(io + 1700))[i] = c;\n        ((global short2 *)(io + 1810))[i] = h;\n        ((global char8 *)(io + 1920))[i] = z;\n        ((global ushort4 *)(io + 2130))[i] = u;\n        ix += w.x ^ (w.y + w.z - w.w);\n        fx = fx + (float)c.x - (float)h.y * 0.5f;\n    }}\n"
+                        ));
+                    }
+                    8 => {
+                        // Comparisons of vectors (vectors of booleans, component masks in the
+                        // vector loop): float, int and 8-bit ones, isnan (four lanes) and isinf
+                        // (lane by lane), any and all, selects and conditional expressions by
+                        // component, logical operations.
+                        let e = self.f(1);
+                        let cmp = self.pick(&["<", ">", "<=", ">=", "==", "!="]);
+                        body.push_str(&format!(
+                            "    {{\n        float4 v = (float4)(x, y, fx, {e});\n        float4 w = ((global const float4 *)a)[(i * 3) % 20] + (float4)(s);\n        int4 m = v {cmp} w;\n        int4 u = ((global const int4 *)ia)[i % 50];\n        int4 n2 = (u > (int4)(k)) | isnan(v) | (isinf(w) & (v >= w.wzyx)) | (as_int4(u) < u.yxwz);\n        uchar4 c = ((global const uchar4 *)ia)[i];\n        int4 nm = convert_int4(c > (uchar4)(100)) + convert_int4(as_char4(c) < (char4)(-3)) - convert_int4(c >= c.wzyx);\n        float4 r = select(v, w, m) + (v {cmp} w.yxwz ? v : w.zwxy);\n        ix += m.x + n2.y * 3 + (nm.z ^ nm.w) + (int)all(u == u.yxwz) + (int)any(n2 && !m);\n        if (any(isless(v, (float4)(0.0f))) | all(v != v)) fx += r.x;\n        ((global float4 *)o)[128 + i] = r;\n        ((global int4 *)io)[128 + i] = nm ^ n2;\n    }}\n"
                         ));
                     }
                     2 => {

@@ -556,6 +556,21 @@ kernel void v_narrow(global const uchar4 *px, global const short2 *d, global uch
     wide[i] = convert_ushort4(p) * (ushort)257 + convert_ushort4(p.wzyx);
 }
 
+// Comparisons of vectors (in the vector loop: each component of the result a lane mask):
+// float, int and uchar components, isnan, vector conditional expressions and select by
+// component, any and all.
+kernel void v_compare(global const float4 *a, global const int4 *b, global const uchar4 *c,
+                      global float4 *o, global int4 *p, global int *q) {
+    size_t i = get_global_id(0);
+    float4 x = a[i];
+    int4 y = b[i];
+    uchar4 z = c[i];
+    int4 lt = x < (float4)(0.5f);
+    o[i] = isnan(x) ? (float4)(7.0f) : select(x, -x, lt);
+    p[i] = (y >= (int4)(-3)) + convert_int4(z > (uchar4)(200)) * 2 + (y.wzyx != y) * 4;
+    q[i] = any(lt) + 2 * all(y < y.wzyx) + 4 * any(z == (uchar4)(0));
+}
+
 // 24-bit multiplies (OpenCL C 6.15.3) on operands within 24 bits: the low 32 bits of the
 // product, plus the addend.
 kernel void mul24s(global const int *a, global const uint *b, global int *o, global uint *p) {

@@ -627,12 +627,14 @@ impl FnTx<'_, '_, '_> {
         let one = |fx: &mut Self, xs: &[Value; LANES as usize]| {
             vec_type(fx.b.func.dfg.value_type(xs[0])).map(|vt| fx.build(vt, xs))
         };
-        if comps.len() > 1 && self.narrow_of(id, plan).is_some() {
-            // A narrow vector's components, widened into 32-bit lanes.
+        let bools = self.bool_vector_of(id, plan);
+        if comps.len() > 1 && (self.narrow_of(id, plan).is_some() || bools) {
+            // A narrow vector's components, widened into 32-bit lanes (a vector of booleans'
+            // made masks).
             let xs: Vec<Vec<Value>> = (0..LANES as usize)
                 .map(|l| comps.iter().map(|c| c[l]).collect())
                 .collect();
-            let vs = self.widen_lanes(&xs, comps.len());
+            let vs = self.widen_lanes(&xs, comps.len(), bools);
             vecs.s.insert(id, vs);
             return Ok(());
         }
@@ -1030,10 +1032,15 @@ impl FnTx<'_, '_, '_> {
             return Err(CompileError::new(format!("vector plan: %{id} has no components")));
         }
         let xs = self.val(id)?;
+        let bools = self.bool_vector_of(id, plan);
         xs.into_iter()
             .map(|x| {
-                // (A narrow vector's components in the low bits of 32-bit lanes.)
-                let x = self.widen_lane(x);
+                // (A narrow vector's components in the low bits of 32-bit lanes, a vector of
+                // booleans' as masks.)
+                let mut x = self.widen_lane(x);
+                if bools {
+                    x = self.b.ins().ineg(x);
+                }
                 let t = self.b.func.dfg.value_type(x);
                 let vt = vec_type(t).ok_or_else(|| CompileError::new(format!("vector plan: %{id} is not 32-bit")))?;
                 Ok(self.b.ins().splat(vt, x))
@@ -1671,6 +1678,9 @@ impl FnTx<'_, '_, '_> {
             if let Some(t) = self.narrow_of(id, plan) {
                 return Ok(self.narrow_lane_vals(&s, t, l));
             }
+            if self.bool_vector_of(id, plan) {
+                return Ok(self.bool_lane_vals(&s, l));
+            }
             return Ok(s.into_iter().map(|v| self.b.ins().extractlane(v, l as u8)).collect());
         }
         if plan.class.get(&id).is_none_or(|c| *c == Class::Uniform)
@@ -1693,7 +1703,7 @@ impl FnTx<'_, '_, '_> {
                 return Err(CompileError::new(format!("vector plan: %{r}: lanes of the wrong size")));
             }
             let comps = if self.cx.layout.get(ty)?.leaves.first().is_some_and(|t| t.bits() < 32) {
-                self.widen_lanes(&xs, n)
+                self.widen_lanes(&xs, n, super::is_bool_vector(self.cx, ty))
             } else {
                 (0..n)
                     .map(|k| self.build(vt, &[0, 1, 2, 3].map(|l| xs[l][k])))
@@ -1980,6 +1990,12 @@ impl FnTx<'_, '_, '_> {
             return Ok(self.b.ins().fcmp(FloatCC::Unordered, a, a));
         }
         let b = self.lanes(op_id(inst, 1)?, plan, vecs)?;
+        self.cmp_mask(inst, a, b)
+    }
+
+    /// The mask of binary comparison or logical operation `inst` on four lanes `a` and `b`.
+    fn cmp_mask(&mut self, inst: &Instruction, a: Value, b: Value) -> R<Value> {
+        let op = inst.opcode;
         match op {
             Op::LogicalAnd => Ok(self.b.ins().band(a, b)),
             Op::LogicalOr => Ok(self.b.ins().bor(a, b)),
@@ -2462,7 +2478,8 @@ impl FnTx<'_, '_, '_> {
             .result_type
             .is_some_and(|t| matches!(rep(self.cx, t), Some(Rep::Soa(..))))
             || (op == Op::CompositeExtract
-                && op_id(inst, 0).is_ok_and(|c| vecs.s.contains_key(&c) || self.leaves_of(c, plan) > 1));
+                && op_id(inst, 0).is_ok_and(|c| vecs.s.contains_key(&c) || self.leaves_of(c, plan) > 1))
+            || matches!(op, Op::Any | Op::All);
         if soa && !matches!(op, Op::Load | Op::Store) {
             return self.simd_soa(inst, plan, vecs);
         }
@@ -2783,9 +2800,33 @@ impl FnTx<'_, '_, '_> {
             }
             return Ok(());
         }
+        if matches!(op, Op::Any | Op::All) {
+            // Any or all of the components' masks.
+            let c = self.comps(op_id(inst, 0)?, plan, vecs)?;
+            let mut m = *c.first().ok_or_else(|| self.err(inst, "vector plan: no components"))?;
+            for x in &c[1..] {
+                m = if op == Op::Any {
+                    self.b.ins().bor(m, *x)
+                } else {
+                    self.b.ins().band(m, *x)
+                };
+            }
+            vecs.v.insert(r, m);
+            return Ok(());
+        }
         let Some(Rep::Soa(vt, n)) = rep(self.cx, ty) else {
             return Err(self.err(inst, "vector plan: not a vector of 32-bit values"));
         };
+        if is_compare(op)
+            || matches!(
+                op,
+                Op::LogicalAnd | Op::LogicalOr | Op::LogicalEqual | Op::LogicalNotEqual | Op::LogicalNot | Op::IsNan
+            )
+        {
+            let out = self.soa_masks(inst, plan, vecs)?;
+            vecs.s.insert(r, out);
+            return Ok(());
+        }
         let out: Vec<Value> = match op {
             Op::CompositeInsert => {
                 let mut c = self.comps(op_id(inst, 1)?, plan, vecs)?;
@@ -2826,7 +2867,15 @@ impl FnTx<'_, '_, '_> {
                     self.comps(op_id(inst, 1)?, plan, vecs)?,
                     self.comps(op_id(inst, 2)?, plan, vecs)?,
                 );
-                if vecs.v.contains_key(&cond) || plan.monotone.contains_key(&cond) {
+                if vecs.s.contains_key(&cond) || self.leaves_of(cond, plan) > 1 {
+                    // A vector of booleans: component by component.
+                    let m = self.comps(cond, plan, vecs)?;
+                    let mut out = Vec::with_capacity(n);
+                    for ((mk, a), b) in m.iter().zip(&x).zip(&y) {
+                        out.extend(self.select_rep(*mk, &[*a], &[*b]));
+                    }
+                    out
+                } else if vecs.v.contains_key(&cond) || plan.monotone.contains_key(&cond) {
                     let m = self.lanes(cond, plan, vecs)?;
                     self.select_rep(m, &x, &y)
                 } else {
@@ -2949,6 +2998,43 @@ impl FnTx<'_, '_, '_> {
         }
         vecs.s.insert(r, out);
         Ok(())
+    }
+
+    /// A comparison of vectors (or a logical operation on vectors of booleans) component by
+    /// component: one mask per component. Narrow integer components are extended first, as
+    /// the comparison reads them (sign for the signed ones, zero for the others).
+    fn soa_masks(&mut self, inst: &Instruction, plan: &Plan, vecs: &Vecs) -> R<Vec<Value>> {
+        let op = inst.opcode;
+        let x = op_id(inst, 0)?;
+        let signed = matches!(
+            op,
+            Op::SLessThan | Op::SLessThanEqual | Op::SGreaterThan | Op::SGreaterThanEqual
+        );
+        let narrow = self.narrow_of(x, plan);
+        let mut args = Vec::with_capacity(2);
+        for i in 0..if matches!(op, Op::LogicalNot | Op::IsNan) { 1 } else { 2 } {
+            let c = self.comps(op_id(inst, i)?, plan, vecs)?;
+            args.push(match narrow {
+                Some(t) => c.into_iter().map(|v| self.extend_low(v, t.bits(), signed)).collect(),
+                None => c,
+            });
+        }
+        let n = args[0].len();
+        if args.iter().any(|a| a.len() != n) {
+            return Err(self.err(inst, "vector plan: operands of different sizes"));
+        }
+        (0..n)
+            .map(|k| {
+                let a = args[0][k];
+                match op {
+                    Op::LogicalNot => Ok(self.b.ins().bnot(a)),
+                    Op::IsNan => Ok(self.b.ins().fcmp(FloatCC::Unordered, a, a)),
+                    Op::LogicalEqual => Ok(self.b.ins().icmp(IntCC::Equal, a, args[1][k])),
+                    Op::LogicalNotEqual => Ok(self.b.ins().icmp(IntCC::NotEqual, a, args[1][k])),
+                    _ => self.cmp_mask(inst, a, args[1][k]),
+                }
+            })
+            .collect()
     }
 
     /// An instruction without a result (a memory copy) once per lane, on each lane's

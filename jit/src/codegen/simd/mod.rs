@@ -63,7 +63,8 @@
 //!
 //! Values of OpenCL vector type with 32-bit components (`float4`, `uint4`, `float2`...) are
 //! held as structure of arrays (`Rep::Soa`), and so are vectors of 8- and 16-bit integers
-//! (`uchar4`, `short2`...), each component in the low bits of a 32-bit lane (`narrow`): one four-lane vector per component, lane `l` of
+//! (`uchar4`, `short2`...), each component in the low bits of a 32-bit lane (`narrow`), and
+//! vectors of booleans (the results of vector comparisons), each component a lane mask: one four-lane vector per component, lane `l` of
 //! vector `k` being component `k` of work-item `l`. Component-wise operations, composites and
 //! the inline built-ins work component by component; a `float4` load or store through a
 //! per-work-item pointer is four 16-byte accesses and a 4x4 transpose; OpDot and the
@@ -250,17 +251,24 @@ fn rep(cx: &Ctx, ty: Id) -> Option<Rep> {
         Ty::Scalar(_) | Ty::Pointer(..) if info.leaves.len() == 1 => Some(Rep::Quad(info.leaves[0])),
         Ty::Vector(Scalar::Int(32), n) => Some(Rep::Soa(types::I32X4, n as usize)),
         Ty::Vector(Scalar::Float(32), n) => Some(Rep::Soa(types::F32X4, n as usize)),
+        // Each component a lane mask (all ones where true), as a scalar bool.
+        Ty::Vector(Scalar::Bool, n) => Some(Rep::Soa(types::I32X4, n as usize)),
         // Components of 8 or 16 bits in 32-bit lanes, only the low bits valid (`narrow`).
         Ty::Vector(Scalar::Int(8 | 16), n) => Some(Rep::Soa(types::I32X4, n as usize)),
         _ => None,
     }
 }
 
+/// Whether `ty` is a vector of booleans (components held as lane masks).
+pub(crate) fn is_bool_vector(cx: &Ctx, ty: Id) -> bool {
+    matches!(cx.layout.get(ty).map(|i| &i.ty), Ok(Ty::Vector(Scalar::Bool, _)))
+}
+
 /// The component type (`I8` or `I16`) of a vector of `ty` whose components are narrower
 /// than their 32-bit lanes: only the lanes' low bits are the value, the rest undefined.
 /// Operations that wrap (`+ - *`, bitwise, left shifts) need nothing more; the others
 /// extend first (zero or sign, as the instruction reads its operand).
-fn narrow(cx: &Ctx, ty: Id) -> Option<Type> {
+pub(crate) fn narrow(cx: &Ctx, ty: Id) -> Option<Type> {
     match cx.layout.get(ty).ok()?.ty {
         Ty::Vector(Scalar::Int(b @ (8 | 16)), _) => Type::int(b as u16),
         _ => None,

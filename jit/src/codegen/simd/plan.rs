@@ -1829,8 +1829,9 @@ fn classify_soa(
     // (uniform or varying).
     let operand_ok = |x: &Id| {
         let Some(t) = value_type(cx, tys, *x) else { return false };
-        // (An 8- or 16-bit scalar is a component of a narrow vector.)
-        let narrow_scalar = matches!(int_bits(cx, t), Some(8 | 16));
+        // (An 8- or 16-bit scalar is a component of a narrow vector, a bool one of a vector
+        // of booleans.)
+        let narrow_scalar = matches!(int_bits(cx, t), Some(8 | 16)) || is_bool(cx, t);
         match cls(x) {
             IdX3 => false,
             Uniform | Varying => soa(cx, t).is_some() || scalar32(cx, t).is_some() || narrow_scalar,
@@ -1928,12 +1929,35 @@ fn classify_soa(
                 .then_some(())?;
             vector
         }
+        // Comparisons of vectors component by component (vectors of booleans), and the
+        // logical operations on them.
+        op if is_compare(op)
+            || matches!(
+                op,
+                Op::LogicalAnd | Op::LogicalOr | Op::LogicalEqual | Op::LogicalNotEqual | Op::LogicalNot | Op::IsNan
+            ) =>
+        {
+            let n = n?;
+            super::is_bool_vector(cx, rty).then_some(())?;
+            ids.iter()
+                .all(|x| operand_ok(x) && value_type(cx, tys, *x).and_then(|t| soa(cx, t)) == Some(n))
+                .then_some(())?;
+            vector
+        }
+        // Whether any or all components of a vector of booleans hold: a scalar mask.
+        Op::Any | Op::All => {
+            let x = *ids.first()?;
+            (operand_ok(&x) && value_type(cx, tys, x).is_some_and(|t| super::is_bool_vector(cx, t))).then_some(())?;
+            vector
+        }
         Op::Select => {
             let n = n?;
             let c = *ids.first()?;
-            // A scalar condition (a mask or a uniform bool) for the whole vector.
+            // A scalar condition (a mask or a uniform bool) for the whole vector, or a vector
+            // of booleans component by component.
             let ct = value_type(cx, tys, c)?;
-            (is_bool(cx, ct) && cls(&c) != IdX3).then_some(())?;
+            let per_component = super::is_bool_vector(cx, ct) && soa(cx, ct) == Some(n) && operand_ok(&c);
+            ((is_bool(cx, ct) || per_component) && cls(&c) != IdX3).then_some(())?;
             ids[1..]
                 .iter()
                 .all(|x| operand_ok(x) && value_type(cx, tys, *x).and_then(|t| soa(cx, t)) == Some(n))

@@ -9,10 +9,13 @@
 //! each component shifted down from its word; stored by packing the components' low bits
 //! back into words. Lane by lane, each component is truncated to its type or widened from it
 //! (`lane_vals`, `put_lane_vals`), so the scalar translation sees the values it computes with.
+//!
+//! Vectors of booleans (vector comparisons' results) are held the same way, each component a
+//! lane mask (all ones where true, as a scalar bool); lane by lane they are 0 or 1.
 
 use super::{Plan, Vecs};
 use crate::codegen::layout::Id;
-use crate::codegen::simd::{narrow, Class, LANES};
+use crate::codegen::simd::{is_bool_vector, narrow, Class, LANES};
 use crate::codegen::state::{FnTx, R};
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Type, Value};
 
@@ -25,6 +28,16 @@ impl FnTx<'_, '_, '_> {
             .copied()
             .or_else(|| self.cx.m.constant(id).map(|c| c.ty))?;
         narrow(self.cx, t)
+    }
+
+    /// Whether value `id` is a vector of booleans (each component a lane mask).
+    pub(super) fn bool_vector_of(&self, id: Id, plan: &Plan) -> bool {
+        let t = plan
+            .tys
+            .get(&id)
+            .copied()
+            .or_else(|| self.cx.m.constant(id).map(|c| c.ty));
+        t.is_some_and(|t| is_bool_vector(self.cx, t))
     }
 
     /// A four-lane splat of the 32-bit constant `k`.
@@ -191,12 +204,33 @@ impl FnTx<'_, '_, '_> {
         }
     }
 
-    /// Four lanes' narrow vectors put into `vecs` from their scalar leaves (lane by lane).
-    pub(super) fn widen_lanes(&mut self, xs: &[Vec<Value>], n: usize) -> Vec<Value> {
+    /// The components of four lanes' narrow vectors (or, `bools`, vectors of booleans: 0 or
+    /// 1 each, made masks) from their scalar leaves (lane by lane).
+    pub(super) fn widen_lanes(&mut self, xs: &[Vec<Value>], n: usize, bools: bool) -> Vec<Value> {
         (0..n)
             .map(|k| {
-                let q = [0, 1, 2, 3].map(|l| self.widen_lane(xs[l][k]));
+                let q = [0, 1, 2, 3].map(|l| {
+                    let w = self.widen_lane(xs[l][k]);
+                    if bools {
+                        self.b.ins().ineg(w)
+                    } else {
+                        w
+                    }
+                });
                 self.build(types::I32X4, &q)
+            })
+            .collect()
+    }
+
+    /// The scalar leaves (0 or 1) of a vector of booleans, components `comps`, in lane `l`.
+    pub(super) fn bool_lane_vals(&mut self, comps: &[Value], l: usize) -> Vec<Value> {
+        comps
+            .iter()
+            .map(|c| {
+                let x = self.b.ins().extractlane(*c, l as u8);
+                self.b
+                    .ins()
+                    .icmp_imm_s(cranelift_codegen::ir::condcodes::IntCC::NotEqual, x, 0)
             })
             .collect()
     }
