@@ -1414,9 +1414,18 @@ fn vector_comparisons() {
                 v.to_bits()
             });
             let wp: [i32; 4] = std::array::from_fn(|j| t(y[j] >= -3) + t(z[j] > 200) * 2 + t(y[3 - j] != y[j]) * 4);
-            let wq = i32::from(lt.iter().any(|v| *v))
-                + 2 * i32::from((0..4).all(|j| y[j] < y[3 - j]))
-                + 4 * i32::from(z.contains(&0));
+            let b = |v: bool| i32::from(v);
+            let wq = b(lt.iter().any(|v| *v))
+                + 2 * b((0..4).all(|j| y[j] < y[3 - j]))
+                + 4 * b(z.contains(&0))
+                + 8 * b(x[0].is_infinite())
+                + 16 * b(x[1].is_finite())
+                + 32 * b(x[2].is_normal())
+                + 64 * b(x[3].is_sign_negative())
+                + 128 * b(x.iter().any(|v| v.is_normal()))
+                + 256 * b(x[0].is_nan() || x[1].is_nan())
+                + 512 * b(x[2] < x[3] || x[2] > x[3])
+                + 1024 * b(x.iter().any(|v| v.is_sign_negative()));
             assert_eq!(go[4 * i..4 * i + 4], wo, "v_compare {local:?}: o[{i}] of {x:?}");
             assert_eq!(gp[4 * i..4 * i + 4], wp, "v_compare {local:?}: p[{i}]");
             assert_eq!(gq[i], wq, "v_compare {local:?}: q[{i}]");

@@ -188,7 +188,8 @@ impl Gen {
         let c = format!("({a} {} {b})", self.pick(&["<", ">", "<=", ">=", "==", "!="]));
         if self.chance(0.2) {
             let z = self.f(0);
-            format!("({c} {} isnan({z}))", self.pick(&["&&", "||"]))
+            let test = self.pick(&["isnan", "isinf", "isfinite", "isnormal", "signbit"]);
+            format!("({c} {} {test}({z}))", self.pick(&["&&", "||"]))
         } else {
             c
         }
@@ -294,7 +295,7 @@ impl Gen {
                         let e = self.f(1);
                         let cmp = self.pick(&["<", ">", "<=", ">=", "==", "!="]);
                         body.push_str(&format!(
-                            "    {{\n        float4 v = (float4)(x, y, fx, {e});\n        float4 w = ((global const float4 *)a)[(i * 3) % 20] + (float4)(s);\n        int4 m = v {cmp} w;\n        int4 u = ((global const int4 *)ia)[i % 50];\n        int4 n2 = (u > (int4)(k)) | isnan(v) | (isinf(w) & (v >= w.wzyx)) | (as_int4(u) < u.yxwz);\n        uchar4 c = ((global const uchar4 *)ia)[i];\n        int4 nm = convert_int4(c > (uchar4)(100)) + convert_int4(as_char4(c) < (char4)(-3)) - convert_int4(c >= c.wzyx);\n        float4 r = select(v, w, m) + (v {cmp} w.yxwz ? v : w.zwxy);\n        ix += m.x + n2.y * 3 + (nm.z ^ nm.w) + (int)all(u == u.yxwz) + (int)any(n2 && !m);\n        if (any(isless(v, (float4)(0.0f))) | all(v != v)) fx += r.x;\n        ((global float4 *)o)[128 + i] = r;\n        ((global int4 *)io)[128 + i] = nm ^ n2;\n    }}\n"
+                            "    {{\n        float4 v = (float4)(x, y, fx, {e});\n        float4 w = ((global const float4 *)a)[(i * 3) % 20] + (float4)(s);\n        int4 m = v {cmp} w;\n        int4 u = ((global const int4 *)ia)[i % 50];\n        int4 n2 = (u > (int4)(k)) | isnan(v) | (isinf(w) & (v >= w.wzyx)) | (as_int4(u) < u.yxwz) | (isfinite(v) & isnormal(w)) ^ signbit(v) ^ islessgreater(v, w.yxwz) ^ isunordered(w, v) ^ isordered(v, (float4)(s));\n        uchar4 c = ((global const uchar4 *)ia)[i];\n        int4 nm = convert_int4(c > (uchar4)(100)) + convert_int4(as_char4(c) < (char4)(-3)) - convert_int4(c >= c.wzyx);\n        float4 r = select(v, w, m) + (v {cmp} w.yxwz ? v : w.zwxy);\n        ix += m.x + n2.y * 3 + (nm.z ^ nm.w) + (int)all(u == u.yxwz) + (int)any(n2 && !m);\n        if (any(isless(v, (float4)(0.0f))) | all(v != v)) fx += r.x;\n        ((global float4 *)o)[128 + i] = r;\n        ((global int4 *)io)[128 + i] = nm ^ n2;\n    }}\n"
                         ));
                     }
                     2 => {

@@ -557,8 +557,9 @@ kernel void v_narrow(global const uchar4 *px, global const short2 *d, global uch
 }
 
 // Comparisons of vectors (in the vector loop: each component of the result a lane mask):
-// float, int and uchar components, isnan, vector conditional expressions and select by
-// component, any and all.
+// float, int and uchar components, the tests of floats (isnan, isinf, isfinite, isnormal,
+// signbit, isunordered, islessgreater) of vectors and scalars, vector conditional
+// expressions and select by component, any and all.
 kernel void v_compare(global const float4 *a, global const int4 *b, global const uchar4 *c,
                       global float4 *o, global int4 *p, global int *q) {
     size_t i = get_global_id(0);
@@ -568,7 +569,9 @@ kernel void v_compare(global const float4 *a, global const int4 *b, global const
     int4 lt = x < (float4)(0.5f);
     o[i] = isnan(x) ? (float4)(7.0f) : select(x, -x, lt);
     p[i] = (y >= (int4)(-3)) + convert_int4(z > (uchar4)(200)) * 2 + (y.wzyx != y) * 4;
-    q[i] = any(lt) + 2 * all(y < y.wzyx) + 4 * any(z == (uchar4)(0));
+    q[i] = any(lt) + 2 * all(y < y.wzyx) + 4 * any(z == (uchar4)(0)) + 8 * isinf(x.x) +
+           16 * isfinite(x.y) + 32 * isnormal(x.z) + 64 * signbit(x.w) + 128 * any(isnormal(x)) +
+           256 * isunordered(x.x, x.y) + 512 * islessgreater(x.z, x.w) + 1024 * any(signbit(x));
 }
 
 // 24-bit multiplies (OpenCL C 6.15.3) on operands within 24 bits: the low 32 bits of the

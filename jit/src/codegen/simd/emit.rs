@@ -1,6 +1,6 @@
 //! The vector body's code: the plan's steps translated into the vector loop's block.
 
-use super::plan::{base_name, ext_name, is_compare};
+use super::plan::{base_name, ext_name, is_mask_op, is_unary_test};
 use super::{fold, narrow, rep, Class, Guard, Plan, Rep, Step, LANES};
 use crate::codegen::arith::{float_cc, int_cc};
 use crate::codegen::layout::Id;
@@ -1983,20 +1983,61 @@ impl FnTx<'_, '_, '_> {
             }
         }
         let a = self.lanes(op_id(inst, 0)?, plan, vecs)?;
+        if is_unary_test(op) {
+            return self.test_mask(inst, a);
+        }
+        let b = self.lanes(op_id(inst, 1)?, plan, vecs)?;
+        self.cmp_mask(inst, a, b)
+    }
+
+    /// The mask of a one-operand test `inst` (OpLogicalNot, OpIsNan, OpIsInf, OpIsFinite,
+    /// OpIsNormal, OpSignBitSet) of four lanes `a`: the float tests on the bits (magnitude
+    /// `|a|` against the exponent field's limits).
+    fn test_mask(&mut self, inst: &Instruction, a: Value) -> R<Value> {
+        let op = inst.opcode;
         if op == Op::LogicalNot {
             return Ok(self.b.ins().bnot(a));
         }
         if op == Op::IsNan {
             return Ok(self.b.ins().fcmp(FloatCC::Unordered, a, a));
         }
-        let b = self.lanes(op_id(inst, 1)?, plan, vecs)?;
-        self.cmp_mask(inst, a, b)
+        let bits = self.b.ins().bitcast(types::I32X4, MemFlagsData::new(), a);
+        let k = |fx: &mut Self, v: i64| {
+            let c = fx.b.ins().iconst(types::I32, v);
+            fx.b.ins().splat(types::I32X4, c)
+        };
+        if op == Op::SignBitSet {
+            let z = k(self, 0);
+            return Ok(self.b.ins().icmp(IntCC::SignedLessThan, bits, z));
+        }
+        let m = k(self, 0x7fff_ffff);
+        let mag = self.b.ins().band(bits, m);
+        let inf = k(self, 0x7f80_0000);
+        Ok(match op {
+            Op::IsInf => self.b.ins().icmp(IntCC::Equal, mag, inf),
+            Op::IsFinite => self.b.ins().icmp(IntCC::SignedLessThan, mag, inf),
+            Op::IsNormal => {
+                // 2^-126 <= |a| < infinity: `|a| - 2^-126` below the span, unsigned.
+                let min = k(self, 0x0080_0000);
+                let d = self.b.ins().isub(mag, min);
+                let span = k(self, 0x7f80_0000 - 0x0080_0000);
+                self.b.ins().icmp(IntCC::UnsignedLessThan, d, span)
+            }
+            _ => return Err(self.err(inst, "vector plan: unexpected test")),
+        })
     }
 
     /// The mask of binary comparison or logical operation `inst` on four lanes `a` and `b`.
     fn cmp_mask(&mut self, inst: &Instruction, a: Value, b: Value) -> R<Value> {
         let op = inst.opcode;
         match op {
+            Op::Ordered => Ok(self.b.ins().fcmp(FloatCC::Ordered, a, b)),
+            Op::Unordered => Ok(self.b.ins().fcmp(FloatCC::Unordered, a, b)),
+            Op::LessOrGreater => {
+                let o = self.b.ins().fcmp(FloatCC::Ordered, a, b);
+                let ne = self.b.ins().fcmp(FloatCC::NotEqual, a, b);
+                Ok(self.b.ins().band(o, ne))
+            }
             Op::LogicalAnd => Ok(self.b.ins().band(a, b)),
             Op::LogicalOr => Ok(self.b.ins().bor(a, b)),
             _ => match (int_cc(op), float_cc(op)) {
@@ -2483,12 +2524,7 @@ impl FnTx<'_, '_, '_> {
         if soa && !matches!(op, Op::Load | Op::Store) {
             return self.simd_soa(inst, plan, vecs);
         }
-        if is_compare(op)
-            || matches!(
-                op,
-                Op::LogicalAnd | Op::LogicalOr | Op::LogicalEqual | Op::LogicalNotEqual | Op::LogicalNot | Op::IsNan
-            )
-        {
+        if is_mask_op(op) {
             let (r, _) = result(inst)?;
             let m = self.simd_mask(inst, plan, vecs)?;
             vecs.v.insert(r, m);
@@ -2817,12 +2853,7 @@ impl FnTx<'_, '_, '_> {
         let Some(Rep::Soa(vt, n)) = rep(self.cx, ty) else {
             return Err(self.err(inst, "vector plan: not a vector of 32-bit values"));
         };
-        if is_compare(op)
-            || matches!(
-                op,
-                Op::LogicalAnd | Op::LogicalOr | Op::LogicalEqual | Op::LogicalNotEqual | Op::LogicalNot | Op::IsNan
-            )
-        {
+        if is_mask_op(op) {
             let out = self.soa_masks(inst, plan, vecs)?;
             vecs.s.insert(r, out);
             return Ok(());
@@ -3012,7 +3043,7 @@ impl FnTx<'_, '_, '_> {
         );
         let narrow = self.narrow_of(x, plan);
         let mut args = Vec::with_capacity(2);
-        for i in 0..if matches!(op, Op::LogicalNot | Op::IsNan) { 1 } else { 2 } {
+        for i in 0..if is_unary_test(op) { 1 } else { 2 } {
             let c = self.comps(op_id(inst, i)?, plan, vecs)?;
             args.push(match narrow {
                 Some(t) => c.into_iter().map(|v| self.extend_low(v, t.bits(), signed)).collect(),
@@ -3027,8 +3058,7 @@ impl FnTx<'_, '_, '_> {
             .map(|k| {
                 let a = args[0][k];
                 match op {
-                    Op::LogicalNot => Ok(self.b.ins().bnot(a)),
-                    Op::IsNan => Ok(self.b.ins().fcmp(FloatCC::Unordered, a, a)),
+                    _ if is_unary_test(op) => self.test_mask(inst, a),
                     Op::LogicalEqual => Ok(self.b.ins().icmp(IntCC::Equal, a, args[1][k])),
                     Op::LogicalNotEqual => Ok(self.b.ins().icmp(IntCC::NotEqual, a, args[1][k])),
                     _ => self.cmp_mask(inst, a, args[1][k]),

@@ -65,6 +65,25 @@ pub(super) fn is_compare(op: Op) -> bool {
     )
 }
 
+/// The tests of one float (OpIsNan, OpIsInf, ...), four lanes at a time in the vector loop, and
+/// the logical not.
+pub(super) fn is_unary_test(op: Op) -> bool {
+    use Op::*;
+    matches!(op, LogicalNot | IsNan | IsInf | IsFinite | IsNormal | SignBitSet)
+}
+
+/// The operations whose result is a boolean (a lane mask in the vector loop): comparisons,
+/// logical operations, the tests of floats.
+pub(super) fn is_mask_op(op: Op) -> bool {
+    use Op::*;
+    is_compare(op)
+        || is_unary_test(op)
+        || matches!(
+            op,
+            LogicalAnd | LogicalOr | LogicalEqual | LogicalNotEqual | Ordered | Unordered | LessOrGreater
+        )
+}
+
 /// The OpenCL.std functions the vector loop computes four lanes at a time, exactly as the
 /// scalar translation does (its inline forms; besides the functions of `mathfn`).
 const VECTOR_EXT_F32: [&str; 17] = [
@@ -1503,6 +1522,14 @@ fn classify_vector(
             scalar32(cx, value_type(cx, tys, id(0)?)?)?;
             mask_op(&[c(0)?])
         }
+        // The other tests of floats, four lanes on their bits or by one comparison.
+        Op::IsInf | Op::IsFinite | Op::IsNormal | Op::SignBitSet | Op::Ordered | Op::Unordered | Op::LessOrGreater
+            if !all_uniform =>
+        {
+            (scalar32(cx, value_type(cx, tys, id(0)?)?)? == types::F32).then_some(())?;
+            let args: Vec<Class> = (0..ids.len()).map(&c).collect::<Option<_>>()?;
+            mask_op(&args)
+        }
         Op::ULessThan
         | Op::SLessThan
         | Op::ULessThanEqual
@@ -1931,12 +1958,7 @@ fn classify_soa(
         }
         // Comparisons of vectors component by component (vectors of booleans), and the
         // logical operations on them.
-        op if is_compare(op)
-            || matches!(
-                op,
-                Op::LogicalAnd | Op::LogicalOr | Op::LogicalEqual | Op::LogicalNotEqual | Op::LogicalNot | Op::IsNan
-            ) =>
-        {
+        op if is_mask_op(op) => {
             let n = n?;
             super::is_bool_vector(cx, rty).then_some(())?;
             ids.iter()
