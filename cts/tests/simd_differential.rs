@@ -106,7 +106,28 @@ impl Gen {
                 .into();
         }
         let (a, b) = (self.i(d - 1), self.i(d - 1));
-        match self.0.below(29) {
+        match self.0.below(30) {
+            // 8- and 16-bit integers (32-bit lanes, low bits valid, in the vector loop).
+            29 => {
+                let f = self.f(d - 1);
+                self.pick(&[
+                    "(int)(uchar)((A) + (B))",
+                    "(int)(short)((A) * 3)",
+                    "(int)((uchar)(A) >> 2)",
+                    "(int)((char)(A) >> 1)",
+                    "(int)((ushort)(A) > (ushort)(B))",
+                    "(int)((char)(A) < (char)(B))",
+                    "(int)add_sat((uchar)(A), (uchar)(B))",
+                    "(int)((short)(A) / (short)7)",
+                    "(int)convert_uchar_sat(F)",
+                    "(int)(ushort)((ushort)(A) * (ushort)(B))",
+                    "(int)((uchar)(A) == (uchar)(B) ? (char)(A) : (char)(B))",
+                    "(int)(float)(short)(A)",
+                ])
+                .replace('A', &a)
+                .replace('B', &b)
+                .replace('F', &f)
+            }
             // Division by constants (four lanes by a reciprocal in the vector loop) and by
             // values (through doubles; never zero, which clang may fold as undefined).
             28 => self
@@ -284,7 +305,7 @@ impl Gen {
                         let e = self.f(1);
                         let ie = self.i(1);
                         body.push_str(&format!(
-                            "    {{\n        global const uchar4 *pa = (global const uchar4 *)ia;\n        uchar4 c = pa[i] ^ pa[(i * 5) % 64];\n        short2 h = ((global const short2 *)ia)[i + 1] + (short2)((short)ix, (short)k);\n        char8 z = ((global const char8 *)ia)[i];\n        float4 f = convert_float4(c) * 0.25f + (float4)(convert_float2(h), convert_float2(z.s01)) + (float4)({e});\n        c = convert_uchar4_sat{mode}(f * (float4)(s, 2.0f, -1.0f, 0.5f)) + c.wzyx * (uchar)3;\n        h = h * (short2)(3, -5) - convert_short2(z.s23) + (short2)((short)({ie}));\n        z = (z ^ (char8)((char)ix)) + as_char8(convert_uchar8((ushort8)(convert_ushort4(c), convert_ushort4(vload4(i, (global const uchar *)ia + 1)))));\n        ushort4 u = convert_ushort4(c) * (ushort)257 + convert_ushort4(z.s4567) - (convert_ushort4(h.xyxy) >> (ushort)3);\n        int4 w = convert_int4(z.lo) + convert_int4(u) - convert_int4(clamp(h.yxyy, (short)-300, (short)300));\n        c = c << (uchar)1 | convert_uchar4(convert_short4(w) & (short)0x7f);\n        ((global uchar4 *)(io + 1700))[i] = c;\n        ((global short2 *)(io + 1810))[i] = h;\n        ((global char8 *)(io + 1920))[i] = z;\n        ((global ushort4 *)(io + 2130))[i] = u;\n        ix += w.x ^ (w.y + w.z - w.w);\n        fx = fx + (float)c.x - (float)h.y * 0.5f;\n    }}\n"
+                            "    {{\n        global const uchar4 *pa = (global const uchar4 *)ia;\n        uchar4 c = pa[i] ^ pa[(i * 5) % 64];\n        short2 h = ((global const short2 *)ia)[i + 1] + (short2)((short)ix, (short)k);\n        char8 z = ((global const char8 *)ia)[i];\n        float4 f = convert_float4(c) * 0.25f + (float4)(convert_float2(h), convert_float2(z.s01)) + (float4)({e});\n        c = convert_uchar4_sat{mode}(f * (float4)(s, 2.0f, -1.0f, 0.5f)) + c.wzyx * (uchar)3;\n        h = h * (short2)(3, -5) - convert_short2(z.s23) + (short2)((short)({ie}));\n        z = (z ^ (char8)((char)ix)) + as_char8(convert_uchar8((ushort8)(convert_ushort4(c), convert_ushort4(vload4(i, (global const uchar *)ia + 1)))));\n        ushort4 u = convert_ushort4(c) * (ushort)257 + convert_ushort4(z.s4567) - (convert_ushort4(h.xyxy) >> (ushort)3);\n        int4 w = convert_int4(z.lo) + convert_int4(u) - convert_int4(clamp(h.yxyy, (short)-300, (short)300));\n        c = c << (uchar)1 | convert_uchar4(convert_short4(w) & (short)0x7f);\n        ((global uchar4 *)(io + 1700))[i] = c;\n        ((global short2 *)(io + 1810))[i] = h;\n        ((global char8 *)(io + 1920))[i] = z;\n        ((global ushort4 *)(io + 2130))[i] = u;\n        uchar bb = ((global const uchar *)ia)[i];\n        ((global uchar *)(io + 2340))[i] = bb * (uchar)3 + (uchar)ix;\n        short ss = ((global const short *)ia)[i + 1];\n        ((global short *)(io + 2370))[i] = (ss >> 1) ^ (short)bb;\n        ix += w.x ^ (w.y + w.z - w.w);\n        fx = fx + (float)c.x - (float)h.y * 0.5f;\n    }}\n"
                         ));
                     }
                     8 => {
@@ -495,7 +516,7 @@ fn differential_child() {
         // (Loops store at o[300 + i], atomics at io[300 + i] and io[420], vectors at
         // o[512 + 4 * i], 64-bit compare-and-swap loops at io[936 + 2 * i], vector data
         // stores at o[1200 + 3 * i], o[1520 + 4 * i] and halves at io[1600..], narrow
-        // vectors at io[1700..2336], apart from every other store.)
+        // vectors and scalars at io[1700..2422], apart from every other store.)
         let len = 2560;
         let mut a: Vec<f32> = (0..len).map(|_| rng.range_f64(-5.0, 5.0) as f32).collect();
         a[..6].copy_from_slice(&[0.0, -0.0, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, 1e-40]);

@@ -161,8 +161,8 @@ fn looped_masked(plan: &Plan, k: usize) -> bool {
         .unwrap_or(false)
 }
 
-fn fx_is_i8(fx: &FnTx, x: Value) -> bool {
-    fx.b.func.dfg.value_type(x) == types::I8
+fn fx_is_small(fx: &FnTx, x: Value) -> bool {
+    matches!(fx.b.func.dfg.value_type(x), types::I8 | types::I16)
 }
 
 fn vec_type(t: Type) -> Option<Type> {
@@ -640,8 +640,8 @@ impl FnTx<'_, '_, '_> {
         }
         let ty = plan.tys.get(&id).copied();
         match comps {
-            [xs] if fx_is_i8(self, xs[0]) && ty.is_some_and(|t| matches!(rep(self.cx, t), Some(Rep::Vector(_)))) => {
-                // (A boolean's record slot holds 0 or 1.)
+            [xs] if fx_is_small(self, xs[0]) && ty.is_some_and(|t| matches!(rep(self.cx, t), Some(Rep::Vector(_)))) => {
+                // (A boolean's record slot holds 0 or 1; an 8- or 16-bit integer's its value.)
                 let ty = ty.ok_or_else(|| CompileError::new("vector plan: an input of no type"))?;
                 self.put_lanes(id, ty, *xs, vecs)?;
             }
@@ -1059,15 +1059,6 @@ impl FnTx<'_, '_, '_> {
         Ok(vec![v; n])
     }
 
-    /// Scalar `id` as a component of a vector: its lanes (an 8- or 16-bit one in the low
-    /// bits of 32-bit lanes).
-    fn comp_lanes(&mut self, id: Id, plan: &Plan, vecs: &Vecs) -> R<Value> {
-        match self.narrow_scalar_lanes(id, plan, vecs)? {
-            Some(v) => Ok(v),
-            None => self.lanes(id, plan, vecs),
-        }
-    }
-
     /// How many leaves value `id` has (1 when unknown).
     fn leaves_of(&self, id: Id, plan: &Plan) -> usize {
         let ty = plan
@@ -1375,10 +1366,12 @@ impl FnTx<'_, '_, '_> {
             return self.monotone_mask(cmp, plan);
         }
         let mut x = self.val1(id)?;
-        if self.b.func.dfg.value_type(x) == types::I8 {
-            // A uniform bool (0 or 1) as a mask.
-            let w = self.b.ins().uextend(types::I32, x);
-            x = self.b.ins().ineg(w);
+        if matches!(self.b.func.dfg.value_type(x), types::I8 | types::I16) {
+            // A uniform bool (0 or 1) as a mask, an 8- or 16-bit integer in the low bits.
+            x = self.b.ins().uextend(types::I32, x);
+            if self.small_int_of(id, plan).is_none() {
+                x = self.b.ins().ineg(x);
+            }
         }
         let t = self.b.func.dfg.value_type(x);
         let vt = vec_type(t).ok_or_else(|| CompileError::new(format!("vector plan: %{id} is not 32-bit")))?;
@@ -1651,6 +1644,9 @@ impl FnTx<'_, '_, '_> {
         if vecs.v.contains_key(&id) || plan.monotone.contains_key(&id) {
             let v = self.lanes(id, plan, vecs)?;
             let x = self.b.ins().extractlane(v, l as u8);
+            if let Some(t) = self.small_int_of(id, plan) {
+                return Ok(self.b.ins().ireduce(t, x));
+            }
             let is_bool = plan
                 .tys
                 .get(&id)
@@ -1735,12 +1731,16 @@ impl FnTx<'_, '_, '_> {
     fn put_lanes(&mut self, r: Id, ty: Id, xs: [Value; LANES as usize], vecs: &mut Vecs) -> R {
         match rep(self.cx, ty) {
             Some(Rep::Vector(vt)) => {
+                let int = super::small_int(self.cx, ty).is_some();
                 let mut v = None;
                 for (l, mut x) in xs.into_iter().enumerate() {
-                    if self.b.func.dfg.value_type(x) == types::I8 {
-                        // A boolean (0 or 1) as a mask lane.
-                        let w = self.b.ins().uextend(types::I32, x);
-                        x = self.b.ins().ineg(w);
+                    if matches!(self.b.func.dfg.value_type(x), types::I8 | types::I16) {
+                        // A boolean (0 or 1) as a mask lane, an 8- or 16-bit integer in the
+                        // low bits.
+                        x = self.b.ins().uextend(types::I32, x);
+                        if !int {
+                            x = self.b.ins().ineg(x);
+                        }
                     }
                     v = Some(match v {
                         None => self.b.ins().splat(vt, x),
@@ -1982,11 +1982,23 @@ impl FnTx<'_, '_, '_> {
                 return Ok(if op == Op::INotEqual { self.b.ins().bnot(m) } else { m });
             }
         }
-        let a = self.lanes(op_id(inst, 0)?, plan, vecs)?;
+        let mut a = self.lanes(op_id(inst, 0)?, plan, vecs)?;
         if is_unary_test(op) {
             return self.test_mask(inst, a);
         }
-        let b = self.lanes(op_id(inst, 1)?, plan, vecs)?;
+        let mut b = self.lanes(op_id(inst, 1)?, plan, vecs)?;
+        let small = self
+            .small_int_of(op_id(inst, 0)?, plan)
+            .or(self.small_int_of(op_id(inst, 1)?, plan));
+        if let Some(t) = small {
+            // 8- or 16-bit integers: extended as the comparison reads them.
+            let signed = matches!(
+                op,
+                Op::SLessThan | Op::SLessThanEqual | Op::SGreaterThan | Op::SGreaterThanEqual
+            );
+            a = self.extend_low(a, t.bits(), signed);
+            b = self.extend_low(b, t.bits(), signed);
+        }
         self.cmp_mask(inst, a, b)
     }
 
@@ -2277,6 +2289,15 @@ impl FnTx<'_, '_, '_> {
                 return Ok(());
             }
         }
+        if let (Some(Class::Affine(s)), Some(_), None) = (class, super::small_int(self.cx, ty), &self.robust) {
+            if s == i64::from(t.bytes()) {
+                // 8- or 16-bit integers of four consecutive work-items: one 4- or 8-byte load.
+                let base = self.val1(p)?;
+                let v = self.load_small_consecutive(t, base);
+                vecs.v.insert(r, v);
+                return Ok(());
+            }
+        }
         if let (Some(Class::Affine(8)), Some(Rep::Pair(vt)), None) = (class, rep(self.cx, ty), &self.robust) {
             // Doubles of four consecutive work-items: two 16-byte loads.
             let base = self.val1(p)?;
@@ -2338,11 +2359,19 @@ impl FnTx<'_, '_, '_> {
                 self.b.ins().store(flags, pr[0], base, 0);
                 self.b.ins().store(flags, pr[1], base, 16);
             }
-            Class::Affine(4) if vector && matches!(vt, Some(Rep::Vector(_))) => {
+            Class::Affine(4) if vector && matches!(vt, Some(Rep::Vector(_))) && shape.0.bits() == 32 => {
                 let v = self.lanes(vid, plan, vecs)?;
                 let base = self.val1(p)?;
                 let lt = self.b.func.dfg.value_type(v).lane_type();
                 self.rb_vector_store(p, base, v, lt);
+            }
+            // 8- or 16-bit integers of four consecutive work-items: one 4- or 8-byte store.
+            Class::Affine(s)
+                if vector && s == i64::from(shape.0.bytes()) && shape.0.bits() < 32 && self.robust.is_none() =>
+            {
+                let v = self.lanes(vid, plan, vecs)?;
+                let base = self.val1(p)?;
+                self.store_small_consecutive(v, shape.0, base);
             }
             // One location: the last work-item's store is the one that stays.
             Class::Uniform => {
@@ -2532,7 +2561,11 @@ impl FnTx<'_, '_, '_> {
         }
         if op == Op::Select {
             let (r, ty) = result(inst)?;
-            let t = self.cx.layout.get(ty)?.leaves.first().copied().unwrap_or(types::I32);
+            let mut t = self.cx.layout.get(ty)?.leaves.first().copied().unwrap_or(types::I32);
+            if super::small_int(self.cx, ty).is_some() {
+                // (8- and 16-bit integers in 32-bit lanes.)
+                t = types::I32;
+            }
             if t == types::I8 {
                 // Between masks.
                 let c = self.lanes(op_id(inst, 0)?, plan, vecs)?;
@@ -2580,13 +2613,22 @@ impl FnTx<'_, '_, '_> {
                     vecs.p.insert(r, v);
                     return Ok(());
                 }
+                if super::small_int(self.cx, ty).is_some() || matches!(op, Op::UConvert | Op::SConvert) {
+                    let v = self.simd_small_int(inst, plan, vecs)?;
+                    vecs.v.insert(r, v);
+                    return Ok(());
+                }
                 let vt = vec_type(t).ok_or_else(|| self.err(inst, "vector plan: not a 32-bit result"))?;
                 if op == Op::ExtInst {
                     let v = self.simd_ext(inst, plan, vecs)?;
                     vecs.v.insert(r, v);
                     return Ok(());
                 }
-                let a = self.lanes(op_id(inst, 0)?, plan, vecs)?;
+                let mut a = self.lanes(op_id(inst, 0)?, plan, vecs)?;
+                if let (Some(t), Op::ConvertSToF | Op::ConvertUToF) = (self.small_int_of(op_id(inst, 0)?, plan), op) {
+                    // From the low bits, extended as the conversion reads them.
+                    a = self.extend_low(a, t.bits(), op == Op::ConvertSToF);
+                }
                 let v = match op {
                     _ if Self::is_lanewise_unary(op) => self
                         .lanewise_unary(op, a, vt)
@@ -2666,6 +2708,11 @@ impl FnTx<'_, '_, '_> {
             return Ok(());
         }
         let w = self.clamp_to_bits(w, bits, signed);
+        if super::small_int(self.cx, ty).is_some() {
+            // (In range: the 8- or 16-bit value in the low bits, extended.)
+            vecs.v.insert(r, w);
+            return Ok(());
+        }
         let lanes = [0u8, 1, 2, 3].map(|l| {
             let e = self.b.ins().extractlane(w, l);
             self.b.ins().ireduce(to, e)
@@ -2826,14 +2873,9 @@ impl FnTx<'_, '_, '_> {
             let x = op_id(inst, 0)?;
             let c = self.comps(x, plan, vecs)?;
             let k = op_lit(inst, 1)? as usize;
+            // (An 8- or 16-bit component stays in the low bits of its lanes.)
             let v = *c.get(k).ok_or_else(|| self.err(inst, "component out of range"))?;
-            if let Some(t) = self.narrow_of(x, plan) {
-                // An 8- or 16-bit scalar: four scalars (Rep::Quad).
-                let q = self.narrow_component_quad(v, t);
-                vecs.q.insert(r, q);
-            } else {
-                vecs.v.insert(r, v);
-            }
+            vecs.v.insert(r, v);
             return Ok(());
         }
         if matches!(op, Op::Any | Op::All) {
@@ -2862,7 +2904,7 @@ impl FnTx<'_, '_, '_> {
             Op::CompositeInsert => {
                 let mut c = self.comps(op_id(inst, 1)?, plan, vecs)?;
                 let k = op_lit(inst, 2)? as usize;
-                let x = self.comp_lanes(op_id(inst, 0)?, plan, vecs)?;
+                let x = self.lanes(op_id(inst, 0)?, plan, vecs)?;
                 *c.get_mut(k).ok_or_else(|| self.err(inst, "component out of range"))? = x;
                 c
             }
@@ -2873,7 +2915,7 @@ impl FnTx<'_, '_, '_> {
                     if vecs.s.contains_key(&x) || self.leaves_of(x, plan) > 1 {
                         c.extend(self.comps(x, plan, vecs)?);
                     } else {
-                        c.push(self.comp_lanes(x, plan, vecs)?);
+                        c.push(self.lanes(x, plan, vecs)?);
                     }
                 }
                 c

@@ -248,6 +248,8 @@ fn rep(cx: &Ctx, ty: Id) -> Option<Rep> {
         Ty::Scalar(Scalar::Int(32)) => Some(Rep::Vector(types::I32X4)),
         Ty::Scalar(Scalar::Float(32)) => Some(Rep::Vector(types::F32X4)),
         Ty::Scalar(Scalar::Float(64)) => Some(Rep::Pair(types::F64X2)),
+        // 8- and 16-bit integers in the low bits of 32-bit lanes (`small_int`).
+        Ty::Scalar(Scalar::Int(8 | 16)) => Some(Rep::Vector(types::I32X4)),
         Ty::Scalar(_) | Ty::Pointer(..) if info.leaves.len() == 1 => Some(Rep::Quad(info.leaves[0])),
         Ty::Vector(Scalar::Int(32), n) => Some(Rep::Soa(types::I32X4, n as usize)),
         Ty::Vector(Scalar::Float(32), n) => Some(Rep::Soa(types::F32X4, n as usize)),
@@ -255,6 +257,15 @@ fn rep(cx: &Ctx, ty: Id) -> Option<Rep> {
         Ty::Vector(Scalar::Bool, n) => Some(Rep::Soa(types::I32X4, n as usize)),
         // Components of 8 or 16 bits in 32-bit lanes, only the low bits valid (`narrow`).
         Ty::Vector(Scalar::Int(8 | 16), n) => Some(Rep::Soa(types::I32X4, n as usize)),
+        _ => None,
+    }
+}
+
+/// The type (`I8`, `I16`) of a scalar integer of `ty` narrower than its 32-bit lanes: held
+/// as `Rep::Vector(I32X4)`, only the lanes' low bits valid (as `narrow`'s components).
+pub(crate) fn small_int(cx: &Ctx, ty: Id) -> Option<Type> {
+    match cx.layout.get(ty).ok()?.ty {
+        Ty::Scalar(Scalar::Int(b @ (8 | 16))) => Type::int(b as u16),
         _ => None,
     }
 }

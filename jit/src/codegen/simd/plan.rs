@@ -1392,6 +1392,8 @@ fn classify_vector(
     use Class::*;
     let rty = inst.result_type;
     let v32 = rty.and_then(|t| scalar32(cx, t)).is_some();
+    // An 8- or 16-bit integer result (32-bit lanes, low bits valid): the operations that wrap.
+    let small = rty.and_then(|t| super::small_int(cx, t)).is_some();
     let f64 = rty.is_some_and(|t| is_f64(cx, t));
     let c = |i: usize| ids.get(i).map(cls);
     let id = |k: usize| ids.get(k).copied();
@@ -1564,7 +1566,7 @@ fn classify_vector(
         _ if is_compare(op) && !all_uniform => {
             // Four lanes of 32-bit operands give a mask (all ones where true).
             let t = value_type(cx, tys, id(0)?)?;
-            scalar32(cx, t)?;
+            scalar32(cx, t).or_else(|| super::small_int(cx, t))?;
             mask_op(&[c(0)?, c(1)?])
         }
         Op::LogicalAnd | Op::LogicalOr | Op::LogicalEqual | Op::LogicalNotEqual | Op::LogicalNot if !all_uniform => {
@@ -1577,7 +1579,7 @@ fn classify_vector(
             if rty.is_some_and(|t| is_bool(cx, t)) {
                 return mask_op(&[c(0)?, c(1)?, c(2)?]);
             }
-            if !v32 {
+            if !v32 && !small {
                 return None;
             }
             let cond = match c(0)? {
@@ -1668,7 +1670,9 @@ fn classify_vector(
         Op::IAdd | Op::ISub | Op::IMul | Op::ShiftLeftLogical => {
             let (a, b) = (c(0)?, c(1)?);
             let bits = int_bits(cx, rty?)?;
+            // (No 8- or 16-bit value is affine: its lanes wrap.)
             let aff = match (op, a, b) {
+                _ if small => None,
                 (Op::IAdd, Affine(x), Uniform) | (Op::IAdd, Uniform, Affine(x)) => Some(x),
                 (Op::IAdd, Affine(x), Affine(y)) => x.checked_add(y),
                 (Op::ISub, Affine(x), Uniform) => Some(x),
@@ -1685,7 +1689,7 @@ fn classify_vector(
             if let Some(s) = aff {
                 return Some((Step::Scalar, Some(Affine(s))));
             }
-            vector_op(v32, &[a, b], op == Op::ShiftLeftLogical)
+            vector_op(v32 || small, &[a, b], op == Op::ShiftLeftLogical)
         }
         Op::UDiv | Op::SDiv | Op::UMod | Op::SRem if rty.and_then(|t| int_bits(cx, t)) == Some(32) => {
             // Four lanes at once (`divide`): by a nonzero constant its reciprocal, by anything
@@ -1693,9 +1697,20 @@ fn classify_vector(
             vector_op(v32, &[c(0)?, c(1)?], false)
         }
         Op::SNegate => match c(0)? {
-            Affine(x) if x.abs() < 1 << 28 => Some((Step::Scalar, Some(Affine(-x)))),
-            a => vector_op(v32, &[a], false),
+            Affine(x) if x.abs() < 1 << 28 && !small => Some((Step::Scalar, Some(Affine(-x)))),
+            a => vector_op(v32 || small, &[a], false),
         },
+        // Between 8-, 16- and 32-bit integers, one narrower than its lanes: extended from the
+        // low bits or narrowed by keeping them.
+        Op::UConvert | Op::SConvert
+            if !matches!(c(0)?, Affine(_))
+                && [value_type(cx, tys, id(0)?)?, rty?]
+                    .iter()
+                    .all(|t| matches!(int_bits(cx, *t), Some(8 | 16 | 32)))
+                && (small || super::small_int(cx, value_type(cx, tys, id(0)?)?).is_some()) =>
+        {
+            vector_op(true, &[c(0)?], false)
+        }
         Op::UConvert | Op::SConvert => {
             let Affine(s) = c(0)? else { return None };
             let from = int_bits(cx, value_type(cx, tys, id(0)?)?)?;
@@ -1739,7 +1754,7 @@ fn classify_vector(
                     }
                 }
             }
-            vector_op(v32, &[c(0)?, c(1)?], true)
+            vector_op(v32 || small, &[c(0)?, c(1)?], true)
         }
         Op::BitwiseOr => {
             // An affine value whose low bits are clear, or-ed with a constant that fits in
@@ -1763,7 +1778,7 @@ fn classify_vector(
                     }
                 }
             }
-            vector_op(v32, &[c(0)?, c(1)?], false)
+            vector_op(v32 || small, &[c(0)?, c(1)?], false)
         }
         Op::Bitcast | Op::PtrCastToGeneric | Op::GenericCastToPtr
             if matches!(c(0)?, Affine(_))
@@ -1794,9 +1809,9 @@ fn classify_vector(
         }
         // (Doubles as two two-lane vectors, `Rep::Pair`.)
         Op::FAdd | Op::FSub | Op::FMul | Op::FDiv => vector_op(v32 || f64, &[c(0)?, c(1)?], false),
-        Op::BitwiseAnd | Op::BitwiseXor => vector_op(v32, &[c(0)?, c(1)?], false),
+        Op::BitwiseAnd | Op::BitwiseXor => vector_op(v32 || small, &[c(0)?, c(1)?], false),
         Op::FNegate => vector_op(v32 || f64, &[c(0)?], false),
-        Op::Not => vector_op(v32, &[c(0)?], false),
+        Op::Not => vector_op(v32 || small, &[c(0)?], false),
         Op::Bitcast => {
             scalar32(cx, value_type(cx, tys, id(0)?)?)?;
             vector_op(v32, &[c(0)?], false)
@@ -1812,10 +1827,11 @@ fn classify_vector(
                 .and_then(|_| vector_op(true, &[c(0)?], false))
         }
         Op::ConvertSToF | Op::ConvertUToF if !decorated => {
-            // i32 -> f32 only (rounding to nearest, as the scalar translation does).
+            // 8-, 16- or 32-bit integer -> f32 (rounding to nearest, as the scalar
+            // translation does; exact from the narrower ones).
             let from = int_bits(cx, value_type(cx, tys, id(0)?)?)?;
             let to = scalar32(cx, rty?)?;
-            (from == 32 && to == types::F32)
+            (matches!(from, 8 | 16 | 32) && to == types::F32)
                 .then_some(())
                 .and_then(|_| vector_op(true, &[c(0)?], false))
         }

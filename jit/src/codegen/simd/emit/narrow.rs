@@ -15,9 +15,11 @@
 
 use super::{Plan, Vecs};
 use crate::codegen::layout::Id;
-use crate::codegen::simd::{is_bool_vector, narrow, Class, LANES};
-use crate::codegen::state::{FnTx, R};
+use crate::codegen::simd::{is_bool_vector, narrow, small_int, LANES};
+use crate::codegen::state::{op_id, result, FnTx, R};
+use crate::spirv::Instruction;
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Type, Value};
+use rspirv::spirv::Op;
 
 impl FnTx<'_, '_, '_> {
     /// The component type (`I8`, `I16`) of value `id` when it is a narrow vector.
@@ -28,6 +30,91 @@ impl FnTx<'_, '_, '_> {
             .copied()
             .or_else(|| self.cx.m.constant(id).map(|c| c.ty))?;
         narrow(self.cx, t)
+    }
+
+    /// The type (`I8`, `I16`) of value `id` when it is an 8- or 16-bit scalar integer.
+    pub(super) fn small_int_of(&self, id: Id, plan: &Plan) -> Option<Type> {
+        let t = plan
+            .tys
+            .get(&id)
+            .copied()
+            .or_else(|| self.cx.m.constant(id).map(|c| c.ty))?;
+        small_int(self.cx, t)
+    }
+
+    /// An operation whose result is an 8- or 16-bit integer (or a conversion from one) on
+    /// four lanes: wrapping operations as on 32 bits, right shifts and widenings from the
+    /// low bits extended.
+    pub(super) fn simd_small_int(&mut self, inst: &Instruction, plan: &Plan, vecs: &Vecs) -> R<Value> {
+        let op = inst.opcode;
+        let (r, _) = result(inst)?;
+        let x = op_id(inst, 0)?;
+        let a = self.lanes(x, plan, vecs)?;
+        let from = self.small_int_of(x, plan).map_or(32, |t| t.bits());
+        let to = self.small_int_of(r, plan).map_or(32, |t| t.bits());
+        Ok(match op {
+            // Widened from the low bits, or narrowed by keeping them.
+            Op::UConvert | Op::SConvert if from < to => self.extend_low(a, from, op == Op::SConvert),
+            Op::UConvert | Op::SConvert | Op::Bitcast | Op::CopyObject => a,
+            Op::SNegate => self.b.ins().ineg(a),
+            Op::Not => self.b.ins().bnot(a),
+            Op::ShiftLeftLogical | Op::ShiftRightLogical | Op::ShiftRightArithmetic => {
+                let a = if op == Op::ShiftLeftLogical {
+                    a
+                } else {
+                    self.extend_low(a, to, op == Op::ShiftRightArithmetic)
+                };
+                let n = self.val1(op_id(inst, 1)?)?;
+                self.shift_by(op, a, n)
+            }
+            _ => {
+                let b = self.lanes(op_id(inst, 1)?, plan, vecs)?;
+                self.lanewise(op, a, b)
+                    .ok_or_else(|| self.err(inst, "vector plan: unexpected 8- or 16-bit operation"))?
+            }
+        })
+    }
+
+    /// Four consecutive 8- or 16-bit integers (`t`) at `base`, zero-extended into 32-bit
+    /// lanes: one 4- or 8-byte load.
+    pub(super) fn load_small_consecutive(&mut self, t: Type, base: Value) -> Value {
+        let le = crate::codegen::vector::vflags();
+        let flags = MemFlagsData::new();
+        let v = if t == types::I8 {
+            let x = self.b.ins().load(types::I32, flags, base, 0);
+            let v = self.b.ins().scalar_to_vector(types::I32X4, x);
+            let v = self.b.ins().bitcast(types::I8X16, le, v);
+            self.b.ins().uwiden_low(v)
+        } else {
+            let x = self.b.ins().load(types::I64, flags, base, 0);
+            let v = self.b.ins().scalar_to_vector(types::I64X2, x);
+            self.b.ins().bitcast(types::I16X8, le, v)
+        };
+        self.b.ins().uwiden_low(v)
+    }
+
+    /// The low 8 or 16 bits (`t`) of four 32-bit lanes `v` stored side by side at `base`: one
+    /// 4- or 8-byte store.
+    pub(super) fn store_small_consecutive(&mut self, v: Value, t: Type, base: Value) {
+        let le = crate::codegen::vector::vflags();
+        let bytes = v_bytes(t);
+        let x = self.b.ins().bitcast(types::I8X16, le, v);
+        let mask = self
+            .b
+            .func
+            .dfg
+            .immediates
+            .push(cranelift_codegen::ir::ConstantData::from(bytes));
+        let packed = self.b.ins().shuffle(x, x, mask);
+        let (wide, word) = if t == types::I8 {
+            (types::I32X4, types::I32)
+        } else {
+            (types::I64X2, types::I64)
+        };
+        let p = self.b.ins().bitcast(wide, le, packed);
+        let w = self.b.ins().extractlane(p, 0);
+        debug_assert_eq!(self.b.func.dfg.value_type(w), word);
+        self.b.ins().store(MemFlagsData::new(), w, base, 0);
     }
 
     /// Whether value `id` is a vector of booleans (each component a lane mask).
@@ -86,37 +173,9 @@ impl FnTx<'_, '_, '_> {
         }
     }
 
-    /// Scalar operand `x` of 8 or 16 bits (a component put into a narrow vector) as four
-    /// 32-bit lanes; `None` for other operands.
-    pub(super) fn narrow_scalar_lanes(&mut self, x: Id, plan: &Plan, vecs: &Vecs) -> R<Option<Value>> {
-        let t = plan
-            .tys
-            .get(&x)
-            .copied()
-            .or_else(|| self.cx.m.constant(x).map(|c| c.ty));
-        let bits = t.and_then(|t| self.cx.layout.get(t).ok()).map(|i| i.leaves.clone());
-        if !matches!(bits.as_deref(), Some([types::I8 | types::I16])) {
-            return Ok(None);
-        }
-        if plan.class.get(&x).is_none_or(|c| *c == Class::Uniform) && !vecs.q.contains_key(&x) {
-            let v = self.val1(x)?;
-            let w = self.widen_lane(v);
-            return Ok(Some(self.b.ins().splat(types::I32X4, w)));
-        }
-        let q = self.quad(x, plan, vecs)?.map(|v| self.widen_lane(v));
-        Ok(Some(self.build(types::I32X4, &q)))
-    }
-
-    /// Component `c` of a narrow vector as four scalars of its type `t`.
-    pub(super) fn narrow_component_quad(&mut self, c: Value, t: Type) -> [Value; LANES as usize] {
-        [0u8, 1, 2, 3].map(|l| {
-            let x = self.b.ins().extractlane(c, l);
-            self.b.ins().ireduce(t, x)
-        })
-    }
-
-    /// Whether a narrow vector of `n` components has a layout of whole 32-bit words (or
-    /// is a `char2`): no padding (a power of two of components), which the load of a three-component vector must not read.
+    /// Whether a narrow vector of `n` components has a layout of whole 32-bit words (or is a
+    /// `char2`): a power of two of components, no padding (which a three-component vector's
+    /// load must not read).
     pub(super) fn narrow_rows(n: usize) -> bool {
         n.is_power_of_two() && n >= 2
     }
@@ -245,4 +304,13 @@ impl FnTx<'_, '_, '_> {
             })
             .collect()
     }
+}
+
+/// The shuffle that gathers each 32-bit lane's low byte (`I8`) or two bytes (`I16`) to the
+/// front of a 16-byte vector.
+fn v_bytes(t: Type) -> Vec<u8> {
+    let per = t.bytes() as u8;
+    let mut m: Vec<u8> = (0..4u8).flat_map(|l| (0..per).map(move |k| 4 * l + k)).collect();
+    m.resize(16, 0);
+    m
 }
