@@ -1411,6 +1411,10 @@ impl FnTx<'_, '_, '_> {
             };
             return Ok(self.b.ins().bitselect(m, *y, *x));
         }
+        if let Some(t) = self.small_int_of(inst.result_id.unwrap_or(0), plan) {
+            return super::integer::emit_small(&mut self.b, base_name(&name), &a, t.bits())
+                .ok_or_else(|| self.err(inst, "vector plan: unexpected 8- or 16-bit function"));
+        }
         self.ext_on(inst, &name, &a)
     }
 
@@ -2607,13 +2611,19 @@ impl FnTx<'_, '_, '_> {
             },
             _ => {
                 let (r, ty) = result(inst)?;
-                let t = self.cx.layout.get(ty)?.leaves.first().copied().unwrap_or(types::I32);
+                let mut t = self.cx.layout.get(ty)?.leaves.first().copied().unwrap_or(types::I32);
+                if super::small_int(self.cx, ty).is_some() {
+                    // (8- and 16-bit integers in 32-bit lanes.)
+                    t = types::I32;
+                }
                 if t == types::F64 {
                     let v = self.simd_pair(inst, plan, vecs)?;
                     vecs.p.insert(r, v);
                     return Ok(());
                 }
-                if super::small_int(self.cx, ty).is_some() || matches!(op, Op::UConvert | Op::SConvert) {
+                if op != Op::ExtInst
+                    && (super::small_int(self.cx, ty).is_some() || matches!(op, Op::UConvert | Op::SConvert))
+                {
                     let v = self.simd_small_int(inst, plan, vecs)?;
                     vecs.v.insert(r, v);
                     return Ok(());
@@ -2626,8 +2636,11 @@ impl FnTx<'_, '_, '_> {
                 }
                 let mut a = self.lanes(op_id(inst, 0)?, plan, vecs)?;
                 if let (Some(t), Op::ConvertSToF | Op::ConvertUToF) = (self.small_int_of(op_id(inst, 0)?, plan), op) {
-                    // From the low bits, extended as the conversion reads them.
+                    // From the low bits, extended as the conversion reads them; then a signed
+                    // 32-bit value either way (the cheaper conversion, exact).
                     a = self.extend_low(a, t.bits(), op == Op::ConvertSToF);
+                    vecs.v.insert(r, self.b.ins().fcvt_from_sint(vt, a));
+                    return Ok(());
                 }
                 let v = match op {
                     _ if Self::is_lanewise_unary(op) => self
@@ -3021,14 +3034,14 @@ impl FnTx<'_, '_, '_> {
                 let a = self.comps(x, plan, vecs)?;
                 let signed = matches!(op, Op::ConvertSToF | Op::ConvertFToS);
                 if let Some(t) = self.narrow_of(x, plan) {
-                    // From the low bits, extended as the conversion reads them.
+                    // From the low bits, extended as the conversion reads them; then a signed
+                    // 32-bit value either way (the cheaper conversion, exact).
                     a.into_iter()
                         .map(|v| {
                             let w = self.extend_low(v, t.bits(), signed);
-                            self.lanewise_unary(op, w, vt)
-                                .ok_or_else(|| self.err(inst, "vector plan: unexpected instruction"))
+                            self.b.ins().fcvt_from_sint(vt, w)
                         })
-                        .collect::<R<_>>()?
+                        .collect()
                 } else {
                     // To 8 or 16 bits, as `simd_float_to_int`: rounded, converted with
                     // saturation, clamped.

@@ -34,6 +34,77 @@ pub(super) fn known(base: &str) -> bool {
     )
 }
 
+/// The functions [`emit_small`] generates on 8- and 16-bit integers.
+pub(super) fn known_small(base: &str) -> bool {
+    known(base) || matches!(base, "s_max" | "u_max" | "s_min" | "u_min" | "s_clamp" | "u_clamp")
+}
+
+/// `base(args)` on four lanes of `bits`-bit integers (8 or 16) held in the low bits of
+/// 32-bit lanes: the operands extended (sign for `s_`, zero for `u_`), the function computed
+/// in 32 bits, where nothing overflows, and a saturating result clamped to the type's range.
+/// `None` for another function or operand count.
+pub(super) fn emit_small(b: &mut FunctionBuilder, base: &str, args: &[Value], bits: u32) -> Option<Value> {
+    let signed = base.starts_with("s_");
+    let shift = i64::from(32 - bits);
+    let x: Vec<Value> = args
+        .iter()
+        .map(|v| {
+            if signed {
+                let s = b.ins().iconst(types::I32, shift);
+                let up = b.ins().ishl(*v, s);
+                b.ins().sshr(up, s)
+            } else {
+                let m = splat(b, (1i64 << bits) - 1);
+                b.ins().band(*v, m)
+            }
+        })
+        .collect();
+    let (lo, hi) = if signed {
+        (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1)
+    } else {
+        (0, (1i64 << bits) - 1)
+    };
+    let min =
+        |b: &mut FunctionBuilder, p: Value, q: Value| if signed { b.ins().smin(p, q) } else { b.ins().umin(p, q) };
+    let max =
+        |b: &mut FunctionBuilder, p: Value, q: Value| if signed { b.ins().smax(p, q) } else { b.ins().umax(p, q) };
+    let name = base.get(2..)?;
+    Some(match (name, x.as_slice()) {
+        ("add_sat" | "sub_sat", [p, q]) => {
+            let r = if name == "add_sat" {
+                b.ins().iadd(*p, *q)
+            } else {
+                b.ins().isub(*p, *q)
+            };
+            let (l, h) = (splat(b, lo), splat(b, hi));
+            let r = b.ins().smax(r, l);
+            b.ins().smin(r, h)
+        }
+        ("abs", [p]) if signed => b.ins().iabs(*p),
+        ("abs", [p]) => *p,
+        ("abs_diff", [p, q]) => {
+            let (m, n) = (max(b, *p, *q), min(b, *p, *q));
+            b.ins().isub(m, n)
+        }
+        ("hadd" | "rhadd", [p, q]) => {
+            let mut t = b.ins().iadd(*p, *q);
+            if name == "rhadd" {
+                let one = splat(b, 1);
+                t = b.ins().iadd(t, one);
+            }
+            let one = b.ins().iconst(types::I32, 1);
+            b.ins().sshr(t, one)
+        }
+        ("max", [p, q]) => max(b, *p, *q),
+        ("min", [p, q]) => min(b, *p, *q),
+        ("clamp", [v, l, h]) => {
+            let m = max(b, *v, *l);
+            min(b, m, *h)
+        }
+        _ => return None,
+    })
+}
+
 fn splat(b: &mut FunctionBuilder, c: i64) -> Value {
     let k = b.ins().iconst(types::I32, c);
     b.ins().splat(types::I32X4, k)

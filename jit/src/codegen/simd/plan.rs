@@ -1506,6 +1506,8 @@ fn classify_vector(
                                     .and_then(|t| scalar32(cx, t))
                                     == Some(types::F32))
                     }
+                    // 8- and 16-bit integers (the low bits of 32-bit lanes).
+                    None if rty.and_then(|t| super::small_int(cx, t)).is_some() => super::integer::known_small(base),
                     // Doubles (`Rep::Pair`): the inline functions that are one IEEE operation.
                     _ => {
                         rty.is_some_and(|t| is_f64(cx, t))
