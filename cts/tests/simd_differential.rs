@@ -128,6 +128,7 @@ impl Gen {
                     "(int)(ushort)((ushort)(A) * (ushort)(B))",
                     "(int)((uchar)(A) == (uchar)(B) ? (char)(A) : (char)(B))",
                     "(int)(float)(short)(A)",
+                    "(int)convert_short_sat(A) + (int)convert_uchar_sat(B)",
                 ])
                 .replace('A', &a)
                 .replace('B', &b)

@@ -2371,7 +2371,10 @@ impl FnTx<'_, '_, '_> {
             }
             // 8- or 16-bit integers of four consecutive work-items: one 4- or 8-byte store.
             Class::Affine(s)
-                if vector && s == i64::from(shape.0.bytes()) && shape.0.bits() < 32 && self.robust.is_none() =>
+                if vector
+                    && s == i64::from(shape.0.bytes())
+                    && super::small_int(self.cx, vty).is_some()
+                    && self.robust.is_none() =>
             {
                 let v = self.lanes(vid, plan, vecs)?;
                 let base = self.val1(p)?;

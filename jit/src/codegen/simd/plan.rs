@@ -1705,7 +1705,8 @@ fn classify_vector(
         // Between 8-, 16- and 32-bit integers, one narrower than its lanes: extended from the
         // low bits or narrowed by keeping them.
         Op::UConvert | Op::SConvert
-            if !matches!(c(0)?, Affine(_))
+            if !decorated
+                && !matches!(c(0)?, Affine(_))
                 && [value_type(cx, tys, id(0)?)?, rty?]
                     .iter()
                     .all(|t| matches!(int_bits(cx, *t), Some(8 | 16 | 32)))
