@@ -54,18 +54,19 @@
 //! Doubles are held as two two-lane vectors (`Rep::Pair`: lanes 0-1 and 2-3, `F64X2`): a
 //! load or store through an affine pointer of stride 8 is two 16-byte accesses, and `+ - * /`,
 //! negation, `fma` and `mad` are two two-lane operations, bit for bit the scalar ones (each
-//! lane rounded as the scalar instruction rounds). Other values that are not 32-bit (size_t
-//! and long arithmetic, pointers, chars) are held as four scalars, one per lane
+//! lane rounded as the scalar instruction rounds). 8- and 16-bit integers (`uchar`, `short`) are
+//! held in the low bits of 32-bit lanes (`small_int`). Other values that are not 32-bit
+//! (size_t and long arithmetic, pointers, halves) are held as four scalars, one per lane
 //! (`Rep::Quad`); operations without a four-lane form (64-bit arithmetic, divisions, built-in
 //! calls, double comparisons and conversions) run the scalar translation once per lane
 //! (Step::Lanes, on lanes taken out of the pairs and put back), so vector and scalar loops
 //! compute bit-identical results.
 //!
 //! Values of OpenCL vector type with 32-bit components (`float4`, `uint4`, `float2`...) are
-//! held as structure of arrays (`Rep::Soa`), and so are vectors of 8- and 16-bit integers
+//! held as structure of arrays (`Rep::Soa`): one four-lane vector per component, lane `l` of
+//! vector `k` being component `k` of work-item `l`. So are vectors of 8- and 16-bit integers
 //! (`uchar4`, `short2`...), each component in the low bits of a 32-bit lane (`narrow`), and
-//! vectors of booleans (the results of vector comparisons), each component a lane mask: one four-lane vector per component, lane `l` of
-//! vector `k` being component `k` of work-item `l`. Component-wise operations, composites and
+//! vectors of booleans (vector comparisons' results), each component a lane mask. Component-wise operations, composites and
 //! the inline built-ins work component by component; a `float4` load or store through a
 //! per-work-item pointer is four 16-byte accesses and a 4x4 transpose; OpDot and the
 //! geometric functions (`length`, `distance`, `normalize`, `cross`) of float vectors take the
