@@ -2245,10 +2245,7 @@ impl FnTx<'_, '_, '_> {
 
     /// The type of `id`, a value stored by `inst` (a planned value or a constant).
     pub(super) fn stored_type(&self, inst: &Instruction, id: Id, plan: &Plan) -> R<Id> {
-        plan.tys
-            .get(&id)
-            .or_else(|| self.cx.m.constant(id).map(|c| &c.ty))
-            .copied()
+        self.type_of(id, plan)
             .ok_or_else(|| self.err(inst, "vector plan: stored value of unknown type"))
     }
 

@@ -1937,7 +1937,13 @@ fn classify_soa(
         }
         // (A rounding mode or saturation on a float-to-integer conversion: rounded first,
         // every one saturates.)
-        Op::Bitcast | Op::ConvertSToF | Op::ConvertUToF | Op::ConvertFToS | Op::ConvertFToU
+        Op::Bitcast
+        | Op::ConvertSToF
+        | Op::ConvertUToF
+        | Op::ConvertFToS
+        | Op::ConvertFToU
+        | Op::SConvert
+        | Op::UConvert
             if !decorated || matches!(op, Op::ConvertFToS | Op::ConvertFToU) =>
         {
             let n = n?;
@@ -1950,22 +1956,15 @@ fn classify_soa(
                 Op::Bitcast => {}
                 // f32 -> 8-, 16- or 32-bit integers.
                 Op::ConvertFToS | Op::ConvertFToU => (from == Some(types::F32) && int(leaf)).then_some(())?,
+                // Between 8-, 16- and 32-bit integer vectors, one of them narrow: extended
+                // from the low bits, or the low bits kept.
+                Op::SConvert | Op::UConvert => {
+                    (int(from) && int(leaf) && (super::narrow(cx, t).is_some() || super::narrow(cx, rty).is_some()))
+                        .then_some(())?
+                }
                 // 8-, 16- or 32-bit integers -> f32.
                 _ => (int(from) && leaf == Some(types::F32)).then_some(())?,
             }
-            vector
-        }
-        // Between 8-, 16- and 32-bit integer vectors (one of them narrow): extended from the
-        // low bits, or the low bits kept.
-        Op::SConvert | Op::UConvert if !decorated => {
-            let n = n?;
-            let x = *ids.first()?;
-            let t = value_type(cx, tys, x)?;
-            (operand_ok(&x) && soa(cx, t) == Some(n)).then_some(())?;
-            let from = cx.layout.get(t).ok()?.leaves.first().copied();
-            let int = |t: Option<Type>| matches!(t, Some(types::I8 | types::I16 | types::I32));
-            (int(from) && int(leaf) && (super::narrow(cx, t).is_some() || super::narrow(cx, rty).is_some()))
-                .then_some(())?;
             vector
         }
         Op::ShiftLeftLogical | Op::ShiftRightLogical | Op::ShiftRightArithmetic => {

@@ -22,24 +22,22 @@ use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Type, Value};
 use rspirv::spirv::Op;
 
 impl FnTx<'_, '_, '_> {
-    /// The component type (`I8`, `I16`) of value `id` when it is a narrow vector.
-    pub(super) fn narrow_of(&self, id: Id, plan: &Plan) -> Option<Type> {
-        let t = plan
-            .tys
+    /// The SPIR-V type of value `id` (a planned value or a constant).
+    pub(super) fn type_of(&self, id: Id, plan: &Plan) -> Option<Id> {
+        plan.tys
             .get(&id)
             .copied()
-            .or_else(|| self.cx.m.constant(id).map(|c| c.ty))?;
-        narrow(self.cx, t)
+            .or_else(|| self.cx.m.constant(id).map(|c| c.ty))
+    }
+
+    /// The component type (`I8`, `I16`) of value `id` when it is a narrow vector.
+    pub(super) fn narrow_of(&self, id: Id, plan: &Plan) -> Option<Type> {
+        narrow(self.cx, self.type_of(id, plan)?)
     }
 
     /// The type (`I8`, `I16`) of value `id` when it is an 8- or 16-bit scalar integer.
     pub(super) fn small_int_of(&self, id: Id, plan: &Plan) -> Option<Type> {
-        let t = plan
-            .tys
-            .get(&id)
-            .copied()
-            .or_else(|| self.cx.m.constant(id).map(|c| c.ty))?;
-        small_int(self.cx, t)
+        small_int(self.cx, self.type_of(id, plan)?)
     }
 
     /// An operation whose result is an 8- or 16-bit integer (or a conversion from one) on
@@ -119,12 +117,7 @@ impl FnTx<'_, '_, '_> {
 
     /// Whether value `id` is a vector of booleans (each component a lane mask).
     pub(super) fn bool_vector_of(&self, id: Id, plan: &Plan) -> bool {
-        let t = plan
-            .tys
-            .get(&id)
-            .copied()
-            .or_else(|| self.cx.m.constant(id).map(|c| c.ty));
-        t.is_some_and(|t| is_bool_vector(self.cx, t))
+        self.type_of(id, plan).is_some_and(|t| is_bool_vector(self.cx, t))
     }
 
     /// A four-lane splat of the 32-bit constant `k`.
