@@ -287,7 +287,7 @@ impl FnTx<'_, '_, '_> {
             .collect()
     }
 
-    /// The scalar leaves of narrow vector `id` in lane `l`.
+    /// The scalar leaves (of type `t`) in lane `l` of a narrow vector with components `comps`.
     pub(super) fn narrow_lane_vals(&mut self, comps: &[Value], t: Type, l: usize) -> Vec<Value> {
         comps
             .iter()
