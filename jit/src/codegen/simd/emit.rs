@@ -2991,7 +2991,11 @@ impl FnTx<'_, '_, '_> {
                         .iter()
                         .map(|xs| xs.get(k).copied().ok_or_else(|| self.err(inst, "missing component")))
                         .collect::<R<_>>()?;
-                    c.push(self.ext_on(inst, &name, &a)?);
+                    c.push(match self.narrow_of(r, plan) {
+                        Some(t) => super::integer::emit_small(&mut self.b, base_name(&name), &a, t.bits())
+                            .ok_or_else(|| self.err(inst, "vector plan: unexpected 8- or 16-bit function"))?,
+                        None => self.ext_on(inst, &name, &a)?,
+                    });
                 }
                 c
             }

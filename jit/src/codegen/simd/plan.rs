@@ -2038,6 +2038,8 @@ fn classify_soa(
                 types::I32 => {
                     VECTOR_EXT_I32.contains(&b) || VECTOR_EXT_SOA_I32.contains(&b) || super::integer::known(b)
                 }
+                // Narrow components (`simd::narrow`): extended, computed in 32 bits.
+                types::I8 | types::I16 => super::integer::known_small(b),
                 _ => false,
             };
             known.then_some(())?;
