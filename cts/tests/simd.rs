@@ -1353,6 +1353,159 @@ fn eight_and_sixteen_bit_vectors() {
     }
 }
 
+/// Bodies of 8- and 16-bit integers only run sixteen work-items per iteration (`uchar` and
+/// `char` arithmetic, comparisons, selects, shifts, the saturating, halving, min/max, abs and
+/// clamp built-ins, widening to and truncating from `short`, an in-place update); rows of
+/// 25 and 64 work-items and an offset leave tails of eight, four and one. Against host
+/// integer arithmetic.
+#[test]
+fn sixteen_bytes_at_a_time() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("simd.cl", OPTS);
+    let n = 1000usize;
+    let edge = [0u8, 255, 127, 128, 7, 20, 200, 1, 254, 129];
+    let a: Vec<u8> = (0..n)
+        .map(|i| {
+            if i % 5 == 0 {
+                edge[i / 5 % 10]
+            } else {
+                (i * 37 % 256) as u8
+            }
+        })
+        .collect();
+    let b: Vec<u8> = (0..n)
+        .map(|i| {
+            if i % 7 == 0 {
+                edge[i / 7 % 10]
+            } else {
+                (i * 101 % 256) as u8
+            }
+        })
+        .collect();
+    let s: Vec<i16> = (0..n)
+        .map(|i| match i % 9 {
+            0 => i16::MAX,
+            1 => i16::MIN,
+            2 => -5,
+            3 => -6,
+            _ => ((i * 2903) % 65536) as u16 as i16,
+        })
+        .collect();
+    let mut all = launches(n);
+    all.push((vec![], vec![n], vec![64]));
+    let t = 100u8;
+    for (off, global, local) in all {
+        let start = off.first().copied().unwrap_or(0);
+        let range = start..start + global[0];
+        // uchar
+        let k = p.kernel("w_u8");
+        let ins = [ctx.buffer_from(&a), ctx.buffer_from(&b)];
+        let outs: Vec<Mem> = (0..6).map(|_| ctx.buffer(n)).collect();
+        k.arg_mem(0, &ins[0]);
+        k.arg_mem(1, &ins[1]);
+        k.arg(2, &t);
+        for (j, m) in outs.iter().enumerate() {
+            k.arg_mem(3 + j as u32, m);
+        }
+        q.run(&k, &off, &global, &local);
+        let got: Vec<Vec<u8>> = outs.iter().map(|m| q.read(m, 0, n)).collect();
+        for i in range.clone() {
+            let (x, y) = (a[i], b[i]);
+            let hadd = ((u16::from(x) + u16::from(y)) >> 1) as u8;
+            let rhadd = ((u16::from(x) + u16::from(y) + 1) >> 1) as u8;
+            let want = [
+                if x > t { 255 } else { 0 },
+                x.saturating_add(y),
+                x.saturating_sub(y) ^ (x >> 3) ^ x.wrapping_mul(y),
+                x.abs_diff(y).wrapping_add(hadd),
+                rhadd | x.clamp(20, 200),
+                if x < y && y != 7 {
+                    x.min(y)
+                } else {
+                    x.max(y).wrapping_sub(!x)
+                },
+            ];
+            for (j, w) in want.iter().enumerate() {
+                assert_eq!(got[j][i], *w, "w_u8 {local:?} o{}[{i}] of {x}, {y}", j + 1);
+            }
+        }
+        // char
+        let k = p.kernel("w_s8");
+        let outs: Vec<Mem> = (0..5).map(|_| ctx.buffer(n)).collect();
+        k.arg_mem(0, &ins[0]);
+        k.arg_mem(1, &ins[1]);
+        for (j, m) in outs.iter().enumerate() {
+            k.arg_mem(2 + j as u32, m);
+        }
+        q.run(&k, &off, &global, &local);
+        let got: Vec<Vec<u8>> = outs.iter().map(|m| q.read(m, 0, n)).collect();
+        for i in range.clone() {
+            let (x, y) = (a[i] as i8, b[i] as i8);
+            let (wx, wy) = (i16::from(x), i16::from(y));
+            let want = [
+                x.saturating_add(y).wrapping_sub(x.saturating_sub(y)) as u8,
+                ((x >> 2) ^ y.wrapping_neg()) as u8,
+                x.unsigned_abs().wrapping_add(x.abs_diff(y)),
+                (((wx + wy) >> 1) as i8).wrapping_add(((wx + wy + 1) >> 1) as i8) as u8,
+                ((if x < y { x.max(y) } else { x.min(y) }) ^ x.clamp(-100, 50)) as u8,
+            ];
+            for (j, w) in want.iter().enumerate() {
+                assert_eq!(got[j][i], *w, "w_s8 {local:?} o{}[{i}] of {x}, {y}", j + 1);
+            }
+        }
+        // short and ushort, widened from and truncated to uchar
+        let k = p.kernel("w_16");
+        let sb = ctx.buffer_from(as_bytes(&s));
+        let outs = [
+            ctx.buffer(2 * n),
+            ctx.buffer(2 * n),
+            ctx.buffer(n),
+            ctx.buffer(2 * n),
+            ctx.buffer(n),
+        ];
+        k.arg_mem(0, &ins[0]);
+        k.arg_mem(1, &ins[1]);
+        k.arg_mem(2, &sb);
+        for (j, m) in outs.iter().enumerate() {
+            k.arg_mem(3 + j as u32, m);
+        }
+        q.run(&k, &off, &global, &local);
+        let o1: Vec<i16> = from_bytes(&q.read(&outs[0], 0, 2 * n));
+        let o2: Vec<u16> = from_bytes(&q.read(&outs[1], 0, 2 * n));
+        let o3 = q.read(&outs[2], 0, n);
+        let o4: Vec<i16> = from_bytes(&q.read(&outs[3], 0, 2 * n));
+        let o5 = q.read(&outs[4], 0, n);
+        for i in range.clone() {
+            let (x, y, v) = (a[i], b[i], s[i]);
+            assert_eq!(o1[i], v.wrapping_mul(3).wrapping_add(v >> 2), "w_16 {local:?} o1[{i}]");
+            assert_eq!(
+                o2[i],
+                u16::from(x).wrapping_mul(257).wrapping_add(u16::from(y)),
+                "w_16 {local:?} o2[{i}]"
+            );
+            assert_eq!(o3[i], ((v >> 4) as u8).wrapping_add(x), "w_16 {local:?} o3[{i}]");
+            let w4 = if v < -5 {
+                v.saturating_add(20000)
+            } else {
+                ((i32::from(v) + i32::from(x) + 1) >> 1) as i16
+            };
+            assert_eq!(o4[i], w4, "w_16 {local:?} o4[{i}] of {v}, {x}");
+            assert_eq!(o5[i], if (x > y) == (v < 0) { x } else { y }, "w_16 {local:?} o5[{i}]");
+        }
+        // in place
+        let k = p.kernel("w_inv");
+        let m = ctx.buffer_from(&a);
+        k.arg_mem(0, &m);
+        q.run(&k, &off, &global, &local);
+        let got = q.read(&m, 0, n);
+        for i in 0..n {
+            let w = if range.contains(&i) { !a[i] } else { a[i] };
+            assert_eq!(got[i], w, "w_inv {local:?} [{i}]");
+        }
+    }
+}
+
 /// Comparisons of float4, int4 and uchar4 values (the vector loop's vectors of booleans):
 /// -1 or 0 per component, conditional expressions and select by component, any and all;
 /// against host comparisons.
@@ -1688,7 +1841,11 @@ fn built_in_calls() {
     }
 }
 
-const VECTORIZED: [&str; 40] = [
+const VECTORIZED: [&str; 44] = [
+    "w_u8",
+    "w_s8",
+    "w_16",
+    "w_inv",
     "v_compare",
     "v_narrow",
     "v_threes",
@@ -1995,6 +2152,13 @@ fn every_kernel_gets_the_vector_loop() {
                 .filter(|l| l.contains("vector loop"))
                 .collect::<Vec<_>>()
                 .join("\n")
+        );
+    }
+    // Bodies of 8- and 16-bit integers only: sixteen work-items per iteration.
+    for k in ["w_u8", "w_s8", "w_16", "w_inv"] {
+        assert!(
+            stderr.contains(&format!("== kernel {k}: vector loop yes, 16 work-items per iteration")),
+            "kernel {k} did not run sixteen work-items per iteration"
         );
     }
     // The long chains of `chains` were cut into blocks (`simd/chains.rs`).

@@ -21,6 +21,7 @@ use cts::*;
 
 const KERNELS: usize = 48;
 const REGION_KERNELS: usize = 24;
+const BYTE_KERNELS: usize = 16;
 const N: usize = 103;
 const SEEDS: [u64; 2] = [11, 12];
 
@@ -417,6 +418,84 @@ impl Gen {
         )
     }
 
+    /// An 8-bit (`uchar` if `!signed`, else `char`) expression of depth `d` over `x`, `y` (or
+    /// `c`, `d`), the kernel's `k` and constants: wrapping arithmetic, bit operations, shifts
+    /// by constants, the saturating, halving, min/max, abs and clamp built-ins, comparisons
+    /// and selects, truncations of 16-bit values.
+    fn b8(&mut self, d: u32, signed: bool) -> String {
+        let (t, leaves): (&str, &[&str]) = if signed {
+            ("char", &["c", "e", "(char)k", "(char)-3", "(char)100", "(char)-128"])
+        } else {
+            ("uchar", &["x", "y", "(uchar)k", "(uchar)3", "(uchar)200", "(uchar)255"])
+        };
+        if d == 0 || self.chance(0.2) {
+            return self.pick(leaves).into();
+        }
+        let (a, b) = (self.b8(d - 1, signed), self.b8(d - 1, signed));
+        match self.0.below(9) {
+            0 => format!("({t})({a} {} {b})", self.pick(&["+", "-", "&", "|", "^"])),
+            1 => format!("({t})({a} {} {})", self.pick(&[">>", "<<"]), self.0.below(8)),
+            2 => format!(
+                "{}({a}, {b})",
+                self.pick(&["add_sat", "sub_sat", "abs_diff", "hadd", "rhadd", "max", "min"])
+            ),
+            3 => format!("({t})~{a}"),
+            4 if signed => format!("(char)abs({a})"),
+            4 => format!("({t})-{a}"),
+            5 => format!("clamp({a}, ({t})-20, ({t})90)"),
+            6 => {
+                let c = self.pick(&["<", ">", "<=", ">=", "==", "!="]);
+                let (e, f) = (self.b8(d - 1, signed), self.b8(d - 1, signed));
+                let j = self.pick(&["&&", "||"]);
+                let (g, h) = (self.b8(0, signed), self.b8(0, signed));
+                format!("({t})({a} {c} {b} {j} {g} != {h} ? {e} : {f})")
+            }
+            7 => format!("({t})({})", self.h16(d - 1)),
+            _ => format!("({t})({a} * {b})"),
+        }
+    }
+
+    /// A 16-bit (`short`) expression of depth `d` over `v`, `w`, 8-bit values widened, `k`.
+    fn h16(&mut self, d: u32) -> String {
+        if d == 0 || self.chance(0.2) {
+            return self
+                .pick(&["v", "w", "(short)x", "(short)c", "(short)k", "(short)-30000"])
+                .into();
+        }
+        let (a, b) = (self.h16(d - 1), self.h16(d - 1));
+        match self.0.below(7) {
+            0 => format!("(short)({a} {} {b})", self.pick(&["+", "-", "*", "&", "|", "^"])),
+            1 => format!("(short)({a} {} {})", self.pick(&[">>", "<<"]), self.0.below(16)),
+            2 => format!(
+                "{}({a}, {b})",
+                self.pick(&["add_sat", "sub_sat", "hadd", "rhadd", "max", "min"])
+            ),
+            3 => format!("(short)(ushort)({})", self.b8(d - 1, false)),
+            4 => format!("(short)({})", self.b8(d - 1, true)),
+            5 => format!("(short)({a} < {b} ? {a} : (short)~{b})"),
+            _ => format!("clamp({a}, (short)-1000, (short)20000)"),
+        }
+    }
+
+    /// A kernel computing only with 8- and 16-bit integers read from the inputs' bytes and
+    /// stored as bytes and shorts (the vector loop's sixteen work-items per iteration).
+    fn byte_kernel(&mut self, n: usize) -> String {
+        let (u, c, h) = (self.b8(3, false), self.b8(3, true), self.h16(3));
+        let yi = self.pick(&["i", "i + 1", "i + 5"]);
+        format!(
+            "kernel void b{n}(global const float *a, global const float *b, global const int *ia,\n\
+             \x20                global float *o, global int *io, float s, int k) {{\n\
+             \x20   size_t i = get_global_id(0);\n\
+             \x20   uchar x = ((global const uchar *)ia)[i], y = ((global const uchar *)ia)[{yi}];\n\
+             \x20   char c = ((global const char *)b)[i], e = ((global const char *)b)[i + 2];\n\
+             \x20   short v = ((global const short *)a)[i], w = ((global const short *)ia)[i + 3];\n\
+             \x20   ((global uchar *)io)[i] = {u};\n\
+             \x20   ((global char *)io)[600 + i] = {c};\n\
+             \x20   ((global short *)io)[600 + i] = {h};\n\
+             }}\n"
+        )
+    }
+
     /// A kernel with barriers whose regions are straight-line code: rounds of a loop with a
     /// uniform trip count, each reading `__local` values of its own and of another work-item,
     /// writing its result to a second array and copying it back after a barrier (so no two
@@ -497,6 +576,12 @@ fn region_sources(seed: u64) -> Vec<String> {
     (0..REGION_KERNELS).map(|n| g.region_kernel(n)).collect()
 }
 
+/// The kernels of 8- and 16-bit integers only (named b0, b1, ...).
+fn byte_sources(seed: u64) -> Vec<String> {
+    let mut g = Gen(Rng::new(seed ^ 0xb17e));
+    (0..BYTE_KERNELS).map(|n| g.byte_kernel(n)).collect()
+}
+
 /// In a child: every kernel's outputs for each launch, NaNs made canonical, one line each.
 #[test]
 fn differential_child() {
@@ -510,7 +595,8 @@ fn differential_child() {
         let srcs = sources(seed);
         let all = "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n".to_string()
             + &srcs.concat()
-            + &region_sources(seed).concat();
+            + &region_sources(seed).concat()
+            + &byte_sources(seed).concat();
         // (CTS_SIMD_DIFF_SRC: where to write the kernels' source, for a look at them.)
         if let Some(dir) = std::env::var_os("CTS_SIMD_DIFF_SRC") {
             std::fs::write(std::path::Path::new(&dir).join(format!("seed{seed}.cl")), &all).expect("write the source");
@@ -536,7 +622,8 @@ fn differential_child() {
         );
         let names = (0..KERNELS)
             .map(|n| format!("k{n}"))
-            .chain((0..REGION_KERNELS).map(|n| format!("r{n}")));
+            .chain((0..REGION_KERNELS).map(|n| format!("r{n}")))
+            .chain((0..BYTE_KERNELS).map(|n| format!("b{n}")));
         for name in names {
             let k = p.kernel(&name);
             for (global, local) in [(N, vec![]), (N / 7 * 7, vec![7]), (N / 16 * 16, vec![16]), (N, vec![1])] {
@@ -600,11 +687,17 @@ fn vector_loop_matches_scalar_loop() {
         dir.path().join("vector2"),
         dir.path().join("scalar"),
     );
+    let v16 = dir.path().join("vector16");
     run_child("check", "1", &v);
     run_child("check", "2", &v2);
+    run_child("check", "auto", &v16);
     run_child("0", "1", &s);
     let s = std::fs::read_to_string(s).expect("scalar");
-    for (quads, v) in [("one quad", v), ("two quads", v2)] {
+    for (quads, v) in [
+        ("one quad", v),
+        ("two quads", v2),
+        ("as chosen, sixteen for bytes", v16),
+    ] {
         let v = std::fs::read_to_string(v).expect("vector");
         compare(quads, &v, &s);
     }
@@ -612,7 +705,10 @@ fn vector_loop_matches_scalar_loop() {
 
 /// The vector loop's outputs (`quads` per iteration) against the scalar loop's.
 fn compare(quads: &str, v: &str, s: &str) {
-    assert_eq!(v.lines().count(), SEEDS.len() * (KERNELS + REGION_KERNELS) * 4);
+    assert_eq!(
+        v.lines().count(),
+        SEEDS.len() * (KERNELS + REGION_KERNELS + BYTE_KERNELS) * 4
+    );
     for (lv, ls) in v.lines().zip(s.lines()) {
         if lv != ls {
             let words: Vec<&str> = lv.split(' ').collect();
@@ -621,6 +717,8 @@ fn compare(quads: &str, v: &str, s: &str) {
             let seed_n = seed.parse().unwrap_or(0);
             let src = if name.starts_with('r') {
                 &region_sources(seed_n)[n]
+            } else if name.starts_with('b') {
+                &byte_sources(seed_n)[n]
             } else {
                 &sources(seed_n)[n]
             };

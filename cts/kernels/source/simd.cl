@@ -609,3 +609,46 @@ kernel void mul_his(global const int *a, global const uint *b, global int *o, gl
     o[i] = mul_hi(x, x ^ 0x5bd1e995) + mad_hi(x, -7, (int)i);
     p[i] = mul_hi(y, 0xcd9e8d57u) ^ mad_hi(y, y >> 3, (uint)i);
 }
+
+// Sixteen work-items per iteration: bodies of 8- and 16-bit integers only (`emit::wide`).
+kernel void w_u8(global const uchar *a, global const uchar *b, uchar t, global uchar *o1,
+                 global uchar *o2, global uchar *o3, global uchar *o4, global uchar *o5,
+                 global uchar *o6) {
+    size_t i = get_global_id(0);
+    uchar x = a[i], y = b[i];
+    o1[i] = x > t ? 255 : 0;
+    o2[i] = add_sat(x, y);
+    o3[i] = sub_sat(x, y) ^ (x >> 3) ^ (uchar)(x * y);
+    o4[i] = abs_diff(x, y) + hadd(x, y);
+    o5[i] = rhadd(x, y) | clamp(x, (uchar)20, (uchar)200);
+    o6[i] = (x < y && y != 7) ? min(x, y) : (uchar)(max(x, y) - ~x);
+}
+
+kernel void w_s8(global const char *a, global const char *b, global char *o1, global char *o2,
+                 global uchar *o3, global char *o4, global char *o5) {
+    int i = get_global_id(0);
+    char x = a[i], y = b[i];
+    o1[i] = add_sat(x, y) - sub_sat(x, y);
+    o2[i] = (x >> 2) ^ -y;
+    o3[i] = abs(x) + abs_diff(x, y);
+    o4[i] = hadd(x, y) + rhadd(x, y);
+    o5[i] = (x < y ? max(x, y) : min(x, y)) ^ clamp(x, (char)-100, (char)50);
+}
+
+kernel void w_16(global const uchar *a, global const uchar *b, global const short *s,
+                 global short *o1, global ushort *o2, global uchar *o3, global short *o4,
+                 global uchar *o5) {
+    size_t i = get_global_id(0);
+    uchar x = a[i], y = b[i];
+    short v = s[i];
+    o1[i] = v * (short)3 + (v >> 2);
+    o2[i] = (ushort)x * (ushort)257 + y;
+    o3[i] = (uchar)(v >> 4) + x;
+    o4[i] = v < (short)-5 ? add_sat(v, (short)20000) : rhadd(v, (short)x);
+    o5[i] = ((x > y) == (v < 0)) ? x : y;
+}
+
+kernel void w_inv(global uchar *a) {
+    size_t i = get_global_id(0);
+    a[i] = ~a[i];
+}

@@ -406,6 +406,7 @@ fn build(
         // With CLIFT_DUMP_CODE (debugging aid), say which kernels got the vector loop.
         if std::env::var_os("CLIFT_DUMP_CODE").is_some() {
             match &p {
+                Ok(_) if n == 4 => eprintln!("== kernel {name}: vector loop yes, 16 work-items per iteration ({why})"),
                 Ok(_) => eprintln!("== kernel {name}: vector loop yes, {n} quad(s) per iteration ({why})"),
                 Err(why) => eprintln!("== kernel {name}: vector loop no ({why})"),
             }
@@ -949,7 +950,29 @@ fn build(
                 }
             };
             t.b.switch_to_block(vhead);
-            let (vhead, vx, vgx) = if quads == 2 {
+            let (vhead, vx, vgx) = if quads == 4 {
+                // vhead: x + 16 work-items left in the row? Then the sixteen-lane body (bytes
+                // and shorts), else the four-lane loop (vhead4) from x on.
+                let vhead4 = t.b.create_block();
+                let (vx4, vgx4) = (
+                    t.b.append_block_param(vhead4, types::I64),
+                    t.b.append_block_param(vhead4, types::I64),
+                );
+                let vitem = t.b.create_block();
+                let end = t.b.ins().iadd_imm_s(vx, simd::WIDE);
+                let c = t.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, lsz[0]);
+                let rest = [BlockArg::Value(vx), BlockArg::Value(vgx)];
+                t.b.ins().brif(c, vitem, &[], vhead4, &rest);
+                t.b.switch_to_block(vitem);
+                vector_builtins(&mut t, vx, vgx);
+                t.simd_body16(plan, xhead, &rest)?;
+                let nx = t.b.ins().iadd_imm_s(vx, simd::WIDE);
+                let ngx = t.b.ins().iadd_imm_s(vgx, simd::WIDE);
+                t.b.ins().jump(vhead, &[BlockArg::Value(nx), BlockArg::Value(ngx)]);
+                t.vals = scalar_vals.clone();
+                t.b.switch_to_block(vhead4);
+                (vhead4, vx4, vgx4)
+            } else if quads == 2 {
                 // vhead: x + 8 work-items left in the row? Then the two-quad body, else the
                 // four-lane loop (vhead4) from x on.
                 let vhead4 = t.b.create_block();

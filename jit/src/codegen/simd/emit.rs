@@ -18,6 +18,9 @@ use std::collections::HashMap;
 
 mod narrow;
 mod vmem;
+mod wide;
+
+pub(crate) use wide::{NO_NARROW_MEMORY, WIDE};
 
 /// A branch of the vector body being translated (Step::If to Step::EndIf).
 struct Branch {

@@ -115,7 +115,7 @@ mod image;
 mod integer;
 mod plan;
 
-pub(crate) use emit::{RowCut, Vecs};
+pub(crate) use emit::{RowCut, Vecs, NO_NARROW_MEMORY, WIDE};
 pub(crate) use plan::{plan, plan_live};
 
 use super::context::Ctx;
@@ -547,10 +547,36 @@ impl Plan {
     }
 }
 
+/// Whether the body runs sixteen work-items per iteration ([`FnTx::simd_body16`]: bodies of
+/// 8- and 16-bit integers, `emit::wide`), and if not why. Only with `CLIFT_SIMD_QUADS=auto`
+/// (the default); then the rest of a row runs four work-items at a time, then one.
+///
+/// [`FnTx::simd_body16`]: crate::codegen::state::FnTx::simd_body16
+pub(crate) fn wide(cx: &Ctx, plan: &Plan) -> Result<(), String> {
+    if let Ok(k) = std::env::var("CLIFT_SIMD_QUADS") {
+        if k != "auto" {
+            return Err(format!("CLIFT_SIMD_QUADS={k}"));
+        }
+    }
+    match plan.wide_refusal(cx) {
+        Some(why) => Err(why),
+        None => Ok(()),
+    }
+}
+
 /// How many quads (four work-items each) the kernel's vector loop runs per iteration: 2 or 1,
 /// and why. `CLIFT_SIMD_QUADS=1` or `2` forces it (2 where the plan allows), `auto` (the
 /// default) takes two for the loops [`Plan::prefers_two_quads`] describes.
 pub(crate) fn quads(cx: &Ctx, plan: &Plan) -> (usize, String) {
+    match wide(cx, plan) {
+        Ok(()) => return (4, "8- and 16-bit integers only".into()),
+        // With CLIFT_DUMP_CODE (debugging aid), why a body with 8- or 16-bit loads or stores
+        // does not.
+        Err(why) if std::env::var_os("CLIFT_DUMP_CODE").is_some() && why != NO_NARROW_MEMORY => {
+            eprintln!("   sixteen work-items per iteration: no ({why})")
+        }
+        Err(_) => {}
+    }
     let knob = std::env::var("CLIFT_SIMD_QUADS").ok();
     if knob.as_deref() == Some("1") {
         return (1, "CLIFT_SIMD_QUADS=1".into());
