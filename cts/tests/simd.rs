@@ -1355,7 +1355,8 @@ fn eight_and_sixteen_bit_vectors() {
 
 /// Bodies of 8- and 16-bit integers only run sixteen work-items per iteration (`uchar` and
 /// `char` arithmetic, comparisons, selects, shifts, the saturating, halving, min/max, abs and
-/// clamp built-ins, widening to and truncating from `short`, an in-place update); rows of
+/// clamp built-ins, widening to and truncating from `short`, the 32-bit values of integer
+/// promotions, an in-place update); rows of
 /// 25 and 64 work-items and an offset leave tails of eight, four and one. Against host
 /// integer arithmetic.
 #[test]
@@ -1492,6 +1493,35 @@ fn sixteen_bytes_at_a_time() {
             };
             assert_eq!(o4[i], w4, "w_16 {local:?} o4[{i}] of {v}, {x}");
             assert_eq!(o5[i], if (x > y) == (v < 0) { x } else { y }, "w_16 {local:?} o5[{i}]");
+        }
+        // 32-bit intermediates (integer promotions)
+        let k = p.kernel("w_32");
+        let m = 300i32;
+        let outs = [ctx.buffer(n), ctx.buffer(n), ctx.buffer(n), ctx.buffer(2 * n)];
+        k.arg_mem(0, &ins[0]);
+        k.arg_mem(1, &ins[1]);
+        k.arg_mem(2, &ins[1]);
+        k.arg(3, &m);
+        for (j, o) in outs.iter().enumerate() {
+            k.arg_mem(4 + j as u32, o);
+        }
+        q.run(&k, &off, &global, &local);
+        let (o1, o2, o3) = (q.read(&outs[0], 0, n), q.read(&outs[1], 0, n), q.read(&outs[2], 0, n));
+        let o4: Vec<i16> = from_bytes(&q.read(&outs[3], 0, 2 * n));
+        for i in range.clone() {
+            let (x, y, z) = (i32::from(a[i]), i32::from(b[i]), i32::from(b[i] as i8));
+            assert_eq!(
+                o1[i],
+                if (x - y).abs() > 20 { 255 } else { 0 },
+                "w_32 {local:?} o1[{i}]"
+            );
+            assert_eq!(o2[i], ((x * m) >> 8) as u8, "w_32 {local:?} o2[{i}]");
+            assert_eq!(o3[i], ((z * 3 - y) >> 1) as u8, "w_32 {local:?} o3[{i}]");
+            assert_eq!(
+                o4[i],
+                ((x * m).max(y * 1000) - (z << 9)) as i16,
+                "w_32 {local:?} o4[{i}]"
+            );
         }
         // in place
         let k = p.kernel("w_inv");
@@ -1841,7 +1871,8 @@ fn built_in_calls() {
     }
 }
 
-const VECTORIZED: [&str; 44] = [
+const VECTORIZED: [&str; 45] = [
+    "w_32",
     "w_u8",
     "w_s8",
     "w_16",
@@ -2155,7 +2186,7 @@ fn every_kernel_gets_the_vector_loop() {
         );
     }
     // Bodies of 8- and 16-bit integers only: sixteen work-items per iteration.
-    for k in ["w_u8", "w_s8", "w_16", "w_inv"] {
+    for k in ["w_u8", "w_s8", "w_16", "w_32", "w_inv"] {
         assert!(
             stderr.contains(&format!("== kernel {k}: vector loop yes, 16 work-items per iteration")),
             "kernel {k} did not run sixteen work-items per iteration"

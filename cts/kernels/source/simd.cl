@@ -652,3 +652,15 @@ kernel void w_inv(global uchar *a) {
     size_t i = get_global_id(0);
     a[i] = ~a[i];
 }
+
+// The same with the 32-bit values OpenCL C's integer promotions leave (`abs(x - y)`, `x * m`).
+kernel void w_32(global const uchar *a, global const uchar *b, global const char *c, int m,
+                 global uchar *o1, global uchar *o2, global uchar *o3, global short *o4) {
+    size_t i = get_global_id(0);
+    uchar x = a[i], y = b[i];
+    char z = c[i];
+    o1[i] = abs(x - y) > 20 ? 255 : 0;
+    o2[i] = (x * m) >> 8;
+    o3[i] = (z * 3 - y) >> 1;
+    o4[i] = (short)(max(x * m, y * 1000) - (z << 9));
+}

@@ -88,6 +88,11 @@
 //! bits is only affine while no lane wraps around: a run-time guard, checked before the body's
 //! first store, sends the four work-items to the scalar loop when one would.
 
+//! Bodies that compute only with integers and keep 8- or 16-bit ones in memory (byte and
+//! pixel kernels) run sixteen work-items per iteration instead (`emit::wide`): an 8-bit value is
+//! one `I8X16`, a 16-bit value two `I16X8`, a 32-bit one four `I32X4`, so sixteen consecutive
+//! bytes move in one 16-byte access.
+//!
 //! The lane shape is a parameter: one quad (four work-items) per vector iteration, or two
 //! (eight: [`FnTx::simd_body2`], `CLIFT_SIMD_QUADS=1|2|auto`). With two, each varying value
 //! has one set of registers per quad (quad `q`: the work-items `4q..4q+3` after the vector's

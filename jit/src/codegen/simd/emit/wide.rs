@@ -1,18 +1,20 @@
-//! Sixteen work-items per vector iteration for bodies that compute only with 8- and 16-bit
-//! integers (`uchar` pixels, byte masks, `short` samples): each 8-bit value is one `I8X16`
-//! (lane `l`: work-item `l`), each 16-bit value two `I16X8` (work-items 0-7 and 8-15), and a
-//! comparison's result a lane mask of its operands' width. The four-lane loop holds such
-//! values in 32-bit lanes and spends about a dozen instructions on four work-items of a byte
-//! copy (a 4-byte load, widening, packing, a 4-byte store, the loop's own); here one 16-byte
-//! load and one store serve sixteen.
+//! Sixteen work-items per vector iteration for bodies that compute only with integers and
+//! keep 8- or 16-bit ones in memory (`uchar` pixels, byte masks, `short` samples): each 8-bit
+//! value is one `I8X16` (lane `l`: work-item `l`), each 16-bit value two `I16X8` (work-items
+//! 0-7 and 8-15), each 32-bit value (what OpenCL C's integer promotions leave: `abs(x - y)`,
+//! `x * m`) four `I32X4`, and a comparison's result a lane mask of its operands' width. The
+//! four-lane loop holds 8- and 16-bit values in 32-bit lanes and spends about a dozen
+//! instructions on four work-items of a byte copy (a 4-byte load, widening, packing, a 4-byte
+//! store, the loop's own); here one 16-byte load and one store serve sixteen.
 //!
 //! Only straight-line bodies take it (no branches, loops, private variables or per-lane
-//! code), whose varying values are all 8- or 16-bit integers or their comparisons' results,
-//! loaded and stored through pointers consecutive in the work-items (`a[i]`), and whose
-//! operations have a lane form here that computes what the scalar translation does (wrapping
-//! arithmetic, comparisons, selects, shifts by a uniform amount, widening and truncating
-//! conversions between 8 and 16 bits, and the saturating, halving, min/max, abs and clamp
-//! built-ins). The rest of a row then runs eight or four work-items at a time, then one.
+//! code) with an 8- or 16-bit load or store, whose varying values are all 8-, 16- or 32-bit
+//! integers or their comparisons' results, loaded and stored through pointers consecutive in
+//! the work-items (`a[i]`), and whose operations have a lane form here that computes what the
+//! scalar translation does: wrapping arithmetic (8-bit products through 16 bits), comparisons,
+//! selects, shifts by a uniform amount, widening and truncating conversions, and the halving,
+//! min/max, abs and clamp built-ins (the saturating ones of 8 and 16 bits: x86 has no 32-bit
+//! saturating lanes). The rest of a row then runs four work-items at a time, then one.
 
 use super::super::plan::{base_name, ext_name};
 use super::super::{Class, Plan, Step};
@@ -21,7 +23,7 @@ use crate::codegen::context::Ctx;
 use crate::codegen::layout::{Id, Scalar, Ty};
 use crate::codegen::state::{op_id, result, FnTx, R};
 use crate::spirv::Instruction;
-use cranelift_codegen::ir::{types, Block, BlockArg, InstBuilder, MemFlagsData, Value};
+use cranelift_codegen::ir::{types, Block, BlockArg, InstBuilder, MemFlagsData, Type, Value};
 use rspirv::spirv::Op;
 use std::collections::HashMap;
 
@@ -31,17 +33,27 @@ pub(crate) const WIDE: i64 = 16;
 /// [`Plan::wide_refusal`]'s reason for a body without 8- or 16-bit loads and stores.
 pub(crate) const NO_NARROW_MEMORY: &str = "no 8- or 16-bit loads or stores";
 
-/// The lane width (8 or 16) of a value of SPIR-V type `ty`: 8- and 16-bit integers; `Some(0)`
-/// for a boolean (its width is its comparison's); `None` for anything else.
+/// The lane width (8, 16 or 32) of a value of SPIR-V type `ty`: 8-, 16- and 32-bit integers;
+/// `Some(0)` for a boolean (its width is its comparison's); `None` for anything else.
 fn width(cx: &Ctx, ty: Id) -> Option<u32> {
     match cx.layout.get(ty).ok()?.ty {
-        Ty::Scalar(Scalar::Int(b @ (8 | 16))) => Some(b),
+        Ty::Scalar(Scalar::Int(b @ (8 | 16 | 32))) => Some(b),
         Ty::Scalar(Scalar::Bool) => Some(0),
         _ => None,
     }
 }
 
-/// The built-ins (OpenCL.std, `s_`/`u_` forms) with a wide lane form.
+/// The vector type of sixteen lanes of `bits` (8, 16, 32), one register of them.
+fn vtype(bits: u32) -> Type {
+    match bits {
+        8 => types::I8X16,
+        16 => types::I16X8,
+        _ => types::I32X4,
+    }
+}
+
+/// The built-ins (OpenCL.std, `s_`/`u_` forms) with a wide lane form (`add_sat` and `sub_sat`
+/// of 8- and 16-bit integers only).
 const WIDE_EXT: [&str; 9] = [
     "add_sat", "sub_sat", "abs", "abs_diff", "hadd", "rhadd", "max", "min", "clamp",
 ];
@@ -56,8 +68,8 @@ impl Plan {
         let narrow_memory = self.steps.iter().any(|(inst, step)| {
             *step == Step::Vector
                 && match inst.opcode {
-                    Op::Load => inst.result_id.and_then(w_of).is_some_and(|w| w > 0),
-                    Op::Store => op_id(inst, 1).ok().and_then(w_of).is_some_and(|w| w > 0),
+                    Op::Load => inst.result_id.and_then(w_of).is_some_and(|w| w == 8 || w == 16),
+                    Op::Store => op_id(inst, 1).ok().and_then(w_of).is_some_and(|w| w == 8 || w == 16),
                     _ => false,
                 }
         });
@@ -79,7 +91,7 @@ impl Plan {
                     };
                     let w = w_of(v).filter(|w| *w > 0);
                     if w.is_none() || class(p) != Class::Affine(i64::from(w? / 8)) {
-                        return Some("a load or store not of consecutive 8- or 16-bit integers".into());
+                        return Some("a load or store not of consecutive integers".into());
                     }
                     if inst.opcode == Op::Store && !matches!(class(v), Class::Uniform | Class::Varying) {
                         return Some("an affine value stored".into());
@@ -91,7 +103,8 @@ impl Plan {
                     let base = base_name(&name);
                     let known = (base.starts_with("u_") || base.starts_with("s_"))
                         && WIDE_EXT.contains(&base.get(2..).unwrap_or(""));
-                    if !known {
+                    let sat = base.ends_with("_sat") && w_of(inst.result_id?) == Some(32);
+                    if !known || sat {
                         return Some("a built-in without a wide form".into());
                     }
                 }
@@ -127,11 +140,11 @@ impl Plan {
                 op => return Some(format!("Op{op:?} without a wide form")),
             }
             if w_of(inst.result_id?).is_none() {
-                return Some("a value not of 8- or 16-bit integers".into());
+                return Some("a value not of 8-, 16- or 32-bit integers".into());
             }
             for id in ids.iter().skip(usize::from(inst.opcode == Op::ExtInst)) {
                 if !matches!(class(*id), Class::Uniform | Class::Varying) || w_of(*id).is_none() {
-                    return Some("an operand not of 8- or 16-bit integers".into());
+                    return Some("an operand not of 8-, 16- or 32-bit integers".into());
                 }
             }
         }
@@ -174,7 +187,7 @@ impl FnTx<'_, '_, '_> {
         }
         // A uniform value: the same in every lane (a boolean as a mask: 0 or all ones).
         let x = self.val1(id)?;
-        let vt = if bits == 8 { types::I8X16 } else { types::I16X8 };
+        let vt = vtype(bits);
         let st = vt.lane_type();
         let is_bool = self.type_of(id, plan).and_then(|t| width(self.cx, t)) == Some(0);
         let x = if is_bool { self.b.ins().ineg(x) } else { x };
@@ -187,26 +200,58 @@ impl FnTx<'_, '_, '_> {
             x
         };
         let s = self.b.ins().splat(vt, x);
-        Ok(vec![s; if bits == 8 { 1 } else { 2 }])
+        Ok(vec![s; bits as usize / 8])
     }
 
-    /// Lane masks `v` (one `I8X16` or two `I16X8`) at lane width `bits`; integers of that
-    /// width unchanged.
-    fn mask_width(&mut self, v: Vec<Value>, bits: u32) -> Vec<Value> {
-        match (v.len(), bits) {
-            (1, 16) => vec![self.b.ins().swiden_low(v[0]), self.b.ins().swiden_high(v[0])],
-            (2, 8) => vec![self.b.ins().snarrow(v[0], v[1])],
-            _ => v,
+    /// Lane masks `v` (one `I8X16`, two `I16X8` or four `I32X4`) at lane width `bits`;
+    /// integers of that width unchanged.
+    fn mask_width(&mut self, mut v: Vec<Value>, bits: u32) -> Vec<Value> {
+        let want = bits as usize / 8;
+        while v.len() < want {
+            v = v
+                .iter()
+                .flat_map(|x| [self.b.ins().swiden_low(*x), self.b.ins().swiden_high(*x)])
+                .collect();
         }
+        while v.len() > want && want > 0 {
+            v = v.chunks(2).map(|p| self.b.ins().snarrow(p[0], p[1])).collect();
+        }
+        v
     }
 
-    /// Sixteen 16-bit lanes (`lo`: 0-7, `hi`: 8-15) truncated to 8 bits: the low bytes, packed.
-    fn truncate16(&mut self, lo: Value, hi: Value) -> Value {
-        let m = self.b.ins().iconst(types::I16, 0xff);
-        let m = self.b.ins().splat(types::I16X8, m);
-        let lo = self.b.ins().band(lo, m);
-        let hi = self.b.ins().band(hi, m);
-        self.b.ins().unarrow(lo, hi)
+    /// Integers `v` of `from` bits in sixteen lanes extended (zero or `signed`) or truncated
+    /// to `to` bits.
+    fn convert_wide(&mut self, mut v: Vec<Value>, from: u32, to: u32, signed: bool) -> Vec<Value> {
+        let (mut bits, to) = (from, to);
+        while bits < to {
+            v = v
+                .iter()
+                .flat_map(|x| {
+                    if signed {
+                        [self.b.ins().swiden_low(*x), self.b.ins().swiden_high(*x)]
+                    } else {
+                        [self.b.ins().uwiden_low(*x), self.b.ins().uwiden_high(*x)]
+                    }
+                })
+                .collect();
+            bits *= 2;
+        }
+        while bits > to {
+            // The low halves, packed: masked so that the unsigned saturating pack keeps them.
+            let half = bits / 2;
+            let m = self.b.ins().iconst(vtype(bits).lane_type(), (1i64 << half) - 1);
+            let m = self.b.ins().splat(vtype(bits), m);
+            v = v
+                .chunks(2)
+                .map(|p| {
+                    let lo = self.b.ins().band(p[0], m);
+                    let hi = self.b.ins().band(p[1], m);
+                    self.b.ins().unarrow(lo, hi)
+                })
+                .collect();
+            bits = half;
+        }
+        v
     }
 
     /// One instruction of the body on sixteen lanes.
@@ -240,7 +285,7 @@ impl FnTx<'_, '_, '_> {
         let out = match inst.opcode {
             Op::Load => {
                 let base = self.val1(op_id(inst, 0)?)?;
-                let vt = if bits == 8 { types::I8X16 } else { types::I16X8 };
+                let vt = vtype(bits);
                 (0..(bits / 8) as i32)
                     .map(|h| self.b.ins().load(vt, flags, base, 16 * h))
                     .collect()
@@ -254,7 +299,7 @@ impl FnTx<'_, '_, '_> {
                 let (xl, xh) = (self.b.ins().uwiden_low(x), self.b.ins().uwiden_high(x));
                 let (yl, yh) = (self.b.ins().uwiden_low(y), self.b.ins().uwiden_high(y));
                 let (pl, ph) = (self.b.ins().imul(xl, yl), self.b.ins().imul(xh, yh));
-                vec![self.truncate16(pl, ph)]
+                self.convert_wide(vec![pl, ph], 16, 8, false)
             }
             Op::IAdd | Op::ISub | Op::IMul | Op::BitwiseAnd | Op::BitwiseOr | Op::BitwiseXor => {
                 let a = int_args(self, w, 0)?;
@@ -293,19 +338,12 @@ impl FnTx<'_, '_, '_> {
             Op::UConvert | Op::SConvert => {
                 let from = self.wide_width(inst, ids[0], plan)?;
                 let a = self.wide(ids[0], from, plan, w)?;
-                match (from, bits) {
-                    (8, 16) if inst.opcode == Op::UConvert => {
-                        vec![self.b.ins().uwiden_low(a[0]), self.b.ins().uwiden_high(a[0])]
-                    }
-                    (8, 16) => vec![self.b.ins().swiden_low(a[0]), self.b.ins().swiden_high(a[0])],
-                    (16, 8) => vec![self.truncate16(a[0], a[1])],
-                    _ => a,
-                }
+                self.convert_wide(a, from, bits, inst.opcode == Op::SConvert)
             }
             Op::Select => {
                 // Of integers at their width; of booleans at the first mask's.
                 let bits = match (bits, w.get(&ids[1])) {
-                    (0, Some(v)) if v.len() == 2 => 16,
+                    (0, Some(v)) => 8 * v.len() as u32,
                     (0, _) => 8,
                     (b, _) => b,
                 };
@@ -320,10 +358,7 @@ impl FnTx<'_, '_, '_> {
             }
             Op::LogicalAnd | Op::LogicalOr | Op::LogicalNot | Op::LogicalEqual | Op::LogicalNotEqual => {
                 // Masks at the width of the first operand's comparison.
-                let mw = match w.get(&ids[0]) {
-                    Some(v) if v.len() == 2 => 16,
-                    _ => 8,
-                };
+                let mw = w.get(&ids[0]).map_or(8, |v| 8 * v.len() as u32);
                 let a: Vec<Vec<Value>> = ids.iter().map(|id| self.wide(*id, mw, plan, w)).collect::<R<_>>()?;
                 let op = inst.opcode;
                 each(self, &a, &|me, x| match op {
@@ -346,7 +381,7 @@ impl FnTx<'_, '_, '_> {
                 let mut out = Vec::new();
                 for h in 0..a[0].len() {
                     let xs: Vec<Value> = a.iter().map(|v| v[h]).collect();
-                    let y = self.wide_ext(&f, signed, &xs);
+                    let y = self.wide_ext(&f, signed, bits, &xs);
                     out.push(y.ok_or_else(|| self.err(inst, "vector plan: a built-in without a wide form"))?);
                 }
                 out
@@ -362,10 +397,11 @@ impl FnTx<'_, '_, '_> {
         Ok(())
     }
 
-    /// OpenCL.std's `s_`/`u_` function `f` on one register of lanes (`I8X16`, `I16X8`), as
+    /// OpenCL.std's `s_`/`u_` function `f` on one register of lanes (`I8X16`, `I16X8`,
+    /// `I32X4`: `bits`), as
     /// the scalar translation computes it (OpenCL C 6.15.3). `None`: not one of [`WIDE_EXT`]
     /// with its operand count.
-    fn wide_ext(&mut self, f: &str, signed: bool, x: &[Value]) -> Option<Value> {
+    fn wide_ext(&mut self, f: &str, signed: bool, bits: u32, x: &[Value]) -> Option<Value> {
         let b = &mut self.b;
         // max (`hi`) or min, signed or not.
         let mm = |b: &mut cranelift_frontend::FunctionBuilder, p: Value, q: Value, hi: bool| match (signed, hi) {
@@ -375,6 +411,7 @@ impl FnTx<'_, '_, '_> {
             (false, false) => b.ins().umin(p, q),
         };
         Some(match (f, x) {
+            ("add_sat" | "sub_sat", _) if bits == 32 => return None,
             ("add_sat", [p, q]) if signed => b.ins().sadd_sat(*p, *q),
             ("add_sat", [p, q]) => b.ins().uadd_sat(*p, *q),
             ("sub_sat", [p, q]) if signed => b.ins().ssub_sat(*p, *q),
@@ -388,7 +425,7 @@ impl FnTx<'_, '_, '_> {
             }
             // hadd: (p & q) + ((p ^ q) >> 1); rhadd: (p | q) - ((p ^ q) >> 1), both without
             // the sum's overflow (unsigned rhadd: the rounding average).
-            ("rhadd", [p, q]) if !signed => b.ins().avg_round(*p, *q),
+            ("rhadd", [p, q]) if !signed && bits < 32 => b.ins().avg_round(*p, *q),
             ("hadd" | "rhadd", [p, q]) => {
                 let d = b.ins().bxor(*p, *q);
                 let one = b.ins().iconst(types::I32, 1);
