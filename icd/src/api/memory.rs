@@ -78,7 +78,7 @@ unsafe fn create_buffer(
     let storage = if flags & CL_MEM_USE_HOST_PTR != 0 {
         Storage::borrowed(host_ptr as *mut u8, size)
     } else {
-        let storage = Storage::allocate(size, device.mem_base_addr_align_bytes(), ctx.numa_node())
+        let storage = Storage::for_buffer(size, device.mem_base_addr_align_bytes(), ctx.numa_node())
             .ok_or(CL_MEM_OBJECT_ALLOCATION_FAILURE)?;
         if flags & CL_MEM_COPY_HOST_PTR != 0 {
             std::ptr::copy_nonoverlapping(host_ptr as *const u8, storage.ptr(), size);
