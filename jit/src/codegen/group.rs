@@ -951,24 +951,47 @@ fn build(
             };
             t.b.switch_to_block(vhead);
             let (vhead, vx, vgx) = if quads == 4 {
-                // vhead: x + 16 work-items left in the row? Then the sixteen-lane body (bytes
-                // and shorts), else the four-lane loop (vhead4) from x on.
+                // vhead: x + 32 work-items left in the row? Then the sixteen-lane body twice
+                // (the loop's own instructions are most of a byte copy's), else vhead16: x +
+                // 16 left? Then once; then the four-lane loop (vhead4) from x on.
+                let vhead16 = t.b.create_block();
+                let (vx16, vgx16) = (
+                    t.b.append_block_param(vhead16, types::I64),
+                    t.b.append_block_param(vhead16, types::I64),
+                );
                 let vhead4 = t.b.create_block();
                 let (vx4, vgx4) = (
                     t.b.append_block_param(vhead4, types::I64),
                     t.b.append_block_param(vhead4, types::I64),
                 );
                 let vitem = t.b.create_block();
-                let end = t.b.ins().iadd_imm_s(vx, simd::WIDE);
+                let end = t.b.ins().iadd_imm_s(vx, 2 * simd::WIDE);
                 let c = t.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, lsz[0]);
                 let rest = [BlockArg::Value(vx), BlockArg::Value(vgx)];
+                t.b.ins().brif(c, vitem, &[], vhead16, &rest);
+                t.b.switch_to_block(vitem);
+                let (mut hx, mut hgx) = (vx, vgx);
+                for _ in 0..2 {
+                    t.vals = scalar_vals.clone();
+                    vector_builtins(&mut t, hx, hgx);
+                    t.simd_body16(plan, xhead, &[BlockArg::Value(hx), BlockArg::Value(hgx)])?;
+                    hx = t.b.ins().iadd_imm_s(hx, simd::WIDE);
+                    hgx = t.b.ins().iadd_imm_s(hgx, simd::WIDE);
+                }
+                t.b.ins().jump(vhead, &[BlockArg::Value(hx), BlockArg::Value(hgx)]);
+                t.vals = scalar_vals.clone();
+                t.b.switch_to_block(vhead16);
+                let vitem = t.b.create_block();
+                let end = t.b.ins().iadd_imm_s(vx16, simd::WIDE);
+                let c = t.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, lsz[0]);
+                let rest = [BlockArg::Value(vx16), BlockArg::Value(vgx16)];
                 t.b.ins().brif(c, vitem, &[], vhead4, &rest);
                 t.b.switch_to_block(vitem);
-                vector_builtins(&mut t, vx, vgx);
+                vector_builtins(&mut t, vx16, vgx16);
                 t.simd_body16(plan, xhead, &rest)?;
-                let nx = t.b.ins().iadd_imm_s(vx, simd::WIDE);
-                let ngx = t.b.ins().iadd_imm_s(vgx, simd::WIDE);
-                t.b.ins().jump(vhead, &[BlockArg::Value(nx), BlockArg::Value(ngx)]);
+                let nx = t.b.ins().iadd_imm_s(vx16, simd::WIDE);
+                let ngx = t.b.ins().iadd_imm_s(vgx16, simd::WIDE);
+                t.b.ins().jump(vhead4, &[BlockArg::Value(nx), BlockArg::Value(ngx)]);
                 t.vals = scalar_vals.clone();
                 t.b.switch_to_block(vhead4);
                 (vhead4, vx4, vgx4)

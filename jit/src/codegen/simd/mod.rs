@@ -574,7 +574,7 @@ pub(crate) fn wide(cx: &Ctx, plan: &Plan) -> Result<(), String> {
 /// default) takes two for the loops [`Plan::prefers_two_quads`] describes.
 pub(crate) fn quads(cx: &Ctx, plan: &Plan) -> (usize, String) {
     match wide(cx, plan) {
-        Ok(()) => return (4, "8- and 16-bit integers only".into()),
+        Ok(()) => return (4, "integers only, 8 or 16 bits in memory".into()),
         // With CLIFT_DUMP_CODE (debugging aid), why a body with 8- or 16-bit loads or stores
         // does not.
         Err(why) if std::env::var_os("CLIFT_DUMP_CODE").is_some() && why != NO_NARROW_MEMORY => {
