@@ -1366,24 +1366,19 @@ fn sixteen_bytes_at_a_time() {
     let p = ctx.built_source("simd.cl", OPTS);
     let n = 1000usize;
     let edge = [0u8, 255, 127, 128, 7, 20, 200, 1, 254, 129];
-    let a: Vec<u8> = (0..n)
-        .map(|i| {
-            if i % 5 == 0 {
-                edge[i / 5 % 10]
-            } else {
-                (i * 37 % 256) as u8
-            }
-        })
-        .collect();
-    let b: Vec<u8> = (0..n)
-        .map(|i| {
-            if i % 7 == 0 {
-                edge[i / 7 % 10]
-            } else {
-                (i * 101 % 256) as u8
-            }
-        })
-        .collect();
+    // Every `every`-th byte an edge value, the others spread over 0..255.
+    let bytes = |every: usize, mul: usize| -> Vec<u8> {
+        (0..n)
+            .map(|i| {
+                if i % every == 0 {
+                    edge[i / every % 10]
+                } else {
+                    (i * mul % 256) as u8
+                }
+            })
+            .collect()
+    };
+    let (a, b) = (bytes(5, 37), bytes(7, 101));
     let s: Vec<i16> = (0..n)
         .map(|i| match i % 9 {
             0 => i16::MAX,

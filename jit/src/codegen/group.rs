@@ -950,89 +950,50 @@ fn build(
                 }
             };
             t.b.switch_to_block(vhead);
-            let (vhead, vx, vgx) = if quads == 4 {
-                // vhead: x + 32 work-items left in the row? Then the sixteen-lane body twice
-                // (the loop's own instructions are most of a byte copy's), else vhead16: x +
-                // 16 left? Then once; then the four-lane loop (vhead4) from x on.
-                let vhead16 = t.b.create_block();
-                let (vx16, vgx16) = (
-                    t.b.append_block_param(vhead16, types::I64),
-                    t.b.append_block_param(vhead16, types::I64),
-                );
-                let vhead4 = t.b.create_block();
-                let (vx4, vgx4) = (
-                    t.b.append_block_param(vhead4, types::I64),
-                    t.b.append_block_param(vhead4, types::I64),
-                );
-                let vitem = t.b.create_block();
-                let end = t.b.ins().iadd_imm_s(vx, 2 * simd::WIDE);
-                let c = t.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, lsz[0]);
-                let rest = [BlockArg::Value(vx), BlockArg::Value(vgx)];
-                t.b.ins().brif(c, vitem, &[], vhead16, &rest);
-                t.b.switch_to_block(vitem);
-                let (mut hx, mut hgx) = (vx, vgx);
-                for _ in 0..2 {
-                    t.vals = scalar_vals.clone();
-                    vector_builtins(&mut t, hx, hgx);
-                    t.simd_body16(plan, xhead, &[BlockArg::Value(hx), BlockArg::Value(hgx)])?;
-                    hx = t.b.ins().iadd_imm_s(hx, simd::WIDE);
-                    hgx = t.b.ins().iadd_imm_s(hgx, simd::WIDE);
-                }
-                t.b.ins().jump(vhead, &[BlockArg::Value(hx), BlockArg::Value(hgx)]);
-                t.vals = scalar_vals.clone();
-                t.b.switch_to_block(vhead16);
-                let vitem = t.b.create_block();
-                let end = t.b.ins().iadd_imm_s(vx16, simd::WIDE);
-                let c = t.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, lsz[0]);
-                let rest = [BlockArg::Value(vx16), BlockArg::Value(vgx16)];
-                t.b.ins().brif(c, vitem, &[], vhead4, &rest);
-                t.b.switch_to_block(vitem);
-                vector_builtins(&mut t, vx16, vgx16);
-                t.simd_body16(plan, xhead, &rest)?;
-                let nx = t.b.ins().iadd_imm_s(vx16, simd::WIDE);
-                let ngx = t.b.ins().iadd_imm_s(vgx16, simd::WIDE);
-                t.b.ins().jump(vhead4, &[BlockArg::Value(nx), BlockArg::Value(ngx)]);
-                t.vals = scalar_vals.clone();
-                t.b.switch_to_block(vhead4);
-                (vhead4, vx4, vgx4)
-            } else if quads == 2 {
-                // vhead: x + 8 work-items left in the row? Then the two-quad body, else the
-                // four-lane loop (vhead4) from x on.
-                let vhead4 = t.b.create_block();
-                let (vx4, vgx4) = (
-                    t.b.append_block_param(vhead4, types::I64),
-                    t.b.append_block_param(vhead4, types::I64),
-                );
-                let vitem = t.b.create_block();
-                let end = t.b.ins().iadd_imm_s(vx, 2 * simd::LANES);
-                let c = t.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, lsz[0]);
-                let rest = [BlockArg::Value(vx), BlockArg::Value(vgx)];
-                t.b.ins().brif(c, vitem, &[], vhead4, &rest);
-                t.b.switch_to_block(vitem);
-                vector_builtins(&mut t, vx, vgx);
-                t.simd_body2(plan, xhead, &rest)?;
-                let nx = t.b.ins().iadd_imm_s(vx, 2 * simd::LANES);
-                let ngx = t.b.ins().iadd_imm_s(vgx, 2 * simd::LANES);
-                t.b.ins().jump(vhead, &[BlockArg::Value(nx), BlockArg::Value(ngx)]);
-                t.vals = scalar_vals.clone();
-                t.b.switch_to_block(vhead4);
-                (vhead4, vx4, vgx4)
-            } else {
-                (vhead, vx, vgx)
+            // The row's stages, each while the row has its span of work-items left, then the
+            // next: sixteen-lane bodies (32 work-items: the body twice, the loop's own
+            // instructions being most of a byte copy's; then 16 once), or two quads (8);
+            // then four work-items at a time, then the scalar loop from x on.
+            let stages: &[(i64, usize, bool)] = match quads {
+                4 => &[(simd::WIDE, 2, true), (simd::WIDE, 1, false), (simd::LANES, 1, true)],
+                2 => &[(2 * simd::LANES, 1, true), (simd::LANES, 1, true)],
+                _ => &[(simd::LANES, 1, true)],
             };
-            // vhead: x + 4 work-items left in the row? Then the vector body, else the scalar
-            // loop from x on.
-            let vitem = t.b.create_block();
-            let end = t.b.ins().iadd_imm_s(vx, simd::LANES);
-            let c = t.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, lsz[0]);
-            let rest = [BlockArg::Value(vx), BlockArg::Value(vgx)];
-            t.b.ins().brif(c, vitem, &[], xhead, &rest);
-            t.b.switch_to_block(vitem);
-            vector_builtins(&mut t, vx, vgx);
-            t.simd_body(plan, xhead, &rest, simd::Vecs::default(), None)?;
-            let nx = t.b.ins().iadd_imm_s(vx, simd::LANES);
-            let ngx = t.b.ins().iadd_imm_s(vgx, simd::LANES);
-            t.b.ins().jump(vhead, &[BlockArg::Value(nx), BlockArg::Value(ngx)]);
+            let (mut head, mut at) = (vhead, [vx, vgx]);
+            for (k, &(span, times, again)) in stages.iter().enumerate() {
+                let last = k + 1 == stages.len();
+                let next = if last { xhead } else { t.b.create_block() };
+                let params = if last {
+                    at
+                } else {
+                    [0; 2].map(|_| t.b.append_block_param(next, types::I64))
+                };
+                let vitem = t.b.create_block();
+                let end = t.b.ins().iadd_imm_s(at[0], span * times as i64);
+                let c = t.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, lsz[0]);
+                t.b.ins().brif(c, vitem, &[], next, &at.map(BlockArg::Value));
+                t.b.switch_to_block(vitem);
+                let mut h = at;
+                for _ in 0..times {
+                    t.vals = scalar_vals.clone();
+                    vector_builtins(&mut t, h[0], h[1]);
+                    let rest = h.map(BlockArg::Value);
+                    match span {
+                        simd::WIDE => t.simd_body16(plan, xhead, &rest)?,
+                        s if s == 2 * simd::LANES => t.simd_body2(plan, xhead, &rest)?,
+                        _ => {
+                            t.simd_body(plan, xhead, &rest, simd::Vecs::default(), None)?;
+                        }
+                    }
+                    h = h.map(|v| t.b.ins().iadd_imm_s(v, span));
+                }
+                t.b.ins().jump(if again { head } else { next }, &h.map(BlockArg::Value));
+                t.vals = scalar_vals.clone();
+                if !last {
+                    t.b.switch_to_block(next);
+                }
+                (head, at) = (next, params);
+            }
             if let Some(g) = t.group.as_mut() {
                 g.builtins = scalar_builtins;
             }
