@@ -62,6 +62,12 @@ impl Plan {
     /// Why the body cannot run sixteen work-items at a time ([`FnTx::simd_body16`]); `None`:
     /// it can (see the module docs).
     pub(crate) fn wide_refusal(&self, cx: &Ctx) -> Option<String> {
+        self.wide_check(cx).err()
+    }
+
+    /// [`Self::wide_refusal`] as a result (a missing operand is a refusal too).
+    fn wide_check(&self, cx: &Ctx) -> Result<(), String> {
+        let malformed = || "a malformed instruction".to_string();
         let class = |id: Id| self.class.get(&id).copied().unwrap_or(Class::Uniform);
         let ty_of = |id: Id| self.tys.get(&id).copied().or_else(|| cx.m.constant(id).map(|c| c.ty));
         let w_of = |id: Id| ty_of(id).and_then(|t| width(cx, t));
@@ -74,49 +80,55 @@ impl Plan {
                 }
         });
         if !narrow_memory {
-            return Some(NO_NARROW_MEMORY.into());
+            return Err(NO_NARROW_MEMORY.into());
         }
         for (inst, step) in &self.steps {
             match step {
                 Step::Scalar | Step::Builtin | Step::ScalarGuarded(_) => continue,
                 Step::Vector => {}
-                _ => return Some("control flow, private variables or per-lane code".into()),
+                _ => return Err("control flow, private variables or per-lane code".into()),
             }
             let ids: Vec<Id> = inst.operands.iter().filter_map(|o| o.id_ref_any()).collect();
             match inst.opcode {
                 Op::Load | Op::Store => {
                     let (p, v) = match inst.opcode {
-                        Op::Load => (op_id(inst, 0).ok()?, inst.result_id?),
-                        _ => (op_id(inst, 0).ok()?, op_id(inst, 1).ok()?),
+                        Op::Load => (
+                            op_id(inst, 0).map_err(|_| malformed())?,
+                            inst.result_id.ok_or_else(malformed)?,
+                        ),
+                        _ => (
+                            op_id(inst, 0).map_err(|_| malformed())?,
+                            op_id(inst, 1).map_err(|_| malformed())?,
+                        ),
                     };
                     let w = w_of(v).filter(|w| *w > 0);
-                    if w.is_none() || class(p) != Class::Affine(i64::from(w? / 8)) {
-                        return Some("a load or store not of consecutive integers".into());
+                    if w.is_none_or(|w| class(p) != Class::Affine(i64::from(w / 8))) {
+                        return Err("a load or store not of consecutive integers".into());
                     }
                     if inst.opcode == Op::Store && !matches!(class(v), Class::Uniform | Class::Varying) {
-                        return Some("an affine value stored".into());
+                        return Err("an affine value stored".into());
                     }
                     continue;
                 }
                 Op::ExtInst => {
-                    let name = ext_name(cx, inst)?;
+                    let name = ext_name(cx, inst).ok_or_else(malformed)?;
                     let base = base_name(&name);
                     let known = (base.starts_with("u_") || base.starts_with("s_"))
                         && WIDE_EXT.contains(&base.get(2..).unwrap_or(""));
-                    let sat = base.ends_with("_sat") && w_of(inst.result_id?) == Some(32);
+                    let sat = base.ends_with("_sat") && w_of(inst.result_id.ok_or_else(malformed)?) == Some(32);
                     if !known || sat {
-                        return Some("a built-in without a wide form".into());
+                        return Err("a built-in without a wide form".into());
                     }
                 }
                 Op::UConvert | Op::SConvert => {
-                    let r = inst.result_id?;
+                    let r = inst.result_id.ok_or_else(malformed)?;
                     if cx.rounding.contains_key(&r) || cx.saturated.contains(&r) {
-                        return Some("a saturating conversion".into());
+                        return Err("a saturating conversion".into());
                     }
                 }
                 Op::ShiftLeftLogical | Op::ShiftRightLogical | Op::ShiftRightArithmetic => {
-                    if class(op_id(inst, 1).ok()?) != Class::Uniform {
-                        return Some("a shift by a varying amount".into());
+                    if class(op_id(inst, 1).map_err(|_| malformed())?) != Class::Uniform {
+                        return Err("a shift by a varying amount".into());
                     }
                 }
                 Op::IAdd
@@ -133,22 +145,23 @@ impl Plan {
                 | Op::LogicalEqual
                 | Op::LogicalNotEqual => {}
                 Op::Select => {}
-                Op::CopyObject if w_of(inst.result_id?).is_some_and(|w| w > 0) => {}
+                Op::CopyObject if w_of(inst.result_id.ok_or_else(malformed)?).is_some_and(|w| w > 0) => {}
                 Op::Bitcast
-                    if w_of(inst.result_id?).is_some_and(|w| w > 0) && w_of(ids[0]) == w_of(inst.result_id?) => {}
+                    if w_of(inst.result_id.ok_or_else(malformed)?).is_some_and(|w| w > 0)
+                        && w_of(ids[0]) == w_of(inst.result_id.ok_or_else(malformed)?) => {}
                 op if int_cc(op).is_some() => {}
-                op => return Some(format!("Op{op:?} without a wide form")),
+                op => return Err(format!("Op{op:?} without a wide form")),
             }
-            if w_of(inst.result_id?).is_none() {
-                return Some("a value not of 8-, 16- or 32-bit integers".into());
+            if w_of(inst.result_id.ok_or_else(malformed)?).is_none() {
+                return Err("a value not of 8-, 16- or 32-bit integers".into());
             }
             for id in ids.iter().skip(usize::from(inst.opcode == Op::ExtInst)) {
                 if !matches!(class(*id), Class::Uniform | Class::Varying) || w_of(*id).is_none() {
-                    return Some("an operand not of 8-, 16- or 32-bit integers".into());
+                    return Err("an operand not of 8-, 16- or 32-bit integers".into());
                 }
             }
         }
-        None
+        Ok(())
     }
 }
 
