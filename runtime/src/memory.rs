@@ -101,14 +101,7 @@ impl Storage {
     /// placed there when first touched, by whichever thread.
     pub fn allocate(len: usize, align: usize, node: Option<usize>) -> Option<Storage> {
         if len >= HUGE_PAGE && align <= HUGE_PAGE {
-            let mut storage = Self::map(len)?;
-            if let Some(n) = node {
-                prefer_node(storage.ptr, len, n);
-                if let Some(Owned::Mapped { node: at, .. }) = &mut storage.owned {
-                    *at = node;
-                }
-            }
-            return Some(storage);
+            return Self::map(len, node, false);
         }
         let layout = Layout::from_size_align(len.max(1), align).ok()?;
         // SAFETY: the layout has a non-zero size.
@@ -120,8 +113,9 @@ impl Storage {
         })
     }
 
-    /// Zeroed memory from a fresh anonymous mapping, aligned to a huge page.
-    fn map(len: usize) -> Option<Storage> {
+    /// Zeroed memory from a fresh anonymous mapping, aligned to a huge page, preferring NUMA
+    /// node `node`; `reuse`: kept for a later buffer when released.
+    fn map(len: usize, node: Option<usize>, reuse: bool) -> Option<Storage> {
         let map_len = len.checked_add(HUGE_PAGE)?;
         // SAFETY: an anonymous private mapping; the result is checked.
         let base = unsafe {
@@ -140,14 +134,17 @@ impl Storage {
         let ptr = (base as usize).next_multiple_of(HUGE_PAGE) as *mut u8;
         // SAFETY: [ptr, ptr + len) lies inside the mapping. A refusal only costs speed.
         unsafe { libc::madvise(ptr as *mut libc::c_void, len, libc::MADV_HUGEPAGE) };
+        if let Some(n) = node {
+            prefer_node(ptr, len, n);
+        }
         Some(Storage {
             ptr,
             len,
             owned: Some(Owned::Mapped {
                 base,
                 len: map_len,
-                node: None,
-                reuse: false,
+                node,
+                reuse,
             }),
         })
     }
@@ -175,11 +172,7 @@ impl Storage {
                 });
             }
             drop(kept);
-            let mut storage = Self::allocate(len, align, node)?;
-            if let Some(Owned::Mapped { reuse, .. }) = &mut storage.owned {
-                *reuse = true;
-            }
-            return Some(storage);
+            return Self::map(len, node, true);
         }
         Self::allocate(len, align, node)
     }
@@ -232,8 +225,8 @@ impl Drop for Storage {
             // SAFETY: allocated in `allocate` with this layout.
             Some(Owned::Heap(layout)) => unsafe { std::alloc::dealloc(self.ptr, layout) },
             Some(Owned::Mapped { base, len, node, reuse }) => {
-                let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
                 if reuse && len <= KEPT_BYTES {
+                    let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
                     // Kept: its pages may go back to the system under memory pressure (then
                     // they read as zeros), else they are reused as they are.
                     // SAFETY: the mapping made in `map`, no longer used by this storage.
