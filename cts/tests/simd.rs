@@ -1866,7 +1866,9 @@ fn built_in_calls() {
     }
 }
 
-const VECTORIZED: [&str; 45] = [
+const VECTORIZED: [&str; 47] = [
+    "stepped",
+    "stepped_int",
     "w_32",
     "w_u8",
     "w_s8",
@@ -2127,8 +2129,101 @@ fn cas_retry_loops_on_64_bit_values() {
     }
 }
 
+/// Strides the kernel takes as arguments (stepped, stepped_int, stepped_local): 1, where the
+/// vector loop's guess holds, and others, where the body planned without it runs; loads,
+/// stores, a loop left at different rounds and a barrier region.
+#[test]
+fn strides_taken_as_arguments() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("simd.cl", OPTS);
+    let n = 203usize;
+    let len = 4 * n + 200;
+    let a: Vec<f32> = (0..len).map(|i| ((i * 7) % 19) as f32 - 9.0).collect();
+    let ba = ctx.buffer_from(as_bytes(&a));
+    let k = p.kernel("stepped");
+    for step in [1i64, 2, 3, -1] {
+        let (start, stop) = if step < 0 {
+            (len as i64 - 1, len as i64)
+        } else {
+            (5, len as i64 - 60)
+        };
+        for (off, global, local) in launches(n) {
+            let o = ctx.buffer(4 * n);
+            k.arg_mem(0, &ba);
+            k.arg_mem(1, &o);
+            k.arg(2, &start);
+            k.arg(3, &step);
+            k.arg(4, &stop);
+            q.run(&k, &off, &global, &local);
+            let got = read_f32(&q, &o, n);
+            let first = off.first().copied().unwrap_or(0);
+            for (g, got) in got.iter().enumerate().skip(first).take(global[0]) {
+                let mut i = start + g as i64 * step;
+                let mut want = 0.0f32;
+                for _ in 0..3 {
+                    if i >= stop || i < 0 {
+                        break;
+                    }
+                    want += a[i as usize] * 2.0;
+                    i += 37 * step;
+                }
+                assert!(
+                    same(*got, want),
+                    "stepped step={step} {local:?}: o[{g}] = {got} not {want}"
+                );
+            }
+        }
+    }
+    let ai: Vec<i32> = (0..len as i32).map(|i| i * 5 - 300).collect();
+    let bi = ctx.buffer_from(as_bytes(&ai));
+    let k = p.kernel("stepped_int");
+    for (istep, ostep) in [(1i32, 1i32), (2, 1), (1, 2), (3, 3), (0, 1)] {
+        for (off, global, local) in launches(n) {
+            let m = n * ostep as usize;
+            let o = ctx.buffer_from(as_bytes(&vec![-1i32; m]));
+            k.arg_mem(0, &bi);
+            k.arg_mem(1, &o);
+            k.arg(2, &istep);
+            k.arg(3, &ostep);
+            q.run(&k, &off, &global, &local);
+            let got: Vec<i32> = from_bytes(&q.read(&o, 0, 4 * m));
+            let first = off.first().copied().unwrap_or(0);
+            let mut want = vec![-1i32; m];
+            for g in first..first + global[0] {
+                want[g * ostep as usize] = ai[g * istep as usize] * 3 + g as i32;
+            }
+            assert_eq!(got, want, "stepped_int istep={istep} ostep={ostep} {local:?}");
+        }
+    }
+    let k = p.kernel("stepped_local");
+    let global = 200usize;
+    for step in [1i64, 2, 0] {
+        for local in [8usize, 25, 40, 4, 1] {
+            let o = ctx.buffer(4 * global);
+            k.arg_mem(0, &ba);
+            k.arg_mem(1, &o);
+            k.arg_local(2, 4 * local);
+            k.arg(3, &step);
+            q.run(&k, &[], &[global], &[local]);
+            let got = read_f32(&q, &o, global);
+            for (g, got) in got.iter().enumerate() {
+                let (base, l) = (g - g % local, g % local);
+                let t = |j: usize| a[(base + j) * step as usize];
+                let want = t(l) - t(local - 1 - l);
+                assert!(
+                    same(*got, want),
+                    "stepped_local step={step} local {local}: o[{g}] = {got} not {want}"
+                );
+            }
+        }
+    }
+}
+
 /// The barrier regions of tree_sum that run four work-items at a time.
-const VECTOR_REGIONS: [(&str, u32); 9] = [
+const VECTOR_REGIONS: [(&str, u32); 11] = [
+    ("stepped_local", 0),
+    ("stepped_local", 1),
     ("tree_sum", 0),
     ("tree_sum", 1),
     ("tree_sum", 2),
@@ -2185,6 +2280,15 @@ fn every_kernel_gets_the_vector_loop() {
         assert!(
             stderr.contains(&format!("== kernel {k}: vector loop yes, 16 work-items per iteration")),
             "kernel {k} did not run sixteen work-items per iteration"
+        );
+    }
+    // Strides taken as arguments: speculated to be 1, with the plan without as the fallback.
+    for k in ["stepped", "stepped_int", "stepped_local: region 0"] {
+        assert!(
+            stderr.contains(&format!(
+                "== kernel {k}: a stride taken to be 1 (else the plan without)"
+            )),
+            "kernel {k}: no stride taken to be 1 with a vector fallback"
         );
     }
     // The long chains of `chains` were cut into blocks (`simd/chains.rs`).

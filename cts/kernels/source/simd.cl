@@ -664,3 +664,32 @@ kernel void w_32(global const uchar *a, global const uchar *b, global const char
     o3[i] = (z * 3 - y) >> 1;
     o4[i] = (short)(max(x * m, y * 1000) - (z << 9));
 }
+
+// Strides the kernel takes as arguments (pyopencl's `i = start + gid * step`): the vector loop
+// takes them to be 1 (then `a[i]` is one vector load) under a guard, and goes on in the body
+// planned without that when they are not. A loop the work-items leave at different rounds.
+kernel void stepped(global const float *a, global float *o, long start, long step, long stop) {
+    long i = start + (long)get_global_id(0) * step;
+    float acc = 0.0f;
+    for (uint s = 0; s < 3; s++) {
+        if (i >= stop)
+            break;
+        acc += a[i] * 2.0f;
+        i += 37 * step;
+    }
+    o[get_global_id(0)] = acc;
+}
+
+// 32-bit strides, a load and a store through them.
+kernel void stepped_int(global const int *a, global int *o, int istep, int ostep) {
+    int g = get_global_id(0);
+    o[g * ostep] = a[istep * g] * 3 + g;
+}
+
+// In a barrier region.
+kernel void stepped_local(global const float *a, global float *o, local float *t, long step) {
+    size_t l = get_local_id(0);
+    t[l] = a[get_global_id(0) * step];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    o[get_global_id(0)] = t[l] - t[get_local_size(0) - 1 - l];
+}

@@ -389,20 +389,41 @@ fn build(
     // By-value arguments are private copies, one per work-item: those kernels stay scalar.
     let byval = f.params.iter().any(|(p, _)| cx.byval.contains(p));
     let mut quads = 1;
+    // Quads (four work-items) per vector iteration of a plan: two only without robust checks.
+    let quads_of = |cx: &Ctx, p: &simd::Plan| {
+        let (n, why) = match cx.opts.robust {
+            true => (1, "robust checks".to_string()),
+            false => simd::quads(cx, p),
+        };
+        match two || n == 1 {
+            true => (n, why),
+            false => (1, "two quads failed to build".to_string()),
+        }
+    };
+    // A plan that speculates on a stride of 1 goes on, where that fails, in one that does not.
+    let mut unspeculated = None;
     let plan = if fast && !regions && !wi_ids && !byval {
-        let p = simd::plan(cx, body, &order, &f.params, &HashSet::new());
-        // Quads (four work-items) per vector iteration: two only without robust checks.
+        let p = simd::plan(cx, body, &order, &f.params, &HashSet::new(), true);
         let (n, why) = match &p {
-            Ok(_) if cx.opts.robust => (1, "robust checks".to_string()),
-            Ok(p) => simd::quads(cx, p),
+            Ok(p) => quads_of(cx, p),
             Err(_) => (1, String::new()),
         };
-        let (n, why) = if two || n == 1 {
-            (n, why)
-        } else {
-            (1, "two quads failed to build".to_string())
-        };
         quads = n;
+        if let Ok(p) = &p {
+            if p.speculative {
+                let b = simd::plan(cx, body, &order, &f.params, &HashSet::new(), false);
+                if std::env::var_os("CLIFT_DUMP_CODE").is_some() {
+                    match &b {
+                        Ok(_) => eprintln!("== kernel {name}: a stride taken to be 1 (else the plan without)"),
+                        Err(why) => eprintln!("== kernel {name}: a stride taken to be 1 (else scalar: {why})"),
+                    }
+                }
+                unspeculated = b.ok().map(|b| {
+                    let (n, _) = quads_of(cx, &b);
+                    (b, n)
+                });
+            }
+        }
         // With CLIFT_DUMP_CODE (debugging aid), say which kernels got the vector loop.
         if std::env::var_os("CLIFT_DUMP_CODE").is_some() {
             match &p {
@@ -739,6 +760,7 @@ fn build(
             let latch = t.b.create_block();
             t.group = Some(GroupTx {
                 latch,
+                spec_bail: None,
                 builtins,
                 regions: Some(RegionTx {
                     rec: spill,
@@ -928,6 +950,7 @@ fn build(
         }
         t.group = Some(GroupTx {
             latch,
+            spec_bail: None,
             builtins,
             regions: region_tx.map(|(_, r)| r),
         });
@@ -949,53 +972,68 @@ fn build(
                     g.builtins = vb;
                 }
             };
-            t.b.switch_to_block(vhead);
-            // The row's stages, each while the row has its span of work-items left, then the
-            // next: sixteen-lane bodies (32 work-items: the body twice, the loop's own
-            // instructions being most of a byte copy's; then 16 once), or two quads (8);
-            // then four work-items at a time, then the scalar loop from x on.
-            let stages: &[(i64, usize, bool)] = match quads {
-                4 => &[(simd::WIDE, 2, true), (simd::WIDE, 1, false), (simd::LANES, 1, true)],
-                2 => &[(2 * simd::LANES, 1, true), (simd::LANES, 1, true)],
-                _ => &[(simd::LANES, 1, true)],
-            };
-            let (mut head, mut at) = (vhead, [vx, vgx]);
-            for (k, &(span, times, again)) in stages.iter().enumerate() {
-                let last = k + 1 == stages.len();
-                let next = if last { xhead } else { t.b.create_block() };
-                let params = if last {
-                    at
-                } else {
-                    [0; 2].map(|_| t.b.append_block_param(next, types::I64))
+            // The speculating plan's body, then the one without the speculation that the
+            // first goes on in (from the same work-item on) when its guard fails.
+            let mut bodies = vec![(plan, quads, vhead, [vx, vgx])];
+            if let Some((b, n)) = &unspeculated {
+                let head = t.b.create_block();
+                let at = [0; 2].map(|_| t.b.append_block_param(head, types::I64));
+                bodies.push((b, *n, head, at));
+            }
+            let spec = bodies.get(1).map(|b| b.2);
+            for (i, &(plan, quads, vhead, at)) in bodies.iter().enumerate() {
+                if let Some(g) = t.group.as_mut() {
+                    g.spec_bail = if i == 0 { spec } else { None };
+                }
+                t.b.switch_to_block(vhead);
+                // The row's stages, each while the row has its span of work-items left, then the
+                // next: sixteen-lane bodies (32 work-items: the body twice, the loop's own
+                // instructions being most of a byte copy's; then 16 once), or two quads (8);
+                // then four work-items at a time, then the scalar loop from x on.
+                let stages: &[(i64, usize, bool)] = match quads {
+                    4 => &[(simd::WIDE, 2, true), (simd::WIDE, 1, false), (simd::LANES, 1, true)],
+                    2 => &[(2 * simd::LANES, 1, true), (simd::LANES, 1, true)],
+                    _ => &[(simd::LANES, 1, true)],
                 };
-                let vitem = t.b.create_block();
-                let end = t.b.ins().iadd_imm_s(at[0], span * times as i64);
-                let c = t.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, lsz[0]);
-                t.b.ins().brif(c, vitem, &[], next, &at.map(BlockArg::Value));
-                t.b.switch_to_block(vitem);
-                let mut h = at;
-                for _ in 0..times {
-                    t.vals = scalar_vals.clone();
-                    vector_builtins(&mut t, h[0], h[1]);
-                    let rest = h.map(BlockArg::Value);
-                    match span {
-                        simd::WIDE => t.simd_body16(plan, xhead, &rest)?,
-                        s if s == 2 * simd::LANES => t.simd_body2(plan, xhead, &rest)?,
-                        _ => {
-                            t.simd_body(plan, xhead, &rest, simd::Vecs::default(), None)?;
+                let (mut head, mut at) = (vhead, at);
+                for (k, &(span, times, again)) in stages.iter().enumerate() {
+                    let last = k + 1 == stages.len();
+                    let next = if last { xhead } else { t.b.create_block() };
+                    let params = if last {
+                        at
+                    } else {
+                        [0; 2].map(|_| t.b.append_block_param(next, types::I64))
+                    };
+                    let vitem = t.b.create_block();
+                    let end = t.b.ins().iadd_imm_s(at[0], span * times as i64);
+                    let c = t.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, lsz[0]);
+                    t.b.ins().brif(c, vitem, &[], next, &at.map(BlockArg::Value));
+                    t.b.switch_to_block(vitem);
+                    let mut h = at;
+                    for _ in 0..times {
+                        t.vals = scalar_vals.clone();
+                        vector_builtins(&mut t, h[0], h[1]);
+                        let rest = h.map(BlockArg::Value);
+                        match span {
+                            simd::WIDE => t.simd_body16(plan, xhead, &rest)?,
+                            s if s == 2 * simd::LANES => t.simd_body2(plan, xhead, &rest)?,
+                            _ => {
+                                t.simd_body(plan, xhead, &rest, simd::Vecs::default(), None)?;
+                            }
                         }
+                        h = h.map(|v| t.b.ins().iadd_imm_s(v, span));
                     }
-                    h = h.map(|v| t.b.ins().iadd_imm_s(v, span));
+                    t.b.ins().jump(if again { head } else { next }, &h.map(BlockArg::Value));
+                    t.vals = scalar_vals.clone();
+                    if !last {
+                        t.b.switch_to_block(next);
+                    }
+                    (head, at) = (next, params);
                 }
-                t.b.ins().jump(if again { head } else { next }, &h.map(BlockArg::Value));
-                t.vals = scalar_vals.clone();
-                if !last {
-                    t.b.switch_to_block(next);
-                }
-                (head, at) = (next, params);
             }
             if let Some(g) = t.group.as_mut() {
                 g.builtins = scalar_builtins;
+                g.spec_bail = None;
             }
             // The scalar body defines every value again; the arguments stay.
             t.vals = scalar_vals;

@@ -115,6 +115,9 @@ pub(crate) struct GroupTx {
     /// Per-work-item values of the builtin variables, for direct loads.
     pub builtins: HashMap<BuiltIn, Vec<Value>>,
     pub regions: Option<RegionTx>,
+    /// Where a vector body whose speculation failed (`simd::Plan::speculative`) goes on:
+    /// the body planned without it, taking the same arguments as the scalar loop's bail.
+    pub spec_bail: Option<Block>,
 }
 
 /// Region (barrier) mode.

@@ -433,7 +433,28 @@ impl FnTx<'_, '_, '_> {
                 carried.push((*var, self.b.use_var(*var)));
             }
         }
-        let plan = self.region_plan(f, e, sbi, from);
+        let plan = self.region_plan(f, e, sbi, from, true);
+        // A plan that speculates on a stride of 1 goes on, where that fails, in one that does
+        // not (else in the scalar loop).
+        let unspeculated = match &plan {
+            Ok(p) if p.speculative => {
+                let b = self.region_plan(f, e, sbi, from, false);
+                if std::env::var_os("CLIFT_DUMP_CODE").is_some() {
+                    match &b {
+                        Ok(_) => eprintln!(
+                            "== kernel {}: region {state}: a stride taken to be 1 (else the plan without)",
+                            env.name
+                        ),
+                        Err(why) => eprintln!(
+                            "== kernel {}: region {state}: a stride taken to be 1 (else scalar: {why})",
+                            env.name
+                        ),
+                    }
+                }
+                b.ok()
+            }
+            _ => None,
+        };
         // With CLIFT_DUMP_CODE (debugging aid), say which regions got the vector loop.
         if std::env::var_os("CLIFT_DUMP_CODE").is_some() {
             match &plan {
@@ -563,7 +584,26 @@ impl FnTx<'_, '_, '_> {
         self.b.ins().brif(more, e.sweep, &[BlockArg::Value(n)], e.exit, &[]);
 
         if let (Some(plan), Some((vhead, vx, vgx, vrec)), Some(bails)) = (&plan, vector, bails) {
+            // The body without the speculation: its own vector loop, entered from the
+            // speculating one's failed guard with the same four work-items.
+            let other = unspeculated.as_ref().map(|b| {
+                let head = self.b.create_block();
+                let at = [0; 3].map(|_| self.b.append_block_param(head, types::I64));
+                (b, head, at, self.b.create_block())
+            });
+            if let (Some(g), Some((.., spec))) = (self.group.as_mut(), &other) {
+                g.spec_bail = Some(*spec);
+            }
             self.region_vector(plan, g, e, &carried, [vhead, xhead], [vx, vgx, vrec], [y, z], bails)?;
+            if let Some(g) = self.group.as_mut() {
+                g.spec_bail = None;
+            }
+            if let Some((b, head, at, spec)) = other {
+                self.b.switch_to_block(spec);
+                self.b.ins().jump(head, &[vx, vgx, vrec].map(BlockArg::Value));
+                self.b.seal_block(spec);
+                self.region_vector(b, g, e, &carried, [head, xhead], at, [y, z], bails)?;
+            }
         }
 
         // The work-item: its ids, its by-value copies, the values live at the start.

@@ -34,13 +34,14 @@ impl FnTx<'_, '_, '_> {
     /// The vector plan of the region's code from block `sbi`, instruction `from` (after the
     /// deferred instructions; four work-items at once), where it has one: what its start and
     /// its end keep per work-item in the records are scalars or vectors of 32-bit values, and it
-    /// touches no private variable.
+    /// touches no private variable. `speculate`: as [`simd::plan_live`]'s.
     pub(super) fn region_plan(
         &mut self,
         f: &Function,
         e: &Emit,
         sbi: usize,
         from: usize,
+        speculate: bool,
     ) -> Result<simd::Plan, String> {
         if !simd::mode().0 {
             return Err("CLIFT_SIMD=0".into());
@@ -118,7 +119,7 @@ impl FnTx<'_, '_, '_> {
             .flatten()
             .map(|(id, _)| id)
             .collect();
-        let mut plan = simd::plan_live(self.cx, &rf, &order, &typed, &inputs, &kept)?;
+        let mut plan = simd::plan_live(self.cx, &rf, &order, &typed, &inputs, &kept, speculate)?;
         if plan.yield_at.is_some_and(|(l, _)| l == f.blocks[sbi].label) {
             // The barrier of the first block: its place in the body.
             let blk = &f.blocks[sbi];

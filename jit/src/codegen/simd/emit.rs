@@ -746,6 +746,17 @@ impl FnTx<'_, '_, '_> {
                 self.inst(inst)?;
                 self.b.ins().icmp_imm_s(IntCC::Equal, low, 0)
             }
+            Guard::Unit { operand } => {
+                let u = self.val1(op_id(inst, operand)?)?;
+                self.inst(inst)?;
+                self.b.ins().icmp_imm_s(IntCC::Equal, u, 1)
+            }
+        };
+        // A failed speculation goes on in the body planned without it, where there is one
+        // (it takes the same arguments as the scalar loop's bail).
+        let bail = match (guard, self.group.as_ref().and_then(|g| g.spec_bail)) {
+            (Guard::Unit { .. }, Some(spec)) => spec,
+            _ => bail,
         };
         let cont = self.b.create_block();
         self.b.ins().brif(ok, cont, &[], bail, bail_args);

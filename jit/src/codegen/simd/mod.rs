@@ -209,6 +209,11 @@ enum Guard {
     /// Operand `operand` has its bits `mask` clear (so OR with a constant within `mask` adds
     /// it, in every lane: the stride is a multiple of `mask + 1`).
     LowZero { operand: usize, mask: i64 },
+    /// Operand `operand` (a uniform integer, not a constant) is 1, so the product of an affine
+    /// value and it is that value (speculated, [`Plan::speculative`]). When it fails, the
+    /// work-items go to the body planned without the speculation (`spec_bail`), where there
+    /// is one, rather than to the scalar loop.
+    Unit { operand: usize },
 }
 
 /// The vector plan of a kernel body.
@@ -227,6 +232,9 @@ pub(crate) struct Plan {
     /// Values of loops used after them, renamed to the exit phis `plan` gave them: a value kept
     /// across the barrier that ends the body is read under its new id.
     renamed: HashMap<Id, Id>,
+    /// Whether a value is affine only under a [`Guard::Unit`]: a stride the kernel computes
+    /// at run time taken to be 1 (planned with `speculate`).
+    pub speculative: bool,
 }
 
 /// How a varying value's four lanes are held.

@@ -276,13 +276,16 @@ pub(crate) fn plan(
     order: &[usize],
     params: &[(Id, Id)],
     inputs: &HashSet<Id>,
+    speculate: bool,
 ) -> Result<Plan, String> {
-    plan_live(cx, f, order, params, inputs, &HashSet::new())
+    plan_live(cx, f, order, params, inputs, &HashSet::new(), speculate)
 }
 
 /// As [`plan`] for a body that may end at a barrier, where the values `kept` (a superset of
 /// those the work-items keep across it) are read lane by lane: one defined in a loop gets an
-/// exit phi like a value used after the loop ([`exit_copies`]).
+/// exit phi like a value used after the loop ([`exit_copies`]). `speculate`: a product of an
+/// affine value and a uniform one that is not a constant is taken as affine under a guard that
+/// the uniform is 1 ([`Guard::Unit`]).
 pub(crate) fn plan_live(
     cx: &Ctx,
     f: &Function,
@@ -290,6 +293,7 @@ pub(crate) fn plan_live(
     params: &[(Id, Id)],
     inputs: &HashSet<Id>,
     kept: &HashSet<Id>,
+    speculate: bool,
 ) -> Result<Plan, String> {
     // A loop phi takes the class of its value on entry unless the loop's value for it has
     // another: then it is planned again as varying.
@@ -324,7 +328,7 @@ pub(crate) fn plan_live(
             order,
             params,
             inputs,
-            (&promoted, kept),
+            (&promoted, kept, speculate),
             (&varying, &unmasked),
             (&mut again, &mut again_loops),
         ) {
@@ -341,7 +345,8 @@ pub(crate) fn plan_live(
 /// As [`plan`], with the loop phis `varying` taken as varying and the loops `unmasked` (by
 /// the place of their head marker in the body) run without a mask; a loop phi found to need
 /// that is added to `again`, a loop to `again_loops` (and the plan fails). `promoted`: the
-/// private variables the scalar translation keeps in registers.
+/// private variables the scalar translation keeps in registers; `speculate` as in
+/// [`plan_live`].
 #[allow(clippy::too_many_arguments)]
 fn plan_with(
     cx: &Ctx,
@@ -349,7 +354,7 @@ fn plan_with(
     order: &[usize],
     params: &[(Id, Id)],
     inputs: &HashSet<Id>,
-    (promoted, kept): (&HashSet<Id>, &HashSet<Id>),
+    (promoted, kept, speculate): (&HashSet<Id>, &HashSet<Id>, bool),
     (varying, unmasked): (&HashSet<Id>, &HashSet<usize>),
     (again, again_loops): (&mut Vec<Id>, &mut Vec<usize>),
 ) -> Result<Plan, String> {
@@ -676,6 +681,10 @@ fn plan_with(
                 }
                 (Step::Lanes, None)
             }
+            Op::IMul if speculate && unit_stride(cx, inst, &ids, &cls).is_some() => {
+                let (k, s) = unit_stride(cx, inst, &ids, &cls).ok_or("unit stride")?;
+                (Step::ScalarGuarded(Guard::Unit { operand: k }), Some(Class::Affine(s)))
+            }
             _ => classify(cx, &tys, &defs, inst, &ids, &cls, all_uniform).ok_or_else(|| inst.describe())?,
         };
         let (step, out) = match (step, inst.result_type) {
@@ -718,6 +727,9 @@ fn plan_with(
     if !any_vector {
         return Err("nothing differs between work-items".into());
     }
+    let speculative = steps
+        .iter()
+        .any(|(_, s)| matches!(s, Step::ScalarGuarded(Guard::Unit { .. })));
     Ok(Plan {
         steps,
         class,
@@ -726,7 +738,24 @@ fn plan_with(
         tys,
         live_outs,
         renamed,
+        speculative,
     })
+}
+
+/// For `x * u` (operands `ids`) with x affine and u a uniform integer that is not a constant
+/// (a stride the kernel takes as an argument, such as pyopencl's `i * step`): u's operand
+/// index and x's stride. Under a guard that u is 1 the product is x itself; the usual case
+/// (a contiguous array) then loads and stores whole vectors, and the plan made without the
+/// speculation runs where it fails. (No 8- or 16-bit value is affine: its lanes wrap.)
+fn unit_stride(cx: &Ctx, inst: &Instruction, ids: &[Id], cls: &dyn Fn(&Id) -> Class) -> Option<(usize, i64)> {
+    if !matches!(inst.result_type.and_then(|t| int_bits(cx, t)), Some(32 | 64)) {
+        return None;
+    }
+    match (ids, ids.iter().map(cls).collect::<Vec<_>>().as_slice()) {
+        ([_, u], [Class::Affine(s), Class::Uniform]) if const_int(cx, *u).is_none() => Some((1, *s)),
+        ([u, _], [Class::Uniform, Class::Affine(s)]) if const_int(cx, *u).is_none() => Some((0, *s)),
+        _ => None,
+    }
 }
 
 /// First of the ids [`exit_copies`] gives (counting down, below [`super::cfg`]'s).
