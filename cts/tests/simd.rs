@@ -1866,7 +1866,10 @@ fn built_in_calls() {
     }
 }
 
-const VECTORIZED: [&str; 47] = [
+const VECTORIZED: [&str; 50] = [
+    "nested_stores",
+    "compact",
+    "nested_values",
     "stepped",
     "stepped_int",
     "w_32",
@@ -2215,6 +2218,112 @@ fn strides_taken_as_arguments() {
                     same(*got, want),
                     "stepped_local step={step} local {local}: o[{g}] = {got} not {want}"
                 );
+            }
+        }
+    }
+}
+
+/// Nested `if`s whose arms store and load (nested_stores, compact, nested_values): against
+/// host arithmetic, with the bound inside and past the range, vectors straddling it.
+#[test]
+fn nested_branches_that_store() {
+    let ctx = Context::new();
+    let q = ctx.queue();
+    let p = ctx.built_source("simd.cl", OPTS);
+    let n = 203usize;
+    let mut rng = Rng::new(43);
+    let a: Vec<i32> = (0..n).map(|_| (rng.next_u64() % 41) as i32 - 20).collect();
+    let ba = ctx.buffer_from(as_bytes(&a));
+    let k = p.kernel("nested_stores");
+    for bound in [n as i32, 150, 0, 1] {
+        for (off, global, local) in launches(n) {
+            let o = ctx.buffer_from(as_bytes(&vec![-99i32; n]));
+            let pb = ctx.buffer_from(as_bytes(&vec![-99i32; n + 1]));
+            k.arg_mem(0, &ba);
+            k.arg_mem(1, &o);
+            k.arg_mem(2, &pb);
+            k.arg(3, &bound);
+            q.run(&k, &off, &global, &local);
+            let (mut wo, mut wp) = (vec![-99i32; n], vec![-99i32; n + 1]);
+            let first = off.first().copied().unwrap_or(0);
+            for i in first..first + global[0] {
+                let x = a[i];
+                if (i as i32) < bound {
+                    wo[i] = x;
+                    if x > 0 {
+                        wp[i] = x * 2;
+                        if x & 3 == 1 {
+                            wo[i] = -x;
+                        }
+                    } else {
+                        wp[i] = x - 1;
+                    }
+                    if i as i32 + 1 == bound {
+                        wp[bound as usize] = 12345;
+                    }
+                }
+            }
+            let go: Vec<i32> = from_bytes(&q.read(&o, 0, 4 * n));
+            let gp: Vec<i32> = from_bytes(&q.read(&pb, 0, 4 * (n + 1)));
+            assert_eq!(go, wo, "nested_stores n={bound} {local:?}: o");
+            assert_eq!(gp, wp, "nested_stores n={bound} {local:?}: p");
+        }
+    }
+    let input = floats(&mut rng, n, 0.0, 1.0);
+    let marks: Vec<i32> = input
+        .iter()
+        .scan(0, |s, x| {
+            *s += i32::from(*x > 0.5);
+            Some(*s)
+        })
+        .collect();
+    let (bf, bi) = (ctx.buffer_from(as_bytes(&marks)), ctx.buffer_from(as_bytes(&input)));
+    let k = p.kernel("compact");
+    for bound in [n, 100, 3] {
+        for (_, global, local) in launches(n).into_iter().filter(|(off, ..)| off.is_empty()) {
+            let out = ctx.buffer_from(as_bytes(&vec![-1.0f32; n]));
+            let count = ctx.buffer_from(as_bytes(&[-1i32]));
+            k.arg_mem(0, &bf);
+            k.arg_mem(1, &bi);
+            k.arg_mem(2, &out);
+            k.arg_mem(3, &count);
+            k.arg(4, &(bound as i32));
+            q.run(&k, &[], &global, &local);
+            let kept: Vec<f32> = input[..bound].iter().copied().filter(|x| *x > 0.5).collect();
+            let got = read_f32(&q, &out, n);
+            let gc: Vec<i32> = from_bytes(&q.read(&count, 0, 4));
+            assert_eq!(gc[0] as usize, kept.len(), "compact n={bound} {local:?}: count");
+            assert_eq!(
+                &got[..kept.len()],
+                &kept[..],
+                "compact n={bound} {local:?}: kept elements"
+            );
+            assert!(
+                got[kept.len()..].iter().all(|x| *x == -1.0),
+                "compact n={bound} {local:?}: past them"
+            );
+        }
+    }
+    let k = p.kernel("nested_values");
+    for bound in [-30i32, 0, 5, 30] {
+        for (_, global, local) in launches(n).into_iter().filter(|(off, ..)| off.is_empty()) {
+            let o = ctx.buffer_from(as_bytes(&vec![100i32; n]));
+            k.arg_mem(0, &ba);
+            k.arg_mem(1, &o);
+            k.arg(2, &bound);
+            q.run(&k, &[], &global, &local);
+            let got: Vec<i32> = from_bytes(&q.read(&o, 0, 4 * n));
+            for (i, got) in got.iter().enumerate() {
+                let (x, mut y, mut oi) = (a[i], 1, 100);
+                if x > bound {
+                    oi = 7;
+                    y = if x & 1 != 0 { a[(i ^ 1) % n] } else { x * 3 };
+                    if y < 0 {
+                        y = a[(i + 1) % n] + 1;
+                    }
+                    y += 2;
+                }
+                assert_eq!(*got, oi + y, "nested_values n={bound} {local:?}: o[{i}]");
             }
         }
     }

@@ -693,3 +693,55 @@ kernel void stepped_local(global const float *a, global float *o, local float *t
     barrier(CLK_LOCAL_MEM_FENCE);
     o[get_global_id(0)] = t[l] - t[get_local_size(0) - 1 - l];
 }
+
+// Nested `if`s whose arms store (a bounds check around conditions, stream compaction as
+// pyopencl's copy_if ends it): compilers end them at one merge block, which the vector loop
+// gives each branch a merge of its own; the inner branches run under the lanes' masks once
+// something is stored.
+kernel void nested_stores(global const int *a, global int *o, global int *p, int n) {
+    int i = get_global_id(0);
+    int x = a[i];
+    if (i < n) {
+        o[i] = x;
+        if (x > 0) {
+            p[i] = x * 2;
+            if ((x & 3) == 1)
+                o[i] = -x;
+        } else {
+            p[i] = x - 1;
+        }
+        if (i + 1 == n)
+            p[n] = 12345;
+    }
+}
+
+// `flags` holds the inclusive prefix sums of the kept elements' marks.
+kernel void compact(global const int *flags, global const float *in, global float *out, global int *count,
+                    int n) {
+    int i = get_global_id(0);
+    if (i < n) {
+        int item = flags[i];
+        int prev = i > 0 ? flags[i - 1] : 0;
+        if (prev != item)
+            out[item - 1] = in[i];
+        if (i + 1 == n)
+            *count = item;
+    }
+}
+
+// Values of nested branches with loads in their arms, used after them.
+kernel void nested_values(global const int *a, global int *o, int n) {
+    int i = get_global_id(0);
+    int x = a[i], y = 1;
+    if (x > n) {
+        o[i] = 7;
+        if (x & 1)
+            y = a[(i ^ 1) % get_global_size(0)];
+        else
+            y = x * 3;
+        if (y < 0)
+            y = a[(i + 1) % get_global_size(0)] + 1;
+        y += 2;
+    }
+    o[i] += y;
+}

@@ -3,7 +3,7 @@
 //! becomes straight-line code, so the vector plan sees a chain of blocks (and loops whose
 //! bodies are one block).
 //!
-//! Two rewrites, repeated until neither applies:
+//! Three rewrites, repeated until none applies:
 //! - a block that jumps unconditionally to a block with no other predecessor absorbs it (its
 //!   phis, with one incoming value, become copies);
 //! - a block ending in OpBranchConditional or OpSwitch whose every target is either an arm (a
@@ -11,7 +11,9 @@
 //!   merge) or the merge itself, the merge having no other predecessors, absorbs the arms and
 //!   the merge: the arms' instructions run unconditionally and each phi of the merge becomes a
 //!   select on the branch condition (a chain of selects on "selector equals case" for a
-//!   switch, the default last).
+//!   switch, the default last);
+//! - a branch whose merge block other edges share (nested `if`s ending together) gets a merge
+//!   of its own (`merges`), which the second rewrite may then absorb.
 //!
 //! Blocks holding a barrier are never absorbed (the regions find their barriers by block and
 //! index). The rewritten function is only planned: the scalar translation keeps the original.
@@ -55,7 +57,15 @@ pub(super) fn simplify(cx: &Ctx, f: &Function, entry: Id) -> Function {
         .unwrap_or(0);
     let mut fresh = u32::MAX - 1;
     for _ in 0..10_000 {
-        let changed = merge_chain(cx, &mut f, entry) || if_convert(cx, &mut f, entry, bool_ty, top, &mut fresh);
+        let changed = merge_chain(cx, &mut f, entry)
+            || if_convert(cx, &mut f, entry, bool_ty, top, &mut fresh)
+            || super::merges::split_merges(cx, &mut f, entry, &mut || {
+                let n = fresh;
+                (n > top).then(|| {
+                    fresh -= 1;
+                    n
+                })
+            });
         if !changed {
             break;
         }

@@ -191,7 +191,8 @@ impl FnTx<'_, '_, '_> {
         cut: Option<&RowCut>,
     ) -> R<Vecs> {
         let mut vecs = inputs;
-        let mut branch: Option<Branch> = None;
+        // The branches being translated, the innermost last.
+        let mut branch: Vec<Branch> = Vec::new();
         let mut looping: Option<Loop> = None;
         let mut chains = super::chains::Chains::new(plan, self.b.func.dfg.num_insts());
         for (k, (inst, step)) in plan.steps.iter().enumerate() {
@@ -350,7 +351,7 @@ impl FnTx<'_, '_, '_> {
         step: Step,
         plan: &Plan,
         vecs: &mut Vecs,
-        branch: &mut Option<Branch>,
+        branch: &mut Vec<Branch>,
         looping: &mut Option<Loop>,
         bail: Block,
         bail_args: &[BlockArg],
@@ -511,11 +512,11 @@ impl FnTx<'_, '_, '_> {
                         self.b.seal_block(first);
                         self.b.switch_to_block(first);
                     }
-                    *branch = Some(br);
+                    branch.push(br);
                 }
                 Step::Else => {
                     let br = branch
-                        .as_ref()
+                        .last()
                         .ok_or_else(|| self.err(inst, "vector plan: else without if"))?;
                     let (after, second) = (br.after, br.second);
                     let phis = br.phis.clone();
@@ -538,7 +539,7 @@ impl FnTx<'_, '_, '_> {
                 }
                 Step::EndIf => {
                     let br = branch
-                        .take()
+                        .pop()
                         .ok_or_else(|| self.err(inst, "vector plan: end without if"))?;
                     // The first arm's values, or (after an else) the second's.
                     match br.masked {
@@ -775,14 +776,12 @@ impl FnTx<'_, '_, '_> {
     /// [`Self::open_branch`]; with `shared` (a second quad's branch), the first quad's, whose
     /// blocks it takes, and only the varying phis (the uniform ones are the first quad's).
     fn open_branch_in(&mut self, plan: &Plan, k: usize, vecs: &Vecs, shared: Option<&Branch>) -> R<Branch> {
-        let rest = plan.steps.get(k + 1..).unwrap_or(&[]);
-        let end = rest
-            .iter()
-            .position(|(_, s)| *s == Step::EndIf)
+        let (other, end) = plan
+            .branch_span(k)
             .ok_or_else(|| CompileError::new("vector plan: branch without an end"))?;
-        let has_else = rest[..end].iter().any(|(_, s)| *s == Step::Else);
+        let has_else = other.is_some();
         let mut phis = Vec::new();
-        for (phi, _) in rest[end + 1..].iter().take_while(|(_, s)| *s == Step::Phi) {
+        for (phi, _) in plan.steps[end + 1..].iter().take_while(|(_, s)| *s == Step::Phi) {
             phis.push(self.phi_var(phi, plan)?);
         }
         let br = match shared {
@@ -3224,14 +3223,23 @@ impl FnTx<'_, '_, '_> {
         }
         let mut aff1 = Affine1::new();
         let mut lps: Option<[Loop; 2]> = None;
-        let mut brs: Option<[Branch; 2]> = None;
+        let mut brs: Vec<[Branch; 2]> = Vec::new();
         let span = 2 * LANES;
         for (k, (inst, step)) in plan.steps.iter().enumerate() {
             match *step {
                 Step::Deferred | Step::LoopPhi | Step::LoopExitPhi | Step::Phi => {}
                 Step::Scalar | Step::Builtin => {
                     self.simd_step(
-                        k, inst, *step, plan, &mut vs[0], &mut None, &mut None, bail, bail_args, None,
+                        k,
+                        inst,
+                        *step,
+                        plan,
+                        &mut vs[0],
+                        &mut Vec::new(),
+                        &mut None,
+                        bail,
+                        bail_args,
+                        None,
                     )?;
                     self.note_affine(inst, plan, &mut aff1)?;
                 }
@@ -3249,7 +3257,18 @@ impl FnTx<'_, '_, '_> {
                 Step::Vector | Step::Lanes | Step::CaseEq => {
                     for (q, vecs) in vs.iter_mut().enumerate() {
                         let saved = self.quad_in(q, &aff1);
-                        let r = self.simd_step(k, inst, *step, plan, vecs, &mut None, &mut None, bail, bail_args, None);
+                        let r = self.simd_step(
+                            k,
+                            inst,
+                            *step,
+                            plan,
+                            vecs,
+                            &mut Vec::new(),
+                            &mut None,
+                            bail,
+                            bail_args,
+                            None,
+                        );
                         self.quad_out(saved);
                         r?;
                     }
@@ -3440,11 +3459,11 @@ impl FnTx<'_, '_, '_> {
                         self.b.seal_block(first);
                         self.b.switch_to_block(first);
                     }
-                    brs = Some(br);
+                    brs.push(br);
                 }
                 Step::Else => {
                     let br = brs
-                        .as_ref()
+                        .last()
                         .ok_or_else(|| self.err(inst, "vector plan: else without if"))?;
                     let (after, second) = (br[0].after, br[0].second);
                     let phis = [br[0].phis.clone(), br[1].phis.clone()];
@@ -3478,9 +3497,7 @@ impl FnTx<'_, '_, '_> {
                     }
                 }
                 Step::EndIf => {
-                    let br = brs
-                        .take()
-                        .ok_or_else(|| self.err(inst, "vector plan: end without if"))?;
+                    let br = brs.pop().ok_or_else(|| self.err(inst, "vector plan: end without if"))?;
                     for q in 0..2 {
                         let saved = self.quad_in(q, &aff1);
                         let r = match br[q].masked {

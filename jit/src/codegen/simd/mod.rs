@@ -118,6 +118,7 @@ mod emit;
 mod fold;
 mod image;
 mod integer;
+mod merges;
 mod plan;
 
 pub(crate) use emit::{RowCut, Vecs, NO_NARROW_MEMORY, WIDE};
@@ -449,6 +450,23 @@ impl Plan {
         // affine side grows and is the smaller one, or shrinks and is the greater one).
         let decreasing = (less == a_first) == (s > 0);
         (decreasing != *negate).then_some(k)
+    }
+
+    /// The branch that starts at step `k` (a Step::If): the index of its Step::Else, if it has
+    /// one, and of its Step::EndIf (branches nest: those of its arms' branches are skipped).
+    pub(crate) fn branch_span(&self, k: usize) -> Option<(Option<usize>, usize)> {
+        let mut depth = 0;
+        let mut other = None;
+        for (j, (_, s)) in self.steps.iter().enumerate().skip(k + 1) {
+            match s {
+                Step::If { .. } => depth += 1,
+                Step::Else if depth == 0 => other = Some(j),
+                Step::EndIf if depth == 0 => return Some((other, j)),
+                Step::EndIf => depth -= 1,
+                _ => {}
+            }
+        }
+        None
     }
 
     /// The affine operand of Monotone comparison `c` and its stride.

@@ -400,8 +400,10 @@ fn plan_with(
     // The head marker's place of the loop `left_behind` is of, and whether it could bail.
     let mut behind_of = (0, false);
     let mut live_outs = HashMap::new();
-    // Whether the last branch runs its arms under masks (its phis are then varying).
+    // Whether the last branch closed runs its arms under masks (its phis are then varying);
+    // the same for the branches open (nested: the innermost last).
     let mut br_masked = false;
+    let mut br_open: Vec<bool> = Vec::new();
     for (k, inst) in body.iter().enumerate() {
         let cls = |id: &Id| class.get(id).copied().unwrap_or(Class::Uniform);
         let exit_phi = inst.opcode == Op::Phi && at_exit;
@@ -560,6 +562,7 @@ fn plan_with(
         if inst.result_id.is_none() && matches!(inst.opcode, Op::BranchConditional | Op::Branch) {
             if inst.opcode == Op::Branch {
                 let step = if inst.operands.is_empty() {
+                    br_masked = br_open.pop().ok_or("an end of a branch without its start")?;
                     Step::EndIf
                 } else {
                     Step::Else
@@ -569,7 +572,7 @@ fn plan_with(
             }
             let c = op_id(inst, 0).map_err(|e| e.message)?;
             let negate = matches!(inst.operands.get(1), Some(Operand::LiteralBit32(1)));
-            br_masked = match cls(&c) {
+            let masked = match cls(&c) {
                 Class::Uniform => false,
                 // May send the four work-items to the scalar loop: nothing stored yet.
                 Class::Varying | Class::Monotone if !stored => false,
@@ -577,13 +580,8 @@ fn plan_with(
                 Class::Varying | Class::Monotone => true,
                 _ => return Err(format!("branch on %{c}: not a condition")),
             };
-            steps.push((
-                inst.clone(),
-                Step::If {
-                    negate,
-                    masked: br_masked,
-                },
-            ));
+            br_open.push(masked);
+            steps.push((inst.clone(), Step::If { negate, masked }));
             continue;
         }
         let ids: Vec<Id> = inst.id_refs().collect();
@@ -858,26 +856,60 @@ fn flatten(cx: &Ctx, f: &Function, order: &[usize]) -> Option<(Vec<Instruction>,
     let index: HashMap<Id, usize> = f.blocks.iter().enumerate().map(|(i, b)| (b.label, i)).collect();
     let mut out = Vec::new();
     let mut seen = vec![false; f.blocks.len()];
-    let mut cur = *order.first()?;
+    match walk(cx, f, &index, &mut out, &mut seen, *order.first()?, None)? {
+        End::Return => Some((out, None)),
+        End::Barrier(at) => Some((out, Some(at))),
+        End::Merge(_) => None,
+    }
+}
+
+/// Where [`walk`] ended.
+enum End {
+    Return,
+    /// At a barrier (its place).
+    Barrier(Place),
+    /// At the merge block it was to stop at, coming from this block.
+    Merge(Id),
+}
+
+/// [`flatten`] from block `cur` on, appending to `out`; with `stop`, an arm of a branch whose
+/// arms touch memory, which ends where it reaches that merge block (and may hold branches of
+/// its own, not loops, barriers or returns).
+fn walk(
+    cx: &Ctx,
+    f: &Function,
+    index: &HashMap<Id, usize>,
+    out: &mut Vec<Instruction>,
+    seen: &mut [bool],
+    mut cur: usize,
+    stop: Option<Id>,
+) -> Option<End> {
+    let in_arm = stop.is_some();
+    // The block the walk came to `cur` from by a plain branch.
+    let mut prev: Option<Id> = None;
     // Phis of the current block are allowed only right after an if-conversion.
     let mut selects: Option<(Id, Id, Id)> = None;
     // Set when the phis of the next block were already turned into Step::Phi.
     let mut phis_done = false;
     // A loop from block `l`: (its blocks, its exit label); see [`chain_loop`].
-    let self_loop = |l: Id| chain_loop(f, &index, l);
+    let self_loop = |l: Id| chain_loop(f, index, l).filter(|_| !in_arm);
     // The block a plain branch came from (its phis take that block's values).
     let mut next_from: Option<Id> = None;
     loop {
+        if stop.is_some() && stop == f.blocks.get(cur).map(|b| b.label) {
+            return Some(End::Merge(prev?));
+        }
         if std::mem::replace(seen.get_mut(cur)?, true) {
             return None;
         }
         let came_from = next_from.take();
+        prev = None;
         let blk = &f.blocks[cur];
         let mut merge = None;
         for (i, inst) in blk.instructions.iter().enumerate() {
             if is_barrier(cx, inst) {
                 out.push(inst.clone());
-                return Some((out, Some((blk.label, i))));
+                return (!in_arm).then_some(End::Barrier((blk.label, i)));
             }
             match inst.opcode {
                 Op::Nop | Op::Line | Op::NoLine => {}
@@ -915,18 +947,20 @@ fn flatten(cx: &Ctx, f: &Function, order: &[usize]) -> Option<(Vec<Instruction>,
                     });
                 }
                 Op::SelectionMerge => merge = Some(op_id(inst, 0).ok()?),
-                Op::Return => return Some((out, None)),
+                Op::Return => return (!in_arm).then_some(End::Return),
+                Op::LoopMerge if in_arm => return None,
                 Op::Branch => {
                     let target = op_id(inst, 0).ok()?;
                     if let Some((chain, exit)) = self_loop(target) {
                         // A loop without a guard (do-while).
-                        loop_steps(cx, f, &mut out, &mut seen, None, [blk.label; 2], &chain, exit)?;
+                        loop_steps(cx, f, out, seen, None, [blk.label; 2], &chain, exit)?;
                         cur = *index.get(&exit)?;
                         phis_done = true;
                     } else {
                         cur = *index.get(&target)?;
                         phis_done = false;
                         next_from = Some(blk.label);
+                        prev = Some(blk.label);
                     }
                     selects = None;
                 }
@@ -940,7 +974,7 @@ fn flatten(cx: &Ctx, f: &Function, order: &[usize]) -> Option<(Vec<Instruction>,
                     let guarded = [(t, e, false), (e, t, true)]
                         .into_iter()
                         .find_map(|(l, other, negate)| {
-                            if merge.is_some() {
+                            if merge.is_some() || in_arm {
                                 return None;
                             }
                             if let Some((chain, exit)) = self_loop(l) {
@@ -975,7 +1009,7 @@ fn flatten(cx: &Ctx, f: &Function, order: &[usize]) -> Option<(Vec<Instruction>,
                             );
                             from = pb.label;
                         }
-                        loop_steps(cx, f, &mut out, &mut seen, g, [from, blk.label], &chain, exit)?;
+                        loop_steps(cx, f, out, seen, g, [from, blk.label], &chain, exit)?;
                         cur = *index.get(&exit)?;
                         phis_done = true;
                         selects = None;
@@ -994,7 +1028,8 @@ fn flatten(cx: &Ctx, f: &Function, order: &[usize]) -> Option<(Vec<Instruction>,
                             (Some(a), Some(b)) if a == b && t != e => a,
                             (Some(a), _) if a == e => e,
                             (_, Some(b)) if b == t => t,
-                            _ => return None,
+                            // Arms of more than one block (branches of their own).
+                            _ => super::merges::merge_of(cx, f, blk.label, t, e)?,
                         },
                     };
                     // Arms that touch memory (if (i < n) c[i] = ..., x > 0 ? in[i - 1] : c): kept
@@ -1013,13 +1048,9 @@ fn flatten(cx: &Ctx, f: &Function, order: &[usize]) -> Option<(Vec<Instruction>,
                         _ => None,
                     };
                     if let Some((first, second, negate)) = shape {
-                        let a1 = single(first)?;
-                        let a2 = match second {
-                            Some(s) => Some(single(s)?),
-                            None => None,
-                        };
                         let spec = |arm: &(usize, &[Instruction])| arm.1.iter().all(|i| speculatable(cx, i));
-                        if !(spec(&a1) && a2.as_ref().is_none_or(spec)) {
+                        let computes = |l: Id| single(l).is_some_and(|a| spec(&a));
+                        if !(computes(first) && second.is_none_or(computes)) {
                             let marker = |operands: Vec<Operand>, opcode: Op| Instruction {
                                 opcode,
                                 result_type: None,
@@ -1031,24 +1062,21 @@ fn flatten(cx: &Ctx, f: &Function, order: &[usize]) -> Option<(Vec<Instruction>,
                                 vec![Operand::IdRef(c), Operand::LiteralBit32(negate as u32)],
                                 Op::BranchConditional,
                             ));
-                            for (k, arm) in [Some(a1), a2].into_iter().flatten().enumerate() {
-                                if std::mem::replace(seen.get_mut(arm.0)?, true) {
-                                    return None;
-                                }
+                            // Each arm up to the merge (the block it comes from there).
+                            let mut last = Vec::new();
+                            for (k, arm) in [Some(first), second].into_iter().flatten().enumerate() {
                                 if k == 1 {
                                     out.push(marker(vec![Operand::LiteralBit32(1)], Op::Branch));
                                 }
-                                for i in arm.1 {
-                                    match i.opcode {
-                                        Op::Nop | Op::Line | Op::NoLine => {}
-                                        Op::Phi | Op::SelectionMerge | Op::LoopMerge => return None,
-                                        _ => out.push(i.clone()),
-                                    }
+                                match walk(cx, f, index, out, seen, *index.get(&arm)?, Some(m))? {
+                                    End::Merge(from) => last.push(from),
+                                    _ => return None,
                                 }
                             }
                             out.push(marker(vec![], Op::Branch));
                             let mi = *index.get(&m)?;
-                            let other = second.unwrap_or(blk.label);
+                            let other = if second.is_some() { *last.get(1)? } else { blk.label };
+                            let first_end = *last.first()?;
                             for phi in f.blocks[mi].instructions.iter().filter(|i| i.opcode == Op::Phi) {
                                 if phi.operands.len() != 4 {
                                     return None;
@@ -1063,7 +1091,7 @@ fn flatten(cx: &Ctx, f: &Function, order: &[usize]) -> Option<(Vec<Instruction>,
                                     opcode: Op::Phi,
                                     result_type: phi.result_type,
                                     result_id: phi.result_id,
-                                    operands: vec![Operand::IdRef(pick(first)?), Operand::IdRef(pick(other)?)],
+                                    operands: vec![Operand::IdRef(pick(first_end)?), Operand::IdRef(pick(other)?)],
                                     offset: phi.offset,
                                 });
                             }

@@ -175,7 +175,16 @@ impl FnTx<'_, '_, '_> {
         for (k, (inst, step)) in plan.steps.iter().enumerate() {
             match *step {
                 Step::Scalar | Step::Builtin => self.simd_step(
-                    k, inst, *step, plan, &mut none, &mut None, &mut None, bail, bail_args, None,
+                    k,
+                    inst,
+                    *step,
+                    plan,
+                    &mut none,
+                    &mut Vec::new(),
+                    &mut None,
+                    bail,
+                    bail_args,
+                    None,
                 )?,
                 Step::ScalarGuarded(guard) => self.guarded_span(inst, plan, guard, bail, bail_args, WIDE)?,
                 Step::Vector => self.wide_inst(inst, plan, &mut w)?,
