@@ -24,7 +24,8 @@
 //! work-items and each OpPhi of the merge becomes a select on the condition (if-conversion).
 //! A branch whose arms touch memory (`if (i < n) c[i] = ...`, an early return, a load in one
 //! arm of `x > 0 ? in[i - 1] : c`, stores in both arms of an if-else) stays a branch that the
-//! four work-items take together: the merge's phis are carried in variables. When they
+//! four work-items take together (its arms may hold branches of their own, below): the
+//! merge's phis are carried in variables. When they
 //! disagree (the vector straddles `n`), they go to the scalar loop, which is possible as long
 //! as nothing has been stored yet; after a store, each arm that some lane takes runs under the
 //! execution mask of its lanes (stores and loads touch memory only for them) and the merge's
@@ -87,6 +88,20 @@
 //! access; other strides gather or scatter lane by lane. Extending a 32-bit affine value to 64
 //! bits is only affine while no lane wraps around: a run-time guard, checked before the body's
 //! first store, sends the four work-items to the scalar loop when one would.
+//!
+//! A product of an affine value and a uniform one that is not a constant (`i * step` with the
+//! step a kernel argument, as pyopencl's reductions and element-wise kernels index) is taken to
+//! be the affine value itself under a guard that the uniform is 1 (`Guard::Unit`): the usual
+//! call, on a contiguous array, then loads whole vectors. Where the guard fails (a strided
+//! view, `A[row * n + k]` with n the row length), the work-items go on in a second vector body
+//! planned without that guess (gathers, as before), not in the scalar loop; the kernel or
+//! region carries both (`Plan::speculative`).
+//!
+//! Branches nest: an arm of a branch whose arms touch memory may hold branches of its own
+//! (`if (i < n) { out[i] = x; if (x > 0) p[i] = ...; }`), each a Step::If ... Step::EndIf
+//! inside its parent's arm, run all-or-none or under the mask of its lanes within the parent's.
+//! Compilers end nested `if`s at one merge block; `merges` gives each branch a merge of its
+//! own first.
 
 //! Bodies that compute only with integers and keep 8- or 16-bit ones in memory (byte and
 //! pixel kernels) run sixteen work-items per iteration instead (`emit::wide`): an 8-bit value is
