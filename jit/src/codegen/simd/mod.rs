@@ -23,14 +23,15 @@
 //! "Straight-line" includes if-then(-else) whose arms only compute: both arms run for all four
 //! work-items and each OpPhi of the merge becomes a select on the condition (if-conversion).
 //! A branch whose arms touch memory (`if (i < n) c[i] = ...`, an early return, a load in one
-//! arm of `x > 0 ? in[i - 1] : c`, stores in both arms of an if-else) stays a branch that the
-//! four work-items take together (its arms may hold branches of their own, below): the
-//! merge's phis are carried in variables. When they
-//! disagree (the vector straddles `n`), they go to the scalar loop, which is possible as long
-//! as nothing has been stored yet; after a store, each arm that some lane takes runs under the
-//! execution mask of its lanes (stores and loads touch memory only for them) and the merge's
-//! phis select lane by lane. An ordered comparison of an affine and a uniform value changes at most
-//! once across the lanes, so lanes 0 and 3 decide it.
+//! arm of `x > 0 ? in[i - 1] : c`, stores in both arms of an if-else) stays a branch (its arms
+//! may hold branches of their own, below); the merge's phis are carried in variables. On a
+//! bound (an ordered comparison of an affine and a uniform value, which changes at most once
+//! across the lanes, so lanes 0 and 3 decide it) the four work-items take it together, and
+//! when they disagree (the vector straddles `n`) they go to the scalar loop, which is possible
+//! as long as nothing has been stored yet. On a test of data (`if (x > 0) o[i] = ...`, which
+//! four work-items often disagree on), and on any test after a store, each arm that some lane
+//! takes runs under the execution mask of its lanes (stores and loads touch memory only for
+//! them) and the merge's phis select lane by lane.
 //!
 //! A loop (the rotated form compilers emit: a chain of blocks, each going on to the next or
 //! leaving to the loop's one exit block, the last one going back to the first; behind a guard

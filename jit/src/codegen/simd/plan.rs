@@ -317,36 +317,50 @@ pub(crate) fn plan_live(
     // Promoted private variables are the scalar translation's SSA variables: not for four
     // work-items.
     let promoted = crate::codegen::translate::promotable(cx, f);
-    let mut varying = HashSet::new();
-    let mut unmasked = HashSet::new();
-    for _ in 0..8 {
-        let mut again = Vec::new();
-        let mut again_loops = Vec::new();
-        match plan_with(
-            cx,
-            f,
-            order,
-            params,
-            inputs,
-            (&promoted, kept, speculate),
-            (&varying, &unmasked),
-            (&mut again, &mut again_loops),
-        ) {
-            Err(_) if !again.is_empty() || !again_loops.is_empty() => {
-                varying.extend(again);
-                unmasked.extend(again_loops);
+    // Branches on data (not Monotone) run their arms under masks; should that plan fail (a
+    // merge's phi of uniform values needed uniform), all-or-none as before a store.
+    let mut result = Err(String::new());
+    for masks in [true, false] {
+        let mut varying = HashSet::new();
+        let mut unmasked = HashSet::new();
+        result = Err("loop values of too many classes".into());
+        for _ in 0..8 {
+            let mut again = Vec::new();
+            let mut again_loops = Vec::new();
+            match plan_with(
+                cx,
+                f,
+                order,
+                params,
+                inputs,
+                (&promoted, kept, speculate, masks),
+                (&varying, &unmasked),
+                (&mut again, &mut again_loops),
+            ) {
+                Err(_) if !again.is_empty() || !again_loops.is_empty() => {
+                    varying.extend(again);
+                    unmasked.extend(again_loops);
+                }
+                r => {
+                    result = r;
+                    break;
+                }
             }
-            r => return r,
+        }
+        if result.is_ok() {
+            break;
         }
     }
-    Err("loop values of too many classes".into())
+    result
 }
 
 /// As [`plan`], with the loop phis `varying` taken as varying and the loops `unmasked` (by
 /// the place of their head marker in the body) run without a mask; a loop phi found to need
 /// that is added to `again`, a loop to `again_loops` (and the plan fails). `promoted`: the
 /// private variables the scalar translation keeps in registers; `speculate` as in
-/// [`plan_live`].
+/// [`plan_live`]; `masks`: a branch on a varying condition (a test of data, which the four
+/// work-items often disagree on) runs each arm under the mask of its lanes even before a
+/// store, rather than sending four that disagree to the scalar loop.
 #[allow(clippy::too_many_arguments)]
 fn plan_with(
     cx: &Ctx,
@@ -354,7 +368,7 @@ fn plan_with(
     order: &[usize],
     params: &[(Id, Id)],
     inputs: &HashSet<Id>,
-    (promoted, kept, speculate): (&HashSet<Id>, &HashSet<Id>, bool),
+    (promoted, kept, speculate, masks): (&HashSet<Id>, &HashSet<Id>, bool, bool),
     (varying, unmasked): (&HashSet<Id>, &HashSet<usize>),
     (again, again_loops): (&mut Vec<Id>, &mut Vec<usize>),
 ) -> Result<Plan, String> {
@@ -574,8 +588,10 @@ fn plan_with(
             let negate = matches!(inst.operands.get(1), Some(Operand::LiteralBit32(1)));
             let masked = match cls(&c) {
                 Class::Uniform => false,
-                // May send the four work-items to the scalar loop: nothing stored yet.
-                Class::Varying | Class::Monotone if !stored => false,
+                // May send the four work-items to the scalar loop: nothing stored yet (a
+                // Monotone test, a bound, differs only at the end of a row).
+                Class::Monotone if !stored => false,
+                Class::Varying if !stored && !masks => false,
                 // Else both arms run, each under the mask of its lanes.
                 Class::Varying | Class::Monotone => true,
                 _ => return Err(format!("branch on %{c}: not a condition")),
