@@ -74,7 +74,7 @@ pub(super) fn simplify(cx: &Ctx, f: &Function, entry: Id) -> Function {
 }
 
 /// Predecessor labels of each block (one entry per edge).
-fn preds(f: &Function) -> HashMap<Id, Vec<Id>> {
+pub(super) fn preds(f: &Function) -> HashMap<Id, Vec<Id>> {
     let mut p: HashMap<Id, Vec<Id>> = HashMap::new();
     for b in &f.blocks {
         if let Some(t) = b.instructions.last() {

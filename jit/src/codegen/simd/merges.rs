@@ -9,6 +9,7 @@
 //! phis take the inner branch's values, and the shared merge's phis take that block's value
 //! in their place. [`merge_of`] finds a branch's merge when its arms are more than one block.
 
+use super::cfg::preds;
 use crate::codegen::context::Ctx;
 use crate::codegen::layout::Id;
 use crate::codegen::translate::{is_barrier, successors};
@@ -17,19 +18,6 @@ use crate::spirv::Instruction;
 use rspirv::dr::Operand;
 use rspirv::spirv::Op;
 use std::collections::{HashMap, HashSet};
-
-/// Predecessor labels of each block (one entry per edge).
-fn preds(f: &Function) -> HashMap<Id, Vec<Id>> {
-    let mut p: HashMap<Id, Vec<Id>> = HashMap::new();
-    for b in &f.blocks {
-        if let Some(t) = b.instructions.last() {
-            for s in successors(t) {
-                p.entry(s).or_default().push(b.label);
-            }
-        }
-    }
-    p
-}
 
 /// The arm of a branch from block `head` that starts at `root` and ends at `m`: the blocks
 /// reachable from `root` before `m`, entered only from `head` (at `root`) and from each other,
